@@ -1,0 +1,49 @@
+package behaviortree
+
+import "fmt"
+
+// Continually returns a decorator that restarts its child (enters it afresh)
+// each time the child succeeds, and succeeds when the child fails. It never
+// fails. This is the seed documentation's name for Elixir's repeat_until_fail;
+// [RepeatUntilFail] is the same constructor under that name.
+//
+// It panics with "behaviortree.Continually: child is the zero Node".
+func Continually[L any](child Node[L]) Node[L] {
+	return inner("Continually", KindRepeatUntilFail, []Node[L]{child})
+}
+
+// RepeatUntilFail is [Continually] under the Elixir library's name.
+func RepeatUntilFail[L any](child Node[L]) Node[L] {
+	return inner("RepeatUntilFail", KindRepeatUntilFail, []Node[L]{child})
+}
+
+// RepeatUntilSucceed returns a decorator that restarts its child each time the
+// child fails, and succeeds when the child succeeds. It never fails (Elixir's
+// repeat_until_succeed).
+//
+// It panics with "behaviortree.RepeatUntilSucceed: child is the zero Node".
+func RepeatUntilSucceed[L any](child Node[L]) Node[L] {
+	return inner("RepeatUntilSucceed", KindRepeatUntilSucceed, []Node[L]{child})
+}
+
+// RepeatN returns a decorator that runs its child n times, whatever the
+// child's outcome, and then succeeds; it never fails (Elixir's repeat_n). The
+// count starts again from n each time the node is entered, so nested counts
+// multiply: Sequence(RepeatN(2, RepeatN(2, a)), b) asks for a four times.
+//
+// It panics with "behaviortree.RepeatN: n must be >= 2, got N" when n < 2,
+// and when child is the zero Node.
+func RepeatN[L any](n int, child Node[L]) Node[L] {
+	if n < 2 {
+		panic(fmt.Sprintf("behaviortree.RepeatN: n must be >= 2, got %d", n))
+	}
+	if n > maxRepeat {
+		panic(fmt.Sprintf("behaviortree.RepeatN: n must be <= %d, got %d", maxRepeat, n))
+	}
+	nd := inner("RepeatN", KindRepeatN, []Node[L]{child})
+	nd.n.n = n
+	return nd
+}
+
+// maxRepeat bounds RepeatN's count so that it fits the compact running state.
+const maxRepeat = 1<<31 - 1

@@ -1,0 +1,424 @@
+package behaviortree
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The JSON form of a definition is the one of the Elixir conformance corpus:
+//
+//   - a leaf is the JSON of its value;
+//   - an inner node is {"type": T, "children": [...]}, where T is a Kind's
+//     name (see [Kind.String]; "continually" is read as "repeat_until_fail"),
+//     with "n" for repeat_n and "weights" for random_weighted.
+//
+// A JSON object with a "type" or a "children" key is always read as an inner
+// node, so leaf types whose JSON is such an object are not supported.
+// Custom nodes have no JSON form.
+
+// DefinitionError reports a JSON definition that is not a valid tree. Path
+// says where, as a chain of children indexes from the root
+// ("children[1].children[0]"); it is empty for the root itself.
+type DefinitionError struct {
+	Path string
+	Msg  string
+	Err  error // the underlying error, if any (a leaf's decoding error)
+}
+
+// Error returns "behaviortree: PATH: MSG", or "behaviortree: MSG" at the root.
+func (e *DefinitionError) Error() string {
+	if e.Path == "" {
+		return "behaviortree: " + e.Msg
+	}
+	return "behaviortree: " + e.Path + ": " + e.Msg
+}
+
+// Unwrap returns the underlying error.
+func (e *DefinitionError) Unwrap() error { return e.Err }
+
+// MarshalJSON returns n's definition in the JSON form described above. It
+// fails for the zero Node, for custom nodes, and for leaves whose values do
+// not marshal. It works for any depth.
+func (n Node[L]) MarshalJSON() ([]byte, error) {
+	if n.n == nil {
+		return nil, fmt.Errorf("behaviortree: cannot marshal the zero Node")
+	}
+	var buf bytes.Buffer
+	type item struct {
+		nd   *node[L]
+		next int // next child to write
+	}
+	var stack []item
+	var path []int // children indexes down to the node being written
+	// open writes a leaf whole, or an inner node's header and pushes it.
+	open := func(nd *node[L]) error {
+		switch nd.kind {
+		case KindLeaf:
+			b, err := json.Marshal(nd.leaf)
+			if err != nil {
+				return &DefinitionError{Path: formatPath(path), Msg: "leaf: " + err.Error(), Err: err}
+			}
+			buf.Write(b)
+			return nil
+		case KindCustom:
+			return &DefinitionError{Path: formatPath(path), Msg: fmt.Sprintf("custom node %T has no JSON form", nd.custom)}
+		}
+		buf.WriteString(`{"type":"`)
+		buf.WriteString(nd.kind.String())
+		buf.WriteByte('"')
+		switch nd.kind {
+		case KindRepeatN:
+			buf.WriteString(`,"n":`)
+			buf.WriteString(strconv.Itoa(nd.n))
+		case KindRandomWeighted:
+			buf.WriteString(`,"weights":[`)
+			for i := range nd.children {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				buf.WriteString(strconv.Itoa(nd.weightOf(i)))
+			}
+			buf.WriteByte(']')
+		}
+		buf.WriteString(`,"children":[`)
+		stack = append(stack, item{nd: nd})
+		return nil
+	}
+	if err := open(n.n); err != nil {
+		return nil, err
+	}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.nd.children) {
+			buf.WriteString("]}")
+			stack = stack[:len(stack)-1]
+			if len(path) > 0 { // every inner node but the root has one entry
+				path = path[:len(path)-1]
+			}
+			continue
+		}
+		if top.next > 0 {
+			buf.WriteByte(',')
+		}
+		child := top.nd.children[top.next]
+		path = append(path, top.next)
+		top.next++
+		if err := open(child); err != nil {
+			return nil, err
+		}
+		if child.kind == KindLeaf {
+			path = path[:len(path)-1]
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON sets n to the definition in data. Bad input returns an error
+// that says what was wrong and where, a *DefinitionError for a well-formed
+// document that is not a valid tree. n is left unchanged on error.
+func (n *Node[L]) UnmarshalJSON(data []byte) error {
+	nd, err := ParseJSON[L](data)
+	if err != nil {
+		return err
+	}
+	*n = nd
+	return nil
+}
+
+// ParseJSON returns the definition in data, in the JSON form described
+// above. It is what [Node.UnmarshalJSON] does. encoding/json limits nesting
+// to 10,000 levels, which is about 5,000 levels of inner nodes.
+func ParseJSON[L any](data []byte) (Node[L], error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: %w", err)
+	}
+	if _, err := dec.Token(); err == nil {
+		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: data after the definition")
+	}
+	return fromJSONValue[L](v)
+}
+
+// jsonFrame is an inner node being read: its checked header, and the
+// children built so far.
+type jsonFrame[L any] struct {
+	kind    Kind
+	n       int
+	weights []int
+	kids    []any
+	built   []Node[L]
+	index   int // this node's index in its parent
+}
+
+// fromJSONValue builds a definition from a decoded JSON value, without
+// recursion, checking it fully before any constructor sees it.
+func fromJSONValue[L any](v any) (Node[L], error) {
+	var stack []*jsonFrame[L]
+	var result Node[L]
+	// place returns the path of the child at index i of the top frame, or of
+	// the root when the stack is empty.
+	place := func(i int) string {
+		if len(stack) == 0 {
+			return ""
+		}
+		path := make([]int, 0, len(stack))
+		for _, f := range stack[1:] {
+			path = append(path, f.index)
+		}
+		return formatPath(append(path, i))
+	}
+	deliver := func(nd Node[L]) {
+		if len(stack) == 0 {
+			result = nd
+			return
+		}
+		top := stack[len(stack)-1]
+		top.built = append(top.built, nd)
+	}
+	// visit reads value v, the child at index i of the top frame.
+	visit := func(v any, i int) error {
+		obj, isObj := v.(map[string]any)
+		if isObj {
+			_, hasType := obj["type"]
+			_, hasKids := obj["children"]
+			isObj = hasType || hasKids
+		}
+		if !isObj {
+			leaf, err := decodeLeaf[L](v)
+			if err != nil {
+				return &DefinitionError{Path: place(i), Msg: "leaf: " + err.Error(), Err: err}
+			}
+			deliver(Leaf(leaf))
+			return nil
+		}
+		f, msg := readHeader[L](obj)
+		if msg != "" {
+			return &DefinitionError{Path: place(i), Msg: msg}
+		}
+		f.index = i
+		stack = append(stack, f)
+		return nil
+	}
+	if err := visit(v, 0); err != nil {
+		return Node[L]{}, err
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if i := len(top.built); i < len(top.kids) {
+			if err := visit(top.kids[i], i); err != nil {
+				return Node[L]{}, err
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		deliver(build(top))
+	}
+	return result, nil
+}
+
+// build makes the node of a frame whose header and children were checked.
+func build[L any](f *jsonFrame[L]) Node[L] {
+	switch f.kind {
+	case KindSelect:
+		return Select(f.built...)
+	case KindSequence:
+		return Sequence(f.built...)
+	case KindRandom:
+		return Random(f.built...)
+	case KindRandomWeighted:
+		return randomWeighted("RandomWeighted", f.built, f.weights)
+	case KindRepeatN:
+		return RepeatN(f.n, f.built[0])
+	case KindRepeatUntilFail:
+		return Continually(f.built[0])
+	case KindRepeatUntilSucceed:
+		return RepeatUntilSucceed(f.built[0])
+	case KindAlwaysSucceed:
+		return AlwaysSucceed(f.built[0])
+	case KindAlwaysFail:
+		return AlwaysFail(f.built[0])
+	default: // KindNegate
+		return Negate(f.built[0])
+	}
+}
+
+// kindByName maps JSON type names to kinds.
+var kindByName = map[string]Kind{
+	"select":               KindSelect,
+	"sequence":             KindSequence,
+	"repeat_until_fail":    KindRepeatUntilFail,
+	"continually":          KindRepeatUntilFail,
+	"repeat_until_succeed": KindRepeatUntilSucceed,
+	"repeat_n":             KindRepeatN,
+	"random":               KindRandom,
+	"random_weighted":      KindRandomWeighted,
+	"always_succeed":       KindAlwaysSucceed,
+	"always_fail":          KindAlwaysFail,
+	"negate":               KindNegate,
+}
+
+// readHeader checks an inner node's object and returns its frame, or a
+// message saying what is wrong.
+func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
+	rawType, ok := obj["type"]
+	if !ok {
+		return nil, `inner node needs a "type"`
+	}
+	name, ok := rawType.(string)
+	if !ok {
+		return nil, fmt.Sprintf("type must be a string, got %s", jsonKind(rawType))
+	}
+	kind, ok := kindByName[name]
+	if !ok {
+		return nil, fmt.Sprintf("unknown type %q", name)
+	}
+	for key := range obj {
+		switch key {
+		case "type", "children":
+		case "n":
+			if kind != KindRepeatN {
+				return nil, fmt.Sprintf(`%s does not take "n"`, name)
+			}
+		case "weights":
+			if kind != KindRandomWeighted {
+				return nil, fmt.Sprintf(`%s does not take "weights"`, name)
+			}
+		default:
+			return nil, fmt.Sprintf("%s has an unknown field %q", name, key)
+		}
+	}
+	rawKids, ok := obj["children"]
+	if !ok {
+		return nil, name + ` needs "children"`
+	}
+	kids, ok := rawKids.([]any)
+	if !ok {
+		return nil, fmt.Sprintf("%s: children must be an array, got %s", name, jsonKind(rawKids))
+	}
+	if len(kids) == 0 {
+		return nil, name + " needs at least one child, got none"
+	}
+	if kind.isDecorator() && len(kids) != 1 {
+		return nil, fmt.Sprintf("%s needs exactly 1 child, got %d", name, len(kids))
+	}
+	f := &jsonFrame[L]{kind: kind, kids: kids, built: make([]Node[L], 0, len(kids))}
+	switch kind {
+	case KindRepeatN:
+		raw, ok := obj["n"]
+		if !ok {
+			return nil, `repeat_n needs "n"`
+		}
+		n, ok := jsonInt(raw)
+		if !ok {
+			return nil, fmt.Sprintf("repeat_n needs an integer n, got %s", jsonText(raw))
+		}
+		if n < 2 {
+			return nil, fmt.Sprintf("repeat_n needs n >= 2, got %d", n)
+		}
+		if n > maxRepeat {
+			return nil, fmt.Sprintf("repeat_n needs n <= %d, got %d", maxRepeat, n)
+		}
+		f.n = int(n)
+	case KindRandomWeighted:
+		raw, ok := obj["weights"]
+		if !ok {
+			return nil, `random_weighted needs "weights"`
+		}
+		ws, ok := raw.([]any)
+		if !ok {
+			return nil, fmt.Sprintf("random_weighted: weights must be an array, got %s", jsonKind(raw))
+		}
+		if len(ws) != len(kids) {
+			return nil, fmt.Sprintf("random_weighted has %d weights for %d children", len(ws), len(kids))
+		}
+		total := int64(0)
+		for i, w := range ws {
+			x, ok := jsonInt(w)
+			if !ok {
+				return nil, fmt.Sprintf("random_weighted: weights[%d] must be an integer, got %s", i, jsonText(w))
+			}
+			if x <= 0 {
+				return nil, fmt.Sprintf("random_weighted: weights[%d] must be > 0, got %d", i, x)
+			}
+			if total > maxWeightTotal-x {
+				return nil, fmt.Sprintf("random_weighted: weights add up to more than %d", int64(maxWeightTotal))
+			}
+			total += x
+			f.weights = append(f.weights, int(x))
+		}
+	}
+	return f, ""
+}
+
+// decodeLeaf turns a decoded JSON value into a leaf value.
+func decodeLeaf[L any](v any) (L, error) {
+	var leaf L
+	if s, ok := v.(string); ok {
+		if p, ok := any(&leaf).(*string); ok {
+			*p = s
+			return leaf, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return leaf, err
+	}
+	err = json.Unmarshal(b, &leaf)
+	return leaf, err
+}
+
+// jsonInt returns v as an int64 if it is a JSON integer.
+func jsonInt(v any) (int64, bool) {
+	num, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	x, err := strconv.ParseInt(string(num), 10, 64)
+	return x, err == nil
+}
+
+// jsonKind names the JSON kind of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// jsonText shows a decoded scalar as it was written, or names its kind.
+func jsonText(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x)
+	case string:
+		return strconv.Quote(x)
+	}
+	return jsonKind(v)
+}
+
+// formatPath formats a chain of children indexes.
+func formatPath(path []int) string {
+	var b strings.Builder
+	for k, i := range path {
+		if k > 0 {
+			b.WriteByte('.')
+		}
+		fmt.Fprintf(&b, "children[%d]", i)
+	}
+	return b.String()
+}

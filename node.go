@@ -1,0 +1,269 @@
+package behaviortree
+
+import (
+	"fmt"
+	"iter"
+	"sync/atomic"
+)
+
+// Kind says what a [Node] is. Its String form is the node's type name in the
+// Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
+type Kind uint8
+
+// The kinds of node. KindCustom is a user's node built with [CustomNode].
+const (
+	KindLeaf Kind = iota
+	KindSelect
+	KindSequence
+	KindRepeatUntilFail // Continually
+	KindRepeatUntilSucceed
+	KindRepeatN
+	KindRandom
+	KindRandomWeighted
+	KindAlwaysSucceed
+	KindAlwaysFail
+	KindNegate
+	KindCustom
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	KindLeaf:               "leaf",
+	KindSelect:             "select",
+	KindSequence:           "sequence",
+	KindRepeatUntilFail:    "repeat_until_fail",
+	KindRepeatUntilSucceed: "repeat_until_succeed",
+	KindRepeatN:            "repeat_n",
+	KindRandom:             "random",
+	KindRandomWeighted:     "random_weighted",
+	KindAlwaysSucceed:      "always_succeed",
+	KindAlwaysFail:         "always_fail",
+	KindNegate:             "negate",
+	KindCustom:             "custom",
+}
+
+// String returns the kind's name as the Elixir library and JSON definitions
+// spell it, for example "repeat_until_fail" for [KindRepeatUntilFail].
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// isDecorator reports whether nodes of kind k have exactly one child.
+func (k Kind) isDecorator() bool {
+	switch k {
+	case KindRepeatUntilFail, KindRepeatUntilSucceed, KindRepeatN,
+		KindAlwaysSucceed, KindAlwaysFail, KindNegate:
+		return true
+	}
+	return false
+}
+
+// Node is a static, immutable behavior tree definition over leaf type L.
+// Build it with [Leaf], [Select], [Sequence], [Continually], [RepeatN], [Random]
+// and the other constructors, and run it with [Start]. A Node may be shared
+// freely: between trees, between goroutines, and at several places in one
+// tree (each place then runs on its own).
+//
+// The zero Node is not a valid definition: constructors panic when given one.
+type Node[L any] struct {
+	n *node[L]
+}
+
+// node is the shared, never-modified body of a Node.
+//
+// Invariants: kind == KindLeaf if and only if children is empty; decorators
+// have exactly one child; n >= 2 only for KindRepeatN; len(weights) ==
+// len(children) and every weight > 0 for KindRandomWeighted; size, random and
+// custom summarize the subtree and are set once by the constructor.
+type node[L any] struct {
+	kind     Kind
+	leaf     L
+	children []*node[L]
+	n        int
+	weights  []int
+	total    int
+	custom   Traversal
+	size     int  // nodes in this subtree, this one included
+	random   bool // the subtree has a Random or RandomWeighted node
+	hasCust  bool // the subtree has a custom node
+	prog     atomic.Pointer[program[L]]
+}
+
+// Leaf returns a leaf node whose value is v: a behavior the tree can ask for.
+func Leaf[L any](v L) Node[L] {
+	return Node[L]{&node[L]{kind: KindLeaf, leaf: v, size: 1}}
+}
+
+// Leaves returns one [Leaf] per value, in order: a shorthand for the children
+// of a Select or Sequence of plain behaviors.
+func Leaves[L any](vs ...L) []Node[L] {
+	out := make([]Node[L], len(vs))
+	for i, v := range vs {
+		out[i] = Leaf(v)
+	}
+	return out
+}
+
+// Select returns a node that goes through its children from left to right.
+// When a child fails it moves on to the next one, and it fails when the last
+// child fails. As soon as a child succeeds, it succeeds.
+//
+// Select panics with "behaviortree.Select: no children" when given none, and
+// when a child is the zero Node.
+func Select[L any](children ...Node[L]) Node[L] {
+	return inner("Select", KindSelect, children)
+}
+
+// Sequence returns a node that goes through its children from left to right.
+// When a child succeeds it moves on to the next one, and it succeeds when the
+// last child succeeds. As soon as a child fails, it fails.
+//
+// Sequence panics with "behaviortree.Sequence: no children" when given none,
+// and when a child is the zero Node.
+func Sequence[L any](children ...Node[L]) Node[L] {
+	return inner("Sequence", KindSequence, children)
+}
+
+// AlwaysSucceed returns a decorator that succeeds when its child ends, whether
+// the child succeeded or failed (Elixir's always_succeed).
+// It panics if child is the zero Node.
+func AlwaysSucceed[L any](child Node[L]) Node[L] {
+	return inner("AlwaysSucceed", KindAlwaysSucceed, []Node[L]{child})
+}
+
+// AlwaysFail returns a decorator that fails when its child ends, whether the
+// child succeeded or failed (Elixir's always_fail).
+// It panics if child is the zero Node.
+func AlwaysFail[L any](child Node[L]) Node[L] {
+	return inner("AlwaysFail", KindAlwaysFail, []Node[L]{child})
+}
+
+// Negate returns a decorator that fails when its child succeeds and succeeds
+// when its child fails (Elixir's negate).
+// It panics if child is the zero Node.
+func Negate[L any](child Node[L]) Node[L] {
+	return inner("Negate", KindNegate, []Node[L]{child})
+}
+
+// inner builds an inner node of the given kind, checking the children.
+func inner[L any](ctor string, kind Kind, children []Node[L]) Node[L] {
+	if len(children) == 0 {
+		panic("behaviortree." + ctor + ": no children")
+	}
+	nd := &node[L]{kind: kind, children: make([]*node[L], len(children)), size: 1}
+	for i, c := range children {
+		if c.n == nil {
+			if kind.isDecorator() {
+				panic("behaviortree." + ctor + ": child is the zero Node")
+			}
+			panic(fmt.Sprintf("behaviortree.%s: child %d is the zero Node", ctor, i))
+		}
+		nd.children[i] = c.n
+		nd.size += c.n.size
+		nd.random = nd.random || c.n.random
+		nd.hasCust = nd.hasCust || c.n.hasCust
+	}
+	return Node[L]{nd}
+}
+
+// IsZero reports whether n is the zero Node, which is not a valid definition.
+func (n Node[L]) IsZero() bool { return n.n == nil }
+
+// Kind returns what n is.
+func (n Node[L]) Kind() Kind { return n.must("Kind").kind }
+
+// Leaf returns n's value and true when n is a leaf, and the zero L and false
+// otherwise.
+func (n Node[L]) Leaf() (L, bool) {
+	nd := n.must("Leaf")
+	return nd.leaf, nd.kind == KindLeaf
+}
+
+// Len returns the number of n's children: 0 for a leaf, 1 for a decorator.
+func (n Node[L]) Len() int { return len(n.must("Len").children) }
+
+// Child returns n's i-th child. It panics if i is out of range.
+func (n Node[L]) Child(i int) Node[L] {
+	nd := n.must("Child")
+	if i < 0 || i >= len(nd.children) {
+		panic(fmt.Sprintf("behaviortree.Node.Child: index %d out of range [0,%d)", i, len(nd.children)))
+	}
+	return Node[L]{nd.children[i]}
+}
+
+// Children returns an iterator over n's children, left to right.
+func (n Node[L]) Children() iter.Seq[Node[L]] {
+	nd := n.must("Children")
+	return func(yield func(Node[L]) bool) {
+		for _, c := range nd.children {
+			if !yield(Node[L]{c}) {
+				return
+			}
+		}
+	}
+}
+
+// N returns the repeat count of a [RepeatN] node, and 0 for any other node.
+func (n Node[L]) N() int { return n.must("N").n }
+
+// Weight returns the weight of child i of a [RandomWeighted] node, and 0 for
+// any other node. It panics if i is out of range.
+func (n Node[L]) Weight(i int) int {
+	nd := n.must("Weight")
+	if i < 0 || i >= len(nd.children) {
+		panic(fmt.Sprintf("behaviortree.Node.Weight: index %d out of range [0,%d)", i, len(nd.children)))
+	}
+	if nd.kind != KindRandomWeighted {
+		return 0
+	}
+	return nd.weights[i]
+}
+
+// Traversal returns the logic of a custom node built with [CustomNode], and
+// nil for any other node.
+func (n Node[L]) Traversal() Traversal { return n.must("Traversal").custom }
+
+// Size returns the number of nodes in n's subtree, n included.
+func (n Node[L]) Size() int { return n.must("Size").size }
+
+// Preorder returns an iterator over the nodes of n's subtree in depth-first
+// preorder: a node, then its children's subtrees from left to right. It uses
+// an explicit stack, so any depth is fine.
+func (n Node[L]) Preorder() iter.Seq[Node[L]] {
+	root := n.must("Preorder")
+	return func(yield func(Node[L]) bool) {
+		stack := []*node[L]{root}
+		for len(stack) > 0 {
+			nd := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !yield(Node[L]{nd}) {
+				return
+			}
+			for i := len(nd.children) - 1; i >= 0; i-- {
+				stack = append(stack, nd.children[i])
+			}
+		}
+	}
+}
+
+// LeafValues returns an iterator over the values of n's leaves, left to right.
+func (n Node[L]) LeafValues() iter.Seq[L] {
+	return func(yield func(L) bool) {
+		for c := range n.Preorder() {
+			if c.n.kind == KindLeaf && !yield(c.n.leaf) {
+				return
+			}
+		}
+	}
+}
+
+// must returns n's body, panicking with a qualified message for the zero Node.
+func (n Node[L]) must(method string) *node[L] {
+	if n.n == nil {
+		panic("behaviortree.Node." + method + ": zero Node")
+	}
+	return n.n
+}

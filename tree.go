@@ -1,0 +1,176 @@
+package behaviortree
+
+import (
+	"iter"
+	"math/rand/v2"
+)
+
+// Status is how a node, or the whole tree, ended: Success or Failure; or
+// Running, while it has not ended.
+type Status int8
+
+// The statuses.
+const (
+	Running Status = iota
+	Success
+	Failure
+)
+
+// String returns "running", "success" or "failure".
+func (s Status) String() string {
+	switch s {
+	case Running:
+		return "running"
+	case Success:
+		return "success"
+	case Failure:
+		return "failure"
+	}
+	return "Status(?)"
+}
+
+// Tree is a running behavior tree: a definition with a focus on one of its
+// leaves. Its methods never modify it: [Tree.Succeed] and [Tree.Fail] return
+// a new version, and every version stays valid, so a caller may keep as many
+// as it likes and use them from any number of goroutines at once.
+//
+// A Tree is a small value (six words); copying it copies a version. The zero
+// Tree is not valid: get one from [Start].
+type Tree[L any] struct {
+	z      zipper[L]
+	status Status
+}
+
+// Option configures [Start].
+type Option func(*config)
+
+type config struct {
+	seed   uint64
+	seeded bool
+}
+
+// WithSeed seeds the tree's random state, which Random and RandomWeighted
+// nodes (and custom nodes, through [Context.Rand]) draw from. Two trees
+// started from the same definition with the same seed, and given the same
+// signals, go through the same versions. Without WithSeed, each Start draws
+// a fresh seed.
+func WithSeed(seed uint64) Option {
+	return func(c *config) { c.seed, c.seeded = seed, true }
+}
+
+// Start returns a running tree for the definition root, focused on the leaf
+// that a first descent from the root reaches: for a tree of Selects and
+// Sequences, its deepest left-most leaf. Random nodes pick their child on the
+// way down, and every RepeatN starts counting afresh.
+//
+// The first Start of a definition compiles it, in O(size); later Starts of
+// the same definition reuse that and cost O(depth) at most. Start panics with
+// "behaviortree.Start: zero Node" when root is the zero Node.
+func Start[L any](root Node[L], opts ...Option) Tree[L] {
+	if root.n == nil {
+		panic("behaviortree.Start: zero Node")
+	}
+	prog := compiled(root.n)
+	var t Tree[L]
+	if prog.random || prog.custom {
+		var c config
+		for _, o := range opts {
+			o(&c)
+		}
+		if !c.seeded {
+			c.seed = rand.Uint64()
+		}
+		t.z.rng = seedPCG(c.seed)
+	}
+	t.z.descend(&prog.all[0])
+	return t
+}
+
+// Value returns the behavior the tree wants done next: the focused leaf's
+// value. It allocates nothing.
+func (t Tree[L]) Value() L {
+	if t.z.focus == nil {
+		panic("behaviortree.Tree.Value: zero Tree (use Start)")
+	}
+	return t.z.focus.leaf
+}
+
+// Succeed returns a new version of the tree in which the current behavior
+// has succeeded. The leaf's parent decides what comes next: another child
+// (then its first leaf), or the parent's own success or failure, passed on
+// up. When the root ends, the tree starts over from the root, and the new
+// version's [Tree.Status] says how the root ended. t itself is unchanged.
+func (t Tree[L]) Succeed() Tree[L] {
+	t.mustStarted("Succeed")
+	t.status = t.z.signal(true)
+	return t
+}
+
+// Fail returns a new version of the tree in which the current behavior has
+// failed; otherwise as [Tree.Succeed]. t itself is unchanged.
+func (t Tree[L]) Fail() Tree[L] {
+	t.mustStarted("Fail")
+	t.status = t.z.signal(false)
+	return t
+}
+
+// Signal returns the version that s makes: t.Succeed() for Success,
+// t.Fail() for Failure, and t itself for Running, which leaves the tree as it
+// is (the signal of a behavior still under way).
+func (t Tree[L]) Signal(s Status) Tree[L] {
+	switch s {
+	case Success:
+		return t.Succeed()
+	case Failure:
+		return t.Fail()
+	}
+	return t
+}
+
+// Status tells whether the signal that made this version completed the whole
+// tree: Success or Failure if the root ended that way (and the tree started
+// over), Running if it did not. A version made by Start is Running.
+func (t Tree[L]) Status() Status { return t.status }
+
+// Root returns the tree's definition.
+func (t Tree[L]) Root() Node[L] {
+	t.mustStarted("Root")
+	return Node[L]{t.z.root().def}
+}
+
+// Depth returns the number of inner nodes above the focused leaf: 0 when the
+// whole definition is a single leaf.
+func (t Tree[L]) Depth() int {
+	t.mustStarted("Depth")
+	return t.z.depth()
+}
+
+// Path returns an iterator over the path from the root to the focused leaf:
+// for each node on it, the node and, for inner nodes, the index of the child
+// the path goes on to (-1 for the leaf itself).
+func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
+	t.mustStarted("Path")
+	return func(yield func(Node[L], int) bool) {
+		d := t.z.depth()
+		path := make([]*pos[L], d+1)
+		p := t.z.focus
+		for i := d; i >= 0; i-- {
+			path[i], p = p, p.parent
+		}
+		for i, p := range path {
+			next := -1
+			if i+1 < len(path) {
+				next = int(path[i+1].index)
+			}
+			if !yield(Node[L]{p.def}, next) {
+				return
+			}
+		}
+	}
+}
+
+func (t *Tree[L]) mustStarted(method string) {
+	if t.z.focus == nil {
+		panic("behaviortree.Tree." + method + ": zero Tree (use Start)")
+	}
+}
