@@ -82,15 +82,16 @@ func (nd *node[L]) weightOf(i int) int {
 	return nd.weights[i] - nd.weights[i-1]
 }
 
-// pick draws the index of the child a Random or RandomWeighted body enters.
-func (nd *node[L]) pick(r *rand.PCG) int {
+// pick draws the index of the child a Random or RandomWeighted body enters,
+// and returns the advanced random state with it.
+func pick[L any](r rand.PCG, nd *node[L]) (rand.PCG, int) {
 	if nd.kind == KindRandom {
-		return int(uintN(r, uint64(len(nd.children))))
+		return r, int(uintN(&r, uint64(len(nd.children))))
 	}
 	// As in Elixir: draw x in [1, total], take the first child whose
 	// cumulative weight reaches x.
-	x := int(uintN(r, uint64(nd.total))) + 1
-	return sort.SearchInts(nd.weights, x)
+	x := int(uintN(&r, uint64(nd.total))) + 1
+	return r, sort.SearchInts(nd.weights, x)
 }
 
 // uintN returns a uniform integer in [0, n) drawn from r, with Lemire's

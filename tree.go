@@ -34,7 +34,7 @@ func (s Status) String() string {
 // a new version, and every version stays valid, so a caller may keep as many
 // as it likes and use them from any number of goroutines at once.
 //
-// A Tree is a small value (six words); copying it copies a version. The zero
+// A Tree is a small value (four words); copying it copies a version. The zero
 // Tree is not valid: get one from [Start].
 type Tree[L any] struct {
 	z      zipper[L]
@@ -80,9 +80,9 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 		if !c.seeded {
 			c.seed = rand.Uint64()
 		}
-		t.z.rng = seedPCG(c.seed)
+		t.z.ext = &extra{rng: seedPCG(c.seed)}
 	}
-	t.z.descend(&prog.all[0])
+	t.z = t.z.descend(&prog.all[0])
 	return t
 }
 
@@ -102,7 +102,7 @@ func (t Tree[L]) Value() L {
 // version's [Tree.Status] says how the root ended. t itself is unchanged.
 func (t Tree[L]) Succeed() Tree[L] {
 	t.mustStarted("Succeed")
-	t.status = t.z.signal(true)
+	t.z, t.status = t.z.signal(true)
 	return t
 }
 
@@ -110,7 +110,7 @@ func (t Tree[L]) Succeed() Tree[L] {
 // failed; otherwise as [Tree.Succeed]. t itself is unchanged.
 func (t Tree[L]) Fail() Tree[L] {
 	t.mustStarted("Fail")
-	t.status = t.z.signal(false)
+	t.z, t.status = t.z.signal(false)
 	return t
 }
 

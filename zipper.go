@@ -38,8 +38,9 @@ type pos[L any] struct {
 	id       int32 // preorder number
 	n        int32 // RepeatN's count
 	parent   *pos[L]
-	next     *pos[L] // next sibling, or nil
-	enter    *pos[L] // where entering this position afresh descends to
+	next     *pos[L]    // next sibling, or nil
+	enter    *pos[L]    // where entering this position afresh descends to
+	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
 	children []*pos[L]
 	def      *node[L]
 	leaf     L
@@ -98,7 +99,87 @@ func compile[L any](root *node[L]) *program[L] {
 			p.children[j].next = p.children[j+1]
 		}
 	}
+	// Parents come before their children in preorder, so a forward pass can
+	// build each position's moves from its parent's.
+	for i := range prog.all {
+		p := &prog.all[i]
+		for o := range p.up {
+			p.up[o] = p.ended(o == 1)
+		}
+	}
 	return prog
+}
+
+// move is the static part of what happens when a position ends: everything
+// between it and the next position whose reaction depends on running state
+// (a RepeatN's counter, a custom node's state) is worked out once, at
+// compile time.
+type move[L any] struct {
+	to   *pos[L]
+	kind moveKind
+	ok   bool // the outcome that arrives, for moveRepeat and moveCustom; the root's, for moveRestart
+}
+
+type moveKind uint8
+
+const (
+	moveEnter   moveKind = iota // enter to afresh; the tree is running
+	moveRestart                 // the root ended with ok; enter to, the root, afresh
+	moveRepeat                  // to, a RepeatN's child, ended: ask the counter
+	moveCustom                  // to, a custom node's child, ended with ok: ask the node
+)
+
+// ended returns the move for p ending with outcome ok. p's parent's moves
+// must already be set.
+func (p *pos[L]) ended(ok bool) move[L] {
+	par := p.parent
+	if par == nil {
+		return move[L]{to: p, kind: moveRestart, ok: ok}
+	}
+	up := par.up[0]
+	switch par.kind {
+	case KindSequence:
+		if ok && p.next != nil {
+			return move[L]{to: p.next}
+		}
+		if ok {
+			up = par.up[1]
+		}
+	case KindSelect:
+		if !ok && p.next != nil {
+			return move[L]{to: p.next}
+		}
+		if ok {
+			up = par.up[1]
+		}
+	case KindRepeatUntilFail:
+		if ok {
+			return move[L]{to: p}
+		}
+		up = par.up[1]
+	case KindRepeatUntilSucceed:
+		if !ok {
+			return move[L]{to: p}
+		}
+		up = par.up[1]
+	case KindRepeatN:
+		return move[L]{to: p, kind: moveRepeat, ok: ok}
+	case KindCustom:
+		return move[L]{to: p, kind: moveCustom, ok: ok}
+	case KindAlwaysSucceed:
+		up = par.up[1]
+	case KindAlwaysFail:
+		// up[0]
+	case KindNegate:
+		if !ok {
+			up = par.up[1]
+		}
+	default: // KindRandom, KindRandomWeighted: the chosen child's outcome is the node's
+		if ok {
+			up = par.up[1]
+		}
+	}
+	return up
 }
 
 // count is one cell of the persistent stack of RepeatN counters: the RepeatN
@@ -109,147 +190,170 @@ type count[L any] struct {
 	next *count[L]
 }
 
-// zipper is the running state of a tree. It is a value: the methods below
-// change only the copy they are called on, and everything it points to is
-// never modified.
+// zipper is the running state of a tree. It is a value: its methods take and
+// return zippers by value (which keeps the hot path in registers), and
+// everything it points to is never modified.
 type zipper[L any] struct {
 	focus  *pos[L]
 	counts *count[L]
-	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
+	ext    *extra // nil for definitions with no Random and no custom node
+}
+
+// extra is the part of the running state that only Random and custom nodes
+// use. It is replaced, never modified, when a draw or a custom node changes
+// it, so that the zipper stays three words and lives in registers.
+type extra struct {
 	rng    rand.PCG
+	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
 }
 
 // descend enters p afresh and moves the focus to the leaf that entry reaches,
-// drawing for Random nodes and asking custom nodes on the way.
-func (z *zipper[L]) descend(p *pos[L]) {
+// drawing for Random nodes and asking custom nodes on the way. It is small
+// enough to inline: the common case, a static first descent to a leaf, is
+// one load.
+func (z zipper[L]) descend(p *pos[L]) zipper[L] {
+	if p = p.enter; p.kind == KindLeaf {
+		z.focus = p
+		return z
+	}
+	return z.descendFrom(p)
+}
+
+// descendFrom goes on with a descent at p, a Random or custom position.
+func (z zipper[L]) descendFrom(p *pos[L]) zipper[L] {
 	for {
-		p = p.enter
 		switch p.kind {
 		case KindLeaf:
 			z.focus = p
-			return
+			return z
 		case KindRandom, KindRandomWeighted:
-			p = p.children[p.def.pick(&z.rng)]
+			x := *z.ext
+			var i int
+			x.rng, i = pick(x.rng, p.def)
+			z.ext = &x
+			p = p.children[i].enter
 		default: // KindCustom
-			t := z.traversal(p)
-			i, next := t.Enter(Context{children: len(p.children), child: -1, rng: &z.rng})
-			checkChild(t, "Enter", i, len(p.children))
-			z.setTraversal(p, t, next)
-			p = p.children[i]
+			var i int
+			z, i = z.enterCustom(p)
+			p = p.children[i].enter
 		}
 	}
 }
 
 // signal reports the focused leaf's outcome and moves the focus to the next
 // leaf. It returns Success or Failure when the outcome completed the root
-// (the tree has then started over), and Running otherwise.
-func (z *zipper[L]) signal(ok bool) Status {
-	p := z.focus
+// (the tree has then started over), and Running otherwise. The moves were
+// worked out at compile time; only RepeatN and custom nodes are asked here.
+func (z zipper[L]) signal(ok bool) (zipper[L], Status) {
+	m := z.focus.up[b2i(ok)]
 	for {
-		par := p.parent
-		if par == nil {
-			z.counts = nil // already empty: every counter below the root was popped
-			z.descend(p)
-			if ok {
-				return Success
+		switch m.kind {
+		case moveEnter:
+			return z.descend(m.to), Running
+		case moveRestart:
+			z.counts = nil // already empty: every counter was popped on the way
+			if m.ok {
+				return z.descend(m.to), Success
 			}
-			return Failure
-		}
-		switch par.kind {
-		case KindSequence:
-			if ok && p.next != nil {
-				z.descend(p.next)
-				return Running
-			}
-		case KindSelect:
-			if !ok && p.next != nil {
-				z.descend(p.next)
-				return Running
-			}
-		case KindRepeatUntilFail:
-			if ok {
-				z.descend(p)
-				return Running
-			}
-			ok = true
-		case KindRepeatUntilSucceed:
-			if !ok {
-				z.descend(p)
-				return Running
-			}
-		case KindRepeatN:
+			return z.descend(m.to), Failure
+		case moveRepeat:
+			par := m.to.parent
 			left := par.n
 			if c := z.counts; c != nil && c.at == par {
 				left, z.counts = c.left, c.next
 			}
 			if left > 1 {
 				z.counts = &count[L]{at: par, left: left - 1, next: z.counts}
-				z.descend(p)
-				return Running
+				return z.descend(m.to), Running
 			}
-			ok = true
-		case KindAlwaysSucceed:
-			ok = true
-		case KindAlwaysFail:
-			ok = false
-		case KindNegate:
-			ok = !ok
-		case KindRandom, KindRandomWeighted:
-			// The chosen child's outcome is the node's.
-		default: // KindCustom
-			t := z.traversal(par)
-			c := Context{children: len(par.children), child: int(p.index), rng: &z.rng}
+			m = par.up[1]
+		default: // moveCustom
+			par := m.to.parent
 			var step Step
-			var next Traversal
-			method := "OnSucceed"
-			if ok {
-				step, next = t.OnSucceed(c)
-			} else {
-				method = "OnFail"
-				step, next = t.OnFail(c)
-			}
-			z.setTraversal(par, t, next)
+			z, step = z.reactCustom(par, int(m.to.index), m.ok)
 			switch step.op {
 			case opEnter:
-				checkChild(t, method, step.child, len(par.children))
-				z.descend(par.children[step.child])
-				return Running
+				return z.descend(par.children[step.child]), Running
 			case opSucceed:
-				ok = true
+				m = par.up[1]
 			default:
-				ok = false
+				m = par.up[0]
 			}
 		}
-		p = par
 	}
 }
 
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// enterCustom asks custom position p which child to enter, and records its
+// new state (and any random draws) in a new extra.
+func (z zipper[L]) enterCustom(p *pos[L]) (zipper[L], int) {
+	t := z.traversal(p)
+	x := *z.ext
+	i, next := t.Enter(Context{children: len(p.children), child: -1, rng: &x.rng})
+	checkChild(t, "Enter", i, len(p.children))
+	x.custom = x.setTraversal(p.id, t, next)
+	z.ext = &x
+	return z, i
+}
+
+// reactCustom tells custom position p that its child ended, records its new
+// state, and returns what it does next (checked).
+func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Step) {
+	t := z.traversal(p)
+	x := *z.ext
+	c := Context{children: len(p.children), child: child, rng: &x.rng}
+	var step Step
+	var next Traversal
+	method := "OnSucceed"
+	if ok {
+		step, next = t.OnSucceed(c)
+	} else {
+		method = "OnFail"
+		step, next = t.OnFail(c)
+	}
+	x.custom = x.setTraversal(p.id, t, next)
+	z.ext = &x
+	if step.op == opEnter {
+		checkChild(t, method, step.child, len(p.children))
+	}
+	return z, step
+}
+
 // traversal returns the current state of custom position p.
-func (z *zipper[L]) traversal(p *pos[L]) Traversal {
-	if z.custom != nil {
-		if t, ok := z.custom.Get(p.id); ok {
+func (z zipper[L]) traversal(p *pos[L]) Traversal {
+	if z.ext.custom != nil {
+		if t, ok := z.ext.custom.Get(p.id); ok {
 			return t
 		}
 	}
 	return p.def.custom
 }
 
-// setTraversal records next as custom position p's state, where it changed.
-func (z *zipper[L]) setTraversal(p *pos[L], old, next Traversal) {
+// setTraversal returns the custom states with next as the state of the
+// position numbered id, where it changed.
+func (x *extra) setTraversal(id int32, old, next Traversal) *immutable.Map[int32, Traversal] {
 	if next == nil {
 		next = old // a Traversal that returns nil keeps its state
 	}
 	if sameTraversal(old, next) {
-		return
+		return x.custom
 	}
-	if z.custom == nil {
-		z.custom = immutable.NewMap[int32, Traversal](nil)
+	m := x.custom
+	if m == nil {
+		m = immutable.NewMap[int32, Traversal](nil)
 	}
-	z.custom = z.custom.Set(p.id, next)
+	return m.Set(id, next)
 }
 
 // depth returns the number of inner positions above the focus.
-func (z *zipper[L]) depth() int {
+func (z zipper[L]) depth() int {
 	d := 0
 	for p := z.focus.parent; p != nil; p = p.parent {
 		d++
@@ -258,7 +362,7 @@ func (z *zipper[L]) depth() int {
 }
 
 // root returns the compiled root position.
-func (z *zipper[L]) root() *pos[L] {
+func (z zipper[L]) root() *pos[L] {
 	p := z.focus
 	for p.parent != nil {
 		p = p.parent

@@ -1,0 +1,48 @@
+package behaviortree_test
+
+import (
+	"fmt"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// resumingSelect is a select that resumes where it left off: each time it is
+// entered, it starts at the child that last ended it, instead of the first.
+// Its state, the child to start at, is kept by the tree.
+type resumingSelect struct{ at int }
+
+func (r resumingSelect) Enter(c bt.Context) (int, bt.Traversal) { return r.at, r }
+
+func (r resumingSelect) OnSucceed(c bt.Context) (bt.Step, bt.Traversal) {
+	return bt.StepSucceed, resumingSelect{at: c.Child()} // stay on the child that worked
+}
+
+func (r resumingSelect) OnFail(c bt.Context) (bt.Step, bt.Traversal) {
+	if next := c.Child() + 1; next < c.Len() {
+		return bt.StepEnter(next), r
+	}
+	return bt.StepFail, resumingSelect{} // all failed: next time, from the top
+}
+
+// A custom node: a select that remembers which child last worked. Under
+// Continually it is entered again after each success, and goes straight back
+// to the child that succeeded, where a plain Select would start from "a".
+func ExampleCustomNode() {
+	tree := bt.Start(bt.Continually(
+		bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...),
+	))
+	fmt.Println(tree.Value())
+	tree = tree.Fail() // a failed: on to b
+	fmt.Println(tree.Value())
+	tree = tree.Succeed() // b worked: the node succeeds, Continually enters it again
+	fmt.Println(tree.Value())
+	// b and c fail: the node fails and resets to a; Continually then succeeds,
+	// which completes the whole tree, and it starts over.
+	tree = tree.Fail().Fail()
+	fmt.Println(tree.Value(), tree.Status())
+	// Output:
+	// a
+	// b
+	// b
+	// a success
+}
