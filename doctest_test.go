@@ -110,3 +110,25 @@ func TestStatus(t *testing.T) {
 		t.Errorf("Signal(Success) gave %q, want a", got)
 	}
 }
+
+// TestNodeString checks the one-line form of definitions.
+func TestNodeString(t *testing.T) {
+	tests := []struct {
+		name string
+		node bt.Node[string]
+		want string
+	}{
+		{"leaf", l("a"), "a"},
+		{"ai b", bt.Sequence(l("top_left"), bt.Continually(bt.Select(l("go_right"), l("beginning_of_next_row")))),
+			"sequence(top_left, repeat_until_fail(select(go_right, beginning_of_next_row)))"},
+		{"counts and weights", bt.Select(bt.RepeatN(2, l("a")), bt.RandomWeighted(bt.WithWeight(3, l("b")), bt.WithWeight(1, l("c")))),
+			"select(repeat_n[2](a), random_weighted[3,1](b, c))"},
+		{"custom", bt.CustomNode(resumingSelect{}, l("a")), "custom[behaviortree_test.resumingSelect](a)"},
+		{"zero", bt.Node[string]{}, "<zero>"},
+	}
+	for _, tc := range tests {
+		if got := tc.node.String(); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

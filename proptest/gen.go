@@ -1,0 +1,240 @@
+package proptest
+
+import (
+	"reflect"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	bt "github.com/zipbt/behaviortree"
+)
+
+// Config bounds generated trees. Zero fields take the defaults in
+// [DefaultConfig].
+type Config struct {
+	MaxDepth  int // levels of inner nodes at most
+	MaxFanOut int // children of a Select, Sequence or Random at most
+	MaxN      int // the largest RepeatN count
+	MaxWeight int // the largest RandomWeighted weight
+}
+
+// DefaultConfig is what zero Config fields mean: depth 4, fan-out 4, RepeatN
+// counts up to 3, weights up to 5.
+var DefaultConfig = Config{MaxDepth: 4, MaxFanOut: 4, MaxN: 3, MaxWeight: 5}
+
+func (c Config) withDefaults() Config {
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = DefaultConfig.MaxDepth
+	}
+	if c.MaxFanOut <= 0 {
+		c.MaxFanOut = DefaultConfig.MaxFanOut
+	}
+	if c.MaxN < 2 {
+		c.MaxN = DefaultConfig.MaxN
+	}
+	if c.MaxWeight <= 0 {
+		c.MaxWeight = DefaultConfig.MaxWeight
+	}
+	return c
+}
+
+// deterministicKinds and allKinds are the inner kinds the generators draw.
+var deterministicKinds = []bt.Kind{
+	bt.KindSelect, bt.KindSequence, bt.KindRepeatUntilFail, bt.KindRepeatUntilSucceed,
+	bt.KindRepeatN, bt.KindAlwaysSucceed, bt.KindAlwaysFail, bt.KindNegate,
+}
+
+var allKinds = append(append([]bt.Kind{}, deterministicKinds...), bt.KindRandom, bt.KindRandomWeighted)
+
+// Tree returns a generator of definitions over the standard node set,
+// Random and RandomWeighted included, with leaves drawn from leaf (a
+// generator of L values). The number of nodes grows with gopter's size
+// parameter; depth and fan-out stay within c. Failing trees shrink.
+func Tree[L any](leaf gopter.Gen, c Config) gopter.Gen {
+	return treeGen[L](leaf, c.withDefaults(), allKinds)
+}
+
+// DeterministicTree is [Tree] without Random and RandomWeighted, for
+// properties that need the same trace from every Start.
+func DeterministicTree[L any](leaf gopter.Gen, c Config) gopter.Gen {
+	return treeGen[L](leaf, c.withDefaults(), deterministicKinds)
+}
+
+func treeGen[L any](leaf gopter.Gen, c Config, kinds []bt.Kind) gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		budget := 1
+		if p.MaxSize > 1 {
+			budget += p.Rng.Intn(p.MaxSize)
+		}
+		b := builder[L]{p: p, leaf: leaf, c: c, kinds: kinds, budget: budget}
+		n, ok := b.node(0)
+		if !ok {
+			return gopter.NewEmptyResult(reflect.TypeOf(bt.Node[L]{}))
+		}
+		return gopter.NewGenResult(n, shrinkTree[L])
+	}
+}
+
+// builder draws one tree, spending a budget of nodes.
+type builder[L any] struct {
+	p      *gopter.GenParameters
+	leaf   gopter.Gen
+	c      Config
+	kinds  []bt.Kind
+	budget int
+}
+
+func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
+	b.budget--
+	// A node is a leaf when depth or budget run out, and otherwise now and
+	// then: rarely at the root, more often further down.
+	if depth >= b.c.MaxDepth || b.budget <= 0 || b.p.Rng.Intn(10) < min(depth, 3) || b.p.Rng.Intn(12) == 0 {
+		v, ok := b.leaf(b.p).Retrieve()
+		if !ok {
+			return bt.Node[L]{}, false
+		}
+		return bt.Leaf(v.(L)), true
+	}
+	kind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
+	k := 1
+	if !isDecorator(kind) {
+		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
+	}
+	children := make([]bt.Node[L], k)
+	for i := range children {
+		child, ok := b.node(depth + 1)
+		if !ok {
+			return bt.Node[L]{}, false
+		}
+		children[i] = child
+	}
+	n := 2 + b.p.Rng.Intn(b.c.MaxN-1)
+	weights := make([]int, k)
+	for i := range weights {
+		weights[i] = 1 + b.p.Rng.Intn(b.c.MaxWeight)
+	}
+	return rebuild(kind, n, weights, children), true
+}
+
+func isDecorator(k bt.Kind) bool {
+	switch k {
+	case bt.KindSelect, bt.KindSequence, bt.KindRandom, bt.KindRandomWeighted, bt.KindCustom, bt.KindLeaf:
+		return false
+	}
+	return true
+}
+
+// rebuild makes a standard inner node of the given kind.
+func rebuild[L any](kind bt.Kind, n int, weights []int, children []bt.Node[L]) bt.Node[L] {
+	switch kind {
+	case bt.KindSelect:
+		return bt.Select(children...)
+	case bt.KindSequence:
+		return bt.Sequence(children...)
+	case bt.KindRandom:
+		return bt.Random(children...)
+	case bt.KindRandomWeighted:
+		ws := make([]bt.Weighted[L], len(children))
+		for i, c := range children {
+			ws[i] = bt.WithWeight(weights[i], c)
+		}
+		return bt.RandomWeighted(ws...)
+	case bt.KindRepeatUntilFail:
+		return bt.Continually(children[0])
+	case bt.KindRepeatUntilSucceed:
+		return bt.RepeatUntilSucceed(children[0])
+	case bt.KindRepeatN:
+		return bt.RepeatN(n, children[0])
+	case bt.KindAlwaysSucceed:
+		return bt.AlwaysSucceed(children[0])
+	case bt.KindAlwaysFail:
+		return bt.AlwaysFail(children[0])
+	case bt.KindNegate:
+		return bt.Negate(children[0])
+	}
+	panic("proptest.rebuild: cannot build a " + kind.String())
+}
+
+// parts returns an inner node's count, weights and children.
+func parts[L any](n bt.Node[L]) (int, []int, []bt.Node[L]) {
+	children := make([]bt.Node[L], 0, n.Len())
+	weights := make([]int, 0, n.Len())
+	i := 0
+	for c := range n.Children() {
+		children = append(children, c)
+		weights = append(weights, max(1, n.Weight(i)))
+		i++
+	}
+	return n.N(), weights, children
+}
+
+// shrinkTree returns one-step smaller variants of a tree, smallest first:
+// its children in its place, then the node with one child fewer, with a
+// smaller RepeatN count or unit weights, then the node with one child
+// replaced by one of that child's own one-step variants.
+func shrinkTree[L any](v interface{}) gopter.Shrink {
+	n := v.(bt.Node[L])
+	var out []bt.Node[L]
+	if n.Kind() == bt.KindLeaf || n.Kind() == bt.KindCustom {
+		return gopter.NoShrink
+	}
+	count, weights, children := parts(n)
+	out = append(out, children...)
+	kind := n.Kind()
+	if len(children) > 1 {
+		for i := range children {
+			cs := append(append([]bt.Node[L]{}, children[:i]...), children[i+1:]...)
+			ws := append(append([]int{}, weights[:i]...), weights[i+1:]...)
+			out = append(out, rebuild(kind, count, ws, cs))
+		}
+	}
+	if kind == bt.KindRepeatN && count > 2 {
+		out = append(out, rebuild(kind, count-1, weights, children))
+	}
+	if kind == bt.KindRandomWeighted {
+		unit := make([]int, len(weights))
+		changed := false
+		for i, w := range weights {
+			unit[i] = 1
+			changed = changed || w != 1
+		}
+		if changed {
+			out = append(out, rebuild(kind, count, unit, children))
+		}
+	}
+	for i, c := range children {
+		shrunk := shrinkTree[L](c)
+		for {
+			s, ok := shrunk()
+			if !ok {
+				break
+			}
+			cs := append([]bt.Node[L]{}, children...)
+			cs[i] = s.(bt.Node[L])
+			out = append(out, rebuild(kind, count, weights, cs))
+		}
+	}
+	return listShrink(out)
+}
+
+// listShrink streams a list of candidates.
+func listShrink[L any](list []bt.Node[L]) gopter.Shrink {
+	i := 0
+	return func() (interface{}, bool) {
+		if i >= len(list) {
+			return nil, false
+		}
+		i++
+		return list[i-1], true
+	}
+}
+
+// Signals returns a generator of signal sequences ([]behaviortree.Status of
+// Success and Failure) of 0 to maxLen signals, shrinking toward shorter ones.
+func Signals(maxLen int) gopter.Gen {
+	elem := gen.OneConstOf(bt.Success, bt.Failure)
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		q := *p
+		q.MinSize, q.MaxSize = 0, maxLen+1
+		return gen.SliceOf(elem)(&q)
+	}
+}

@@ -1,0 +1,66 @@
+package behaviortree
+
+import (
+	"fmt"
+	"strings"
+)
+
+// String returns a compact one-line form of n's definition, for messages and
+// test failures: leaves as fmt's %v of their value, inner nodes as their kind
+// with their children in parentheses, for example
+// "sequence(top_left, repeat_until_fail(select(go_right, beginning_of_next_row)))".
+// RepeatN shows its count ("repeat_n[2](a)") and RandomWeighted its weights
+// ("random_weighted[3,1](a, b)"). It works for any depth. The zero Node is
+// "<zero>".
+func (n Node[L]) String() string {
+	if n.n == nil {
+		return "<zero>"
+	}
+	var b strings.Builder
+	type item struct {
+		nd   *node[L]
+		next int
+	}
+	stack := []item{{nd: n.n}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		nd := top.nd
+		if nd.kind == KindLeaf {
+			fmt.Fprintf(&b, "%v", nd.leaf)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		switch {
+		case top.next == 0:
+			if nd.kind == KindCustom {
+				fmt.Fprintf(&b, "custom[%T]", nd.custom)
+			} else {
+				b.WriteString(nd.kind.String())
+			}
+			switch nd.kind {
+			case KindRepeatN:
+				fmt.Fprintf(&b, "[%d]", nd.n)
+			case KindRandomWeighted:
+				b.WriteByte('[')
+				for i := range nd.children {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, "%d", nd.weightOf(i))
+				}
+				b.WriteByte(']')
+			}
+			b.WriteByte('(')
+		case top.next == len(nd.children):
+			b.WriteByte(')')
+			stack = stack[:len(stack)-1]
+			continue
+		default:
+			b.WriteString(", ")
+		}
+		child := nd.children[top.next]
+		top.next++
+		stack = append(stack, item{nd: child})
+	}
+	return b.String()
+}
