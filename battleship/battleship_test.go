@@ -1,0 +1,218 @@
+package battleship
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// TestTreesAreTheSeeds compares each bot's tree with the seed
+// documentation's, written out as JSON.
+func TestTreesAreTheSeeds(t *testing.T) {
+	h := `{"type":"random","children":[{"type":"select","children":["go_right","go_left"]},{"type":"select","children":["go_left","go_right"]}]}`
+	v := `{"type":"random","children":[{"type":"select","children":["go_up","go_down"]},{"type":"select","children":["go_down","go_up"]}]}`
+	adj := `{"type":"random","children":[{"type":"select","children":[` + h + `,` + v + `]},{"type":"select","children":[` + v + `,` + h + `]}]}`
+	tests := []struct {
+		name string
+		tree bt.Node[Intent]
+		want string
+	}{
+		{"A", TreeA, `{"type":"sequence","children":["random_guess"]}`},
+		{"B", TreeB, `{"type":"sequence","children":["top_left",{"type":"repeat_until_fail","children":[{"type":"select","children":["go_right","beginning_of_next_row"]}]}]}`},
+		{"C", TreeC, `{"type":"sequence","children":["random_guess",{"type":"select","children":[{"type":"select","children":["go_right","go_left"]},{"type":"select","children":["go_up","go_down"]}]}]}`},
+		{"D", TreeD, `{"type":"sequence","children":["random_guess",` + adj +
+			`,{"type":"repeat_until_fail","children":[{"type":"sequence","children":["check_for_collateral_damage",{"type":"always_succeed","children":[` + adj + `]}]}]}]}`},
+	}
+	for _, tc := range tests {
+		got, err := json.Marshal(tc.tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("tree %s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// view builds a View from rows of ".oX#" characters.
+func view(rows ...string) *View {
+	v := &View{Cols: len(rows[0]), Rows: len(rows)}
+	for _, r := range rows {
+		for _, c := range r {
+			v.cells = append(v.cells, map[rune]Cell{'.': Unknown, 'o': Miss, 'X': Hit, '#': Sunk}[c])
+		}
+	}
+	return v
+}
+
+// at advances a tree until its value is intent, by failing, or panics.
+func at(t bt.Tree[Intent], intent Intent, signals ...bt.Status) bt.Tree[Intent] {
+	for _, s := range signals {
+		t = t.Signal(s)
+	}
+	if t.Value() != intent {
+		panic(fmt.Sprintf("tree at %s, want %s", t.Value(), intent))
+	}
+	return t
+}
+
+// TestHandlerRules is a table of situations and the signal each must give.
+func TestHandlerRules(t *testing.T) {
+	hit, miss, sunk := Answer{Kind: AnswerHit, Ship: 0}, Answer{Kind: AnswerMiss, Ship: -1}, Answer{Kind: AnswerSunk, Ship: 0}
+	c := NewC(1)
+	narrowing := c
+	narrowing.tree = at(c.tree, GoRight, bt.Success)
+	narrowing.anchor, narrowing.cur = Point{1, 1}, Point{1, 1}
+	tests := []struct {
+		name   string
+		bot    Bot
+		answer Answer
+		want   bt.Status
+	}{
+		{"A: a miss fails", NewA(1), miss, bt.Failure},
+		{"A: a hit succeeds", NewA(1), hit, bt.Success},
+		{"B: every shot succeeds", NewB(1), miss, bt.Success},
+		{"C guessing: a miss fails", c, miss, bt.Failure},
+		{"C guessing: a hit succeeds", c, hit, bt.Success},
+		{"C guessing: a sunk ship leaves the tree", c, sunk, bt.Running},
+		{"C narrowing: a hit leaves the tree", narrowing, hit, bt.Running},
+		{"C narrowing: a miss fails", narrowing, miss, bt.Failure},
+		{"C narrowing: a sunk ship succeeds", narrowing, sunk, bt.Success},
+		{"D guessing: a sunk ship leaves the tree", NewD(1), sunk, bt.Running},
+	}
+	for _, tc := range tests {
+		before := tc.bot.Tree()
+		after, got := tc.bot.Observe(view("...", "...", "..."), Point{1, 1}, tc.answer)
+		if got != tc.want {
+			t.Errorf("%s: signal %v, want %v", tc.name, got, tc.want)
+		}
+		if tc.want == bt.Running && after.Tree() != before {
+			t.Errorf("%s: the tree changed", tc.name)
+		}
+		if tc.bot.Tree() != before {
+			t.Errorf("%s: Observe changed the receiver's tree", tc.name)
+		}
+	}
+}
+
+// TestDecideRules checks what bots do with intents they cannot carry out.
+func TestDecideRules(t *testing.T) {
+	// B at the end of a row: go_right is off the board, so it fails and
+	// beginning_of_next_row shoots the next row's first cell.
+	b := NewB(1)
+	b.tree, b.cursor = at(b.tree, GoRight, bt.Success), Point{2, 0}
+	d, err := b.Decide(view("ooo", "...", "..."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Shot != (Point{0, 1}) || len(d.Steps) != 2 || d.Steps[0] != (Step{GoRight, bt.Failure}) {
+		t.Errorf("B: shot %v after %v, want (0,1) after failing go_right", d.Shot, d.Steps)
+	}
+
+	// C narrowing at the right edge: go_right fails, go_left starts again
+	// from the first hit, stepping over hits already made.
+	c := NewC(1)
+	c.tree = at(c.tree, GoRight, bt.Success)
+	c.anchor, c.cur = Point{2, 1}, Point{2, 1}
+	d, err = c.Decide(view("...", ".XX", "..."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Shot != (Point{0, 1}) || d.Steps[0] != (Step{GoRight, bt.Failure}) || d.Steps[1].Intent != GoLeft {
+		t.Errorf("C: shot %v after %v, want (0,1) going left", d.Shot, d.Steps)
+	}
+}
+
+// TestCollateralDamage plays D into a sink with a stray hit beside it.
+func TestCollateralDamage(t *testing.T) {
+	d := NewD(3)
+	// Walk the tree to check_for_collateral_damage: a random hit, then a
+	// sunk ship from check_adjacent.
+	d.tree = d.tree.Succeed() // random_guess hit
+	d.tree = d.tree.Succeed() // check_adjacent: sunk
+	if d.tree.Value() != CheckForCollateralDamage {
+		t.Fatalf("tree at %s", d.tree.Value())
+	}
+	dec, err := d.Decide(view("##.", "..X", "..."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec.Steps[0] != (Step{CheckForCollateralDamage, bt.Success}) {
+		t.Fatalf("steps %v", dec.Steps)
+	}
+	if n := dec.Shot; abs(n.X-2)+abs(n.Y-1) != 1 {
+		t.Errorf("shot %v is not next to the collateral hit (2,1)", n)
+	}
+	// No collateral damage: the check fails and random guessing resumes.
+	dec, err = d.Decide(view("##.", "...", "..."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec.Steps[0] != (Step{CheckForCollateralDamage, bt.Failure}) || dec.Steps[1].Intent != RandomGuess {
+		t.Errorf("steps %v, want a failed check then a random guess", dec.Steps)
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// TestFireRules checks the game's answers and refusals.
+func TestFireRules(t *testing.T) {
+	b, err := NewBoard(Config{Cols: 4, Rows: 1, Fleet: []int{2}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSea(b)
+	if _, err := s.Fire(Point{4, 0}); !errors.Is(err, ErrOffBoard) {
+		t.Errorf("off board: %v", err)
+	}
+	cells := b.Ships[0].Cells
+	if a, _ := s.Fire(cells[0]); a.Kind != AnswerHit {
+		t.Errorf("first cell: %v", a)
+	}
+	if _, err := s.Fire(cells[0]); !errors.Is(err, ErrPlayed) {
+		t.Errorf("played: %v", err)
+	}
+	if s.Shots() != 1 {
+		t.Errorf("refused shots counted: %d", s.Shots())
+	}
+	if a, _ := s.Fire(cells[1]); a.Kind != AnswerSunk || !s.Over() {
+		t.Errorf("second cell: %v, over %v", a, s.Over())
+	}
+}
+
+// TestConfigErrors checks setups that cannot work.
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Config
+		want string
+	}{
+		{"too long", Config{5, 5, []int{6}}, "battleship: ship 0 of length 6 does not fit a 5x5 board"},
+		{"too many", Config{3, 3, []int{3, 3, 3, 1}}, "battleship: the fleet has 10 cells, more than the 9 of a 3x3 board"},
+		{"empty", Config{3, 3, nil}, "battleship: the fleet is empty"},
+		{"zero ship", Config{3, 3, []int{0}}, "battleship: ship 0 has length 0; lengths must be at least 1"},
+		{"no board", Config{0, 3, []int{1}}, "battleship: board 0x3: each side must be 1 to 100"},
+	}
+	for _, tc := range tests {
+		if _, err := NewBoard(tc.c, 1); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// A fleet that fills the board exactly is placed, by backtracking.
+	for seed := uint64(0); seed < 20; seed++ {
+		b, err := NewBoard(Config{3, 3, []int{3, 2, 2, 2}}, seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for y := 0; y < 3; y++ {
+			for x := 0; x < 3; x++ {
+				if b.ShipAt(Point{x, y}) < 0 {
+					t.Fatalf("seed %d: (%d,%d) is water on a full board", seed, x, y)
+				}
+			}
+		}
+	}
+}

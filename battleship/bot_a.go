@@ -1,0 +1,46 @@
+package battleship
+
+import bt "github.com/zipbt/behaviortree"
+
+// TreeA is AI "A", random guessing: Sequence(random_guess). Whatever the
+// answer, the tree starts over at random_guess.
+var TreeA = bt.Sequence(bt.Leaf(RandomGuess))
+
+// BotA guesses at random.
+type BotA struct{ core }
+
+// NewA returns bot A, seeded with seed.
+func NewA(seed uint64) BotA { return BotA{newCore(TreeA, seed)} }
+
+// Name returns "A".
+func (BotA) Name() string { return "A" }
+
+// Tree returns the bot's current tree version.
+func (b BotA) Tree() bt.Tree[Intent] { return b.tree }
+
+// Doing says what the bot is doing.
+func (BotA) Doing() string { return "random guessing" }
+
+// Decide returns the bot's next shot: a random unplayed cell.
+func (b BotA) Decide(v *View) (Decision, error) { return decide(b, v) }
+
+func (b BotA) act(v *View) (BotA, action) {
+	c, p, ok := b.randomCell(v)
+	if !ok {
+		return b, failIntent()
+	}
+	return BotA{c}, shootAt(p)
+}
+
+func (b BotA) withTree(t bt.Tree[Intent]) BotA { b.tree = t; return b }
+
+// Observe succeeds a hit or a sunk ship and fails a miss; either way the
+// tree starts over.
+func (b BotA) Observe(_ *View, _ Point, a Answer) (Bot, bt.Status) {
+	s := bt.Success
+	if a.Kind == AnswerMiss {
+		s = bt.Failure
+	}
+	b.tree = b.tree.Signal(s)
+	return b, s
+}
