@@ -90,9 +90,9 @@ type action struct {
 	signal bt.Status
 }
 
-func shootAt(p Point) action         { return action{shoot: true, at: p} }
-func answer(s bt.Status) action      { return action{signal: s} }
-func failIntent() action             { return answer(bt.Failure) }
+func shootAt(p Point) action           { return action{shoot: true, at: p} }
+func answer(s bt.Status) action        { return action{signal: s} }
+func failIntent() action               { return answer(bt.Failure) }
 func deriveSeed(seed, k uint64) uint64 { return splitmix(seed ^ splitmix(k+0x632be59bd9b4e019)) }
 
 // splitmix is SplitMix64's finalizer, to derive independent seeds.

@@ -34,7 +34,9 @@ func (BotB) Name() string { return "B" }
 func (b BotB) Tree() bt.Tree[Intent] { return b.tree }
 
 // Doing says what the bot is doing.
-func (b BotB) Doing() string { return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cursor) }
+func (b BotB) Doing() string {
+	return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cursor)
+}
 
 // Decide returns the bot's next shot: the next cell in reading order.
 func (b BotB) Decide(v *View) (Decision, error) { return decide(b, v) }

@@ -180,4 +180,3 @@ func TestStatistics(t *testing.T) {
 		}
 	}
 }
-
