@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestRun is a table of command lines: {name, args, exit status, what the
+// output must contain}.
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		want   []string
+	}{
+		{"default: one game per bot", nil, 0,
+			[]string{"bot A sank 5 ships in", "bot B sank", "bot C sank", "bot D sank", "shots: ", "    A B C D E F G H I J"}},
+		{"one bot, watched", []string{"-bot", "c", "-watch", "-size", "5x5", "-fleet", "2"}, 0,
+			[]string{"turn 1: random_guess at", "tree now at", "bot C sank 1 ships"}},
+		{"statistics", []string{"-games", "20", "-bot", "d", "-seed", "3"}, 0,
+			[]string{"bot D: 20 games on 10x10, fleet [5 4 3 3 2], seed 3", "mean", "median", "p90", "max", "games/s"}},
+		{"unknown bot", []string{"-bot", "x"}, 2, []string{`battleship: -bot "x": want a, b, c, d or all`}},
+		{"bad size", []string{"-size", "ten"}, 2, []string{`battleship: -size: battleship: size "ten": want COLSxROWS`}},
+		{"bad fleet", []string{"-fleet", "5,x"}, 2, []string{`item 2 ("x") is not a whole number`}},
+		{"fleet does not fit", []string{"-size", "5x5", "-fleet", "6"}, 2,
+			[]string{"battleship: ship 0 of length 6 does not fit a 5x5 board"}},
+		{"too many cells", []string{"-size", "3x3", "-fleet", "3,3,3,3"}, 2, []string{"more than the 9 of a 3x3 board"}},
+		{"watch with games", []string{"-watch", "-games", "2"}, 2, []string{"-watch plays one game per bot"}},
+		{"no games", []string{"-games", "0"}, 2, []string{"-games 0: want at least 1"}},
+		{"unknown flag", []string{"-fast"}, 2, []string{"flag provided but not defined: -fast"}},
+		{"stray argument", []string{"go"}, 2, []string{`unexpected argument "go"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			status := run(tc.args, &out, &errOut)
+			if status != tc.status {
+				t.Fatalf("exit %d, want %d; stderr %q", status, tc.status, errOut.String())
+			}
+			all := out.String() + errOut.String()
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+			if strings.Contains(all, "battleship: battleship:") {
+				t.Errorf("doubled prefix:\n%s", all)
+			}
+		})
+	}
+}
+
+// TestRunIsRepeatable checks that one seed prints one game.
+func TestRunIsRepeatable(t *testing.T) {
+	var a, b, c bytes.Buffer
+	run([]string{"-seed", "42"}, &a, &bytes.Buffer{})
+	run([]string{"-seed", "42"}, &b, &bytes.Buffer{})
+	run([]string{"-seed", "43"}, &c, &bytes.Buffer{})
+	if a.String() != b.String() {
+		t.Error("one seed printed two games")
+	}
+	if a.String() == c.String() {
+		t.Error("two seeds printed one game")
+	}
+}
