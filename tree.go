@@ -38,7 +38,8 @@ func (s Status) String() string {
 // Tree is not valid: get one from [Start].
 type Tree[L any] struct {
 	z      zipper[L]
-	status Status
+	status Status // how the root ended with the signal that made this version
+	signal Status // that signal: Success or Failure; Running for Start
 }
 
 // Option configures [Start].
@@ -103,6 +104,7 @@ func (t Tree[L]) Value() L {
 func (t Tree[L]) Succeed() Tree[L] {
 	t.mustStarted("Succeed")
 	t.z, t.status = t.z.signal(true)
+	t.signal = Success
 	return t
 }
 
@@ -111,6 +113,7 @@ func (t Tree[L]) Succeed() Tree[L] {
 func (t Tree[L]) Fail() Tree[L] {
 	t.mustStarted("Fail")
 	t.z, t.status = t.z.signal(false)
+	t.signal = Failure
 	return t
 }
 
@@ -131,6 +134,10 @@ func (t Tree[L]) Signal(s Status) Tree[L] {
 // tree: Success or Failure if the root ended that way (and the tree started
 // over), Running if it did not. A version made by Start is Running.
 func (t Tree[L]) Status() Status { return t.status }
+
+// LastSignal returns the signal that made this version: Success or Failure,
+// or Running for a version made by Start.
+func (t Tree[L]) LastSignal() Status { return t.signal }
 
 // Root returns the tree's definition.
 func (t Tree[L]) Root() Node[L] {
@@ -173,4 +180,28 @@ func (t *Tree[L]) mustStarted(method string) {
 	if t.z.focus == nil {
 		panic("behaviortree.Tree." + method + ": zero Tree (use Start)")
 	}
+}
+
+// Equal reports whether t and u are the same version: the same compiled
+// definition, focus, RepeatN counts, random state, custom node states,
+// status and last signal. Versions reached by separate but identical runs
+// are Equal even though they share no memory; == on Trees compares memory.
+func (t Tree[L]) Equal(u Tree[L]) bool {
+	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal {
+		return false
+	}
+	a, b := t.z.counts, u.z.counts
+	for a != nil && b != nil {
+		if a == b {
+			break // shared from here on
+		}
+		if a.at != b.at || a.left != b.left {
+			return false
+		}
+		a, b = a.next, b.next
+	}
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	return t.z.ext.equal(u.z.ext)
 }

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/benbjohnson/immutable"
 )
@@ -25,10 +26,11 @@ import (
 // Invariants: all[i].id == i; all[0] is the root; every position's enter is
 // a leaf, a Random, a RandomWeighted or a custom position in its subtree.
 type program[L any] struct {
-	root   *node[L]
-	all    []pos[L]
-	random bool // some position draws at random on entry
-	custom bool // some position is a custom node
+	root        *node[L]
+	all         []pos[L]
+	random      bool   // some position draws at random on entry
+	custom      bool   // some position is a custom node
+	fingerprint uint64 // hash of the structure, for saved states
 }
 
 // pos is one place in a compiled definition.
@@ -107,6 +109,7 @@ func compile[L any](root *node[L]) *program[L] {
 			p.up[o] = p.ended(o == 1)
 		}
 	}
+	prog.fingerprint = fingerprintOf(prog.all)
 	return prog
 }
 
@@ -368,4 +371,29 @@ func (z zipper[L]) root() *pos[L] {
 		p = p.parent
 	}
 	return p
+}
+
+// equal reports whether two extras hold the same random and custom states.
+func (x *extra) equal(y *extra) bool {
+	if x == y {
+		return true
+	}
+	if x == nil || y == nil || x.rng != y.rng {
+		return false
+	}
+	if x.custom == y.custom {
+		return true
+	}
+	if x.custom == nil || y.custom == nil || x.custom.Len() != y.custom.Len() {
+		return false
+	}
+	it := x.custom.Iterator()
+	for !it.Done() {
+		id, a, _ := it.Next()
+		b, ok := y.custom.Get(id)
+		if !ok || !(sameTraversal(a, b) || reflect.DeepEqual(a, b)) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,135 @@
+package behaviortree_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+func statuses(sig string) []bt.Status {
+	out := make([]bt.Status, len(sig))
+	for i, s := range sig {
+		out[i] = map[rune]bt.Status{'s': bt.Success, 'f': bt.Failure, 'r': bt.Running}[s]
+	}
+	return out
+}
+
+// TestHistoryLaws checks, over the conformance trees: Undo after a signal
+// is the identity; Redo after Undo is too; Replay equals the live run.
+func TestHistoryLaws(t *testing.T) {
+	for i, c := range loadConformance(t)[:400] {
+		h := bt.NewHistory(bt.Start(c.Tree, bt.WithSeed(1)))
+		for k, s := range statuses(c.Signals) {
+			next := h.Signal(s)
+			if u := next.Undo(); u.Current() != h.Current() || u.Len() != h.Len() {
+				t.Fatalf("case %d step %d: Undo after Signal is not the identity", i, k)
+			}
+			if r := next.Undo().Redo(); r.Current() != next.Current() || r.Len() != next.Len() {
+				t.Fatalf("case %d step %d: Redo after Undo is not the identity", i, k)
+			}
+			if next.Current().Value() != c.Values[k+1] {
+				t.Fatalf("case %d step %d: value %q, want %q", i, k, next.Current().Value(), c.Values[k+1])
+			}
+			h = next
+		}
+		replayed := bt.Replay(c.Tree, 1, h.Signals())
+		if replayed.Len() != h.Len() {
+			t.Fatalf("case %d: replay has %d signals, live %d", i, replayed.Len(), h.Len())
+		}
+		var live []bt.Tree[string]
+		for v := range h.All() {
+			live = append(live, v)
+		}
+		k := 0
+		for v, s := range replayed.All() {
+			if !v.Equal(live[k]) || s != live[k].LastSignal() {
+				t.Fatalf("case %d: replayed version %d differs from the live one", i, k)
+			}
+			k++
+		}
+	}
+}
+
+// TestHistoryBranching checks that a signal after Undo drops the redo tail
+// of that value only.
+func TestHistoryBranching(t *testing.T) {
+	h := bt.NewHistory(bt.Start(bt.Sequence(bt.Leaves("a", "b", "c")...)))
+	abc := h.Succeed().Succeed() // at c
+	back := abc.Undo()           // at b, c redoable
+	branch := back.Fail()        // b fails: the tree starts over at a
+	if branch.CanRedo() || branch.Current().Value() != "a" || branch.Len() != 2 {
+		t.Fatalf("branch: redo %v, value %q, len %d", branch.CanRedo(), branch.Current().Value(), branch.Len())
+	}
+	if !back.CanRedo() || back.Redo().Current().Value() != "c" {
+		t.Fatal("the older History lost its redo tail")
+	}
+	if abc.Current().Value() != "c" || abc.Len() != 2 {
+		t.Fatal("the oldest History changed")
+	}
+	if fmt.Sprint(branch.Signals()) != "[success failure]" || fmt.Sprint(abc.Signals()) != "[success success]" {
+		t.Fatalf("signals %v and %v", branch.Signals(), abc.Signals())
+	}
+	// No-ops return the receiver itself.
+	start := bt.NewHistory(bt.Start(bt.Leaf("x")))
+	if start.Undo() != start || start.Redo() != start || start.Signal(bt.Running) != start {
+		t.Fatal("a no-op did not return the receiver")
+	}
+}
+
+// TestHistoryMemory keeps 1,000,000 successive versions of the balanced
+// depth-8 tree in a History and checks the 80-bytes-per-version budget.
+func TestHistoryMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates about 40 MB")
+	}
+	per := historyBytes(1000000, bits(1<<16))
+	t.Logf("1,000,000 versions of the balanced depth-8 tree in a History: %.1f bytes per version", per)
+	if per > 80 {
+		t.Errorf("%.1f bytes per version, budget 80", per)
+	}
+}
+
+// historyBytes returns the heap held by a History of count successive
+// versions, per version (HeapAlloc after GC, less the baseline).
+func historyBytes(count int, sig []bool) float64 {
+	def := balanced(8)
+	bt.Start(def)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	h := bt.NewHistory(bt.Start(def))
+	for i := 1; i < count; i++ {
+		if sig[i%len(sig)] {
+			h = h.Succeed()
+		} else {
+			h = h.Fail()
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(h)
+	return float64(after.HeapAlloc-before.HeapAlloc) / float64(count)
+}
+
+// BenchmarkHistorySignal appends one signal to a History.
+func BenchmarkHistorySignal(b *testing.B) {
+	h := bt.NewHistory(bt.Start(balanced(8)))
+	sig := bits(1 << 16)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if sig[i&(1<<16-1)] {
+			h = h.Succeed()
+		} else {
+			h = h.Fail()
+		}
+	}
+}
+
+// BenchmarkHistoryRetained reports the History memory figure as B/version.
+func BenchmarkHistoryRetained(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.ReportMetric(historyBytes(1000000, bits(1<<16)), "B/version")
+	}
+}
