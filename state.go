@@ -39,12 +39,16 @@ var ErrWrongDefinition = errors.New("the state was saved from a different defini
 
 // SavableTraversal is a [Traversal] whose state can be saved and restored
 // with the tree. A tree whose custom nodes have changed state can be saved
-// only if every such state implements it; UnmarshalState is called on the
-// definition's own Traversal value, with what MarshalState returned.
+// only if every such state implements it. UnmarshalState is called on the
+// definition's own Traversal value, with what MarshalState returned and the
+// node's number of children. Saved states are input: UnmarshalState must
+// reject data that does not make a valid state for the node (a child index
+// out of range, say) with an error, since a state that later names a child
+// out of range panics.
 type SavableTraversal interface {
 	Traversal
 	MarshalState() ([]byte, error)
-	UnmarshalState(data []byte) (Traversal, error)
+	UnmarshalState(data []byte, children int) (Traversal, error)
 }
 
 // StateError reports a saved state that cannot be restored. Where says
@@ -397,7 +401,7 @@ func restore[L any](prog *program[L], s savedState, at places) (Tree[L], error) 
 		if !ok {
 			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement SavableTraversal", p.def.custom)}
 		}
-		tr, err := st.UnmarshalState(c.state)
+		tr, err := st.UnmarshalState(c.state, len(p.children))
 		if err != nil {
 			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: err.Error(), Err: err}
 		}

@@ -25,10 +25,10 @@ func (s savableSelect) OnFail(c bt.Context) (bt.Step, bt.Traversal) {
 	return bt.StepFail, savableSelect{}
 }
 func (s savableSelect) MarshalState() ([]byte, error) { return []byte(strconv.Itoa(s.at)), nil }
-func (savableSelect) UnmarshalState(b []byte) (bt.Traversal, error) {
+func (savableSelect) UnmarshalState(b []byte, children int) (bt.Traversal, error) {
 	at, err := strconv.Atoi(string(b))
-	if err != nil || at < 0 {
-		return nil, fmt.Errorf("bad resume point %q", b)
+	if err != nil || at < 0 || at >= children {
+		return nil, fmt.Errorf("bad resume point %q for %d children", b, children)
 	}
 	return savableSelect{resumingSelect{at: at}}, nil
 }

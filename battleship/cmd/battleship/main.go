@@ -4,15 +4,26 @@
 //
 // Usage:
 //
-//	battleship [-bot a|b|c|d|all] [-games N] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch]
+//	battleship [-bot a|b|c|d|all] [-games N] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE]
+//	battleship -replay FILE
 //
 // With -games 1 (the default) each bot plays one game on the same seeded
 // board, and the command prints its final board ("." untouched, "o" miss,
 // "X" hit, "#" sunk), its shot count and a summary. -watch prints the board
 // after every shot, with the tree's current intent and what the bot is
 // doing. With -games N > 1, each bot plays N games on boards drawn from the
-// seed, on all cores, and the command prints a table of shot counts. Bad
-// flags, or a fleet that cannot fit the board, exit with status 2.
+// seed, on all cores, and the command prints a table of shot counts.
+//
+// -record FILE writes each game as JSON Lines: the seeds and setup, then
+// each turn's intents and signals, shot, answer and saved tree state.
+// -replay FILE replays a record, checks that every recorded turn and state
+// matches, and prints the turns; a record that does not match, or is
+// damaged, is an error naming its line (exit status 1). -undo N, with
+// -watch, steps each finished game back N turns using the bot versions the
+// game kept, and plays on from there.
+//
+// Bad flags, or a setup that cannot work (a fleet that cannot fit the
+// board), exit with status 2.
 package main
 
 import (
@@ -34,11 +45,14 @@ func main() {
 
 // options are the parsed flags.
 type options struct {
-	bots  []string
-	games int
-	seed  uint64
-	cfg   battleship.Config
-	watch bool
+	bots   []string
+	games  int
+	seed   uint64
+	cfg    battleship.Config
+	watch  bool
+	undo   int
+	record string
+	replay string
 }
 
 // errUsage marks errors that exit with status 2.
@@ -54,13 +68,32 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	size := fs.String("size", "10x10", "the board, COLSxROWS")
 	fleet := fs.String("fleet", "5,4,3,3,2", "the ship lengths")
 	watch := fs.Bool("watch", false, "print the board after every shot (one game only)")
+	undo := fs.Int("undo", 0, "with -watch: step each finished game back N turns and play on")
+	record := fs.String("record", "", "write each game to FILE as JSON Lines")
+	replay := fs.String("replay", "", "replay the record in FILE and check it")
 	if err := fs.Parse(args); err != nil {
 		return options{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if fs.NArg() > 0 {
 		return options{}, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	o := options{games: *games, seed: *seed, watch: *watch}
+	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.replay != "" {
+		for name := range set {
+			if name != "replay" {
+				return o, fmt.Errorf("%w: -replay takes no other flag (the record holds the setup), got -%s", errUsage, name)
+			}
+		}
+		return o, nil
+	}
+	if o.undo < 0 || (o.undo > 0 && !o.watch) {
+		return o, fmt.Errorf("%w: -undo %d: needs -watch and N >= 1", errUsage, o.undo)
+	}
+	if o.record != "" && o.games > 1 {
+		return o, fmt.Errorf("%w: -record writes single games; drop -games", errUsage)
+	}
 	switch b := strings.ToLower(*bot); b {
 	case "all":
 		o.bots = battleship.Names
@@ -93,9 +126,13 @@ func parse(args []string, stderr io.Writer) (options, error) {
 // run is the command, with its streams; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parse(args, stderr)
-	if err == nil && o.games == 1 {
+	switch {
+	case err != nil:
+	case o.replay != "":
+		err = replay(o.replay, stdout)
+	case o.games == 1:
 		err = playOne(o, stdout)
-	} else if err == nil {
+	default:
 		err = playMany(o, stdout, stderr)
 	}
 	switch {
@@ -121,29 +158,41 @@ func message(err error) string {
 // playOne plays one game per bot on the same board.
 func playOne(o options, w io.Writer) error {
 	boardSeed, botSeed := battleship.GameSeeds(o.seed, 0)
-	board, err := battleship.NewBoard(o.cfg, boardSeed)
-	if err != nil {
+	if _, err := battleship.NewBoard(o.cfg, boardSeed); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	var rec io.Writer
+	if o.record != "" {
+		f, err := os.Create(o.record)
+		if err != nil {
+			return fmt.Errorf("%w: -record: %v", errUsage, err)
+		}
+		defer f.Close()
+		rec = f
+	}
 	for _, name := range o.bots {
-		bot, err := battleship.New(name, botSeed)
+		setup := battleship.Setup{Config: o.cfg, Bot: name, BoardSeed: boardSeed, BotSeed: botSeed}
+		g, err := battleship.NewGameFrom(setup)
 		if err != nil {
 			return err
 		}
-		g := battleship.NewGame(board, bot)
 		fmt.Fprintf(w, "bot %s\n", name)
-		for !g.Over() {
-			if len(g.Turns()) >= o.cfg.Cells() {
-				return fmt.Errorf("bot %s did not sink the fleet in %d shots", name, len(g.Turns()))
+		if err := playOn(g, o, w); err != nil {
+			return err
+		}
+		if o.undo > 0 {
+			if err := g.Undo(o.undo); err != nil {
+				return fmt.Errorf("%w: -undo %d: the game had only %d turns", errUsage, o.undo, len(g.Turns()))
 			}
-			turn, err := g.Step()
-			if err != nil {
+			fmt.Fprintf(w, "undo: %d turns back, to the board after turn %d; the bot is back at %s\n%s\n",
+				o.undo, len(g.Turns()), g.Bot().Tree().Value(), g.Sea().View().Render())
+			if err := playOn(g, o, w); err != nil {
 				return err
 			}
-			if o.watch {
-				fmt.Fprintf(w, "turn %d: %s at %v: %v (tree now at %s; %s)\n%s\n",
-					len(g.Turns()), turn.Steps[len(turn.Steps)-1].Intent, turn.Shot, turn.Answer,
-					g.Bot().Tree().Value(), g.Bot().Doing(), g.Sea().View().Render())
+		}
+		if rec != nil {
+			if err := battleship.WriteRecord(rec, setup, g); err != nil {
+				return fmt.Errorf("-record: %w", err)
 			}
 		}
 		ticks := 0
@@ -156,6 +205,40 @@ func playOne(o options, w io.Writer) error {
 			name, len(o.cfg.Fleet), g.Sea().Shots(), o.cfg.Cells(),
 			100*float64(g.Sea().Shots())/float64(o.cfg.Cells()), ticks)
 	}
+	return nil
+}
+
+// playOn plays g to its end, printing every turn with -watch.
+func playOn(g *battleship.Game, o options, w io.Writer) error {
+	for !g.Over() {
+		if len(g.Turns()) >= o.cfg.Cells() {
+			return fmt.Errorf("bot %s did not sink the fleet in %d shots", g.Bot().Name(), len(g.Turns()))
+		}
+		turn, err := g.Step()
+		if err != nil {
+			return err
+		}
+		if o.watch {
+			fmt.Fprintf(w, "turn %d: %s at %v: %v (tree now at %s; %s)\n%s\n",
+				len(g.Turns()), turn.Steps[len(turn.Steps)-1].Intent, turn.Shot, turn.Answer,
+				g.Bot().Tree().Value(), g.Bot().Doing(), g.Sea().View().Render())
+		}
+	}
+	return nil
+}
+
+// replay replays a record file.
+func replay(path string, w io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%w: -replay: %v", errUsage, err)
+	}
+	defer f.Close()
+	games, turns, err := battleship.ReplayRecord(f, path, w)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "replayed %d games, %d turns: every recorded turn and tree state matches\n", games, turns)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,13 @@ func TestRun(t *testing.T) {
 		{"no games", []string{"-games", "0"}, 2, []string{"-games 0: want at least 1"}},
 		{"unknown flag", []string{"-fast"}, 2, []string{"flag provided but not defined: -fast"}},
 		{"stray argument", []string{"go"}, 2, []string{`unexpected argument "go"`}},
+		{"undo without watch", []string{"-undo", "2"}, 2, []string{"-undo 2: needs -watch and N >= 1"}},
+		{"undo too far", []string{"-watch", "-undo", "500", "-bot", "a"}, 2, []string{"-undo 500: the game had only"}},
+		{"watch and undo", []string{"-watch", "-undo", "2", "-bot", "b", "-size", "5x5", "-fleet", "2"}, 0,
+			[]string{"undo: 2 turns back, to the board after turn", "bot B sank 1 ships"}},
+		{"record with games", []string{"-record", "x.jsonl", "-games", "5"}, 2, []string{"-record writes single games"}},
+		{"replay with other flags", []string{"-replay", "x.jsonl", "-bot", "a"}, 2, []string{"-replay takes no other flag"}},
+		{"replay missing file", []string{"-replay", "/nonexistent/x.jsonl"}, 2, []string{"-replay: open /nonexistent/x.jsonl"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,5 +72,37 @@ func TestRunIsRepeatable(t *testing.T) {
 	}
 	if a.String() == c.String() {
 		t.Error("two seeds printed one game")
+	}
+}
+
+// TestRecordReplay records the default games and replays them, then
+// replays a damaged copy.
+func TestRecordReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-record", path, "-seed", "8"}, &out, &errOut); status != 0 {
+		t.Fatalf("record: exit %d: %s", status, errOut.String())
+	}
+	out.Reset()
+	if status := run([]string{"-replay", path}, &out, &errOut); status != 0 {
+		t.Fatalf("replay: exit %d: %s", status, errOut.String())
+	}
+	if !strings.Contains(out.String(), "replayed 4 games") || !strings.Contains(out.String(), "turn   1: random_guess") {
+		t.Errorf("replay output:\n%s", out.String())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := strings.Replace(string(data), `"shot":[`, `"shot":[1`, 1)
+	if err := os.WriteFile(path, []byte(damaged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if status := run([]string{"-replay", path}, &bytes.Buffer{}, &errOut); status != 1 {
+		t.Fatalf("damaged replay: exit %d, want 1", status)
+	}
+	if !strings.Contains(errOut.String(), "games.jsonl:2: turn 1 does not match the replay: recorded shot") {
+		t.Errorf("damaged replay said: %s", errOut.String())
 	}
 }

@@ -1,0 +1,108 @@
+package battleship
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+	"testing"
+)
+
+func recordOf(t *testing.T, names ...string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, name := range names {
+		bs, ps := GameSeeds(4, 0)
+		s := Setup{Config: DefaultConfig(), Bot: name, BoardSeed: bs, BotSeed: ps}
+		g, err := NewGameFrom(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteRecord(&buf, s, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
+}
+
+// TestRecordReplay records a game of every bot and replays the record.
+func TestRecordReplay(t *testing.T) {
+	rec := recordOf(t, Names...)
+	var out bytes.Buffer
+	games, turns, err := ReplayRecord(strings.NewReader(rec), "rec.jsonl", &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(rec, "\n")
+	if games != 4 || turns != lines-8 {
+		t.Fatalf("replayed %d games and %d turns of a %d-line record", games, turns, lines)
+	}
+	if !strings.Contains(out.String(), "every recorded state matches") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestReplayDamaged checks that a record that does not match, or is damaged,
+// gets an error naming the line.
+func TestReplayDamaged(t *testing.T) {
+	rec := recordOf(t, "D")
+	lines := strings.Split(strings.TrimSuffix(rec, "\n"), "\n")
+	edit := func(i int, from, to string) string {
+		c := append([]string(nil), lines...)
+		if !strings.Contains(c[i], from) {
+			t.Fatalf("line %d lacks %q: %s", i+1, from, c[i])
+		}
+		c[i] = strings.Replace(c[i], from, to, 1)
+		return strings.Join(c, "\n") + "\n"
+	}
+	tests := []struct {
+		name, record, want string
+	}{
+		{"truncated", strings.Join(lines[:10], "\n") + "\n", "rec.jsonl:10: the record ends before game 1 is over"},
+		{"cut mid-line", rec[:len(rec)/2], "damaged line"},
+		{"bad JSON", edit(3, `{"turn"`, `{turn`), "rec.jsonl:4: damaged line"},
+		{"other seed", edit(0, `"board_seed":`, `"board_seed":1`), "rec.jsonl:"},
+		{"other answer", edit(2, `"answer":"`, `"answer":"x`), "rec.jsonl:3: turn 2 does not match the replay: recorded answer x"},
+		{"unknown field", edit(1, `{"turn"`, `{"x":1,"turn"`), `rec.jsonl:2: damaged line: json: unknown field "x"`},
+		{"skipped turn", edit(1, `"turn":1`, `"turn":2`), "rec.jsonl:2: turn 2 where turn 1 was due"},
+		{"no header", strings.Join(lines[1:], "\n"), "rec.jsonl:1: expected a game header"},
+		{"empty", "", "rec.jsonl: no game in the record"},
+	}
+	// A changed tree state must be caught too.
+	state := lines[5][strings.Index(lines[5], `"state":"`)+9:]
+	state = state[:strings.Index(state, `"`)]
+	raw, _ := base64.StdEncoding.DecodeString(state)
+	raw[len(raw)-1] ^= 1
+	tests = append(tests, struct{ name, record, want string }{"other state",
+		edit(5, state, base64.StdEncoding.EncodeToString(raw)), "rec.jsonl:6: turn 5 does not match the replay: recorded tree state"})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := ReplayRecord(strings.NewReader(tc.record), "rec.jsonl", &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestStateSizes logs the encoded size of each bot's tree state mid-game.
+func TestStateSizes(t *testing.T) {
+	for _, name := range Names {
+		g, err := PlayGame(DefaultConfig(), name, 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := g.Turns()[len(g.Turns())/2].After.Tree()
+		b, err := tr.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := tr.MarshalJSON()
+		t.Logf("bot %s: tree state %d bytes binary, %d bytes JSON", name, len(b), len(js))
+		if len(b) > 64 {
+			t.Errorf("bot %s: %d bytes is not compact", name, len(b))
+		}
+	}
+}
