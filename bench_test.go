@@ -106,12 +106,9 @@ func BenchmarkBattleshipC(b *testing.B) {
 	}
 }
 
-// thousand returns a 1,023-node balanced tree (9 inner levels) with RepeatN
-// and Random mixed in, for the Start and JSON benchmarks.
-func thousand() bt.Node[string] {
-	n := balanced(9)
-	return n
-}
+// thousand returns a 1,023-node tree for the Start and JSON benchmarks: the
+// balanced tree with 9 levels of inner nodes.
+func thousand() bt.Node[string] { return balanced(9) }
 
 // BenchmarkStart1000 starts a 1,023-node tree (after its first Start, which
 // compiles the definition once).

@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -132,4 +133,74 @@ func BenchmarkHistoryRetained(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.ReportMetric(historyBytes(1000000, bits(1<<16)), "B/version")
 	}
+}
+
+// TestHistoryAgainstModel drives Histories with random Signal, Undo and
+// Redo, across many chunk boundaries, against a plain slice model, and
+// keeps every History value made to check that none ever changes.
+func TestHistoryAgainstModel(t *testing.T) {
+	type model struct {
+		versions []bt.Tree[string]
+		pos      int
+	}
+	def := balanced(4)
+	r := rand.New(rand.NewPCG(77, 1))
+	type kept struct {
+		h bt.History[string]
+		m model
+	}
+	var all []kept
+	h := bt.NewHistory(bt.Start(def))
+	m := model{versions: []bt.Tree[string]{h.Current()}}
+	check := func(step int, h bt.History[string], m model) {
+		t.Helper()
+		if !h.Current().Equal(m.versions[m.pos]) || h.Len() != m.pos {
+			t.Fatalf("step %d: current or Len differs (len %d, model %d)", step, h.Len(), m.pos)
+		}
+		if h.CanUndo() != (m.pos > 0) || h.CanRedo() != (m.pos+1 < len(m.versions)) {
+			t.Fatalf("step %d: CanUndo/CanRedo differ", step)
+		}
+		i := 0
+		for v, s := range h.All() {
+			if !v.Equal(m.versions[i]) || s != m.versions[i].LastSignal() {
+				t.Fatalf("step %d: All differs at %d", step, i)
+			}
+			i++
+		}
+		if i != m.pos+1 {
+			t.Fatalf("step %d: All gave %d versions, want %d", step, i, m.pos+1)
+		}
+	}
+	longest := 0
+	for step := 0; step < 3000; step++ {
+		longest = max(longest, len(m.versions))
+		switch op := r.IntN(20); {
+		case op < 18:
+			s := []bt.Status{bt.Success, bt.Failure}[r.IntN(2)]
+			next := m.versions[m.pos].Signal(s)
+			m = model{versions: append(append([]bt.Tree[string]{}, m.versions[:m.pos+1]...), next), pos: m.pos + 1}
+			h = h.Signal(s)
+		case op < 19:
+			for k := r.IntN(20); k > 0 && m.pos > 0; k-- {
+				m.pos--
+				h = h.Undo()
+			}
+		default:
+			for k := r.IntN(20); k > 0 && m.pos+1 < len(m.versions); k-- {
+				m.pos++
+				h = h.Redo()
+			}
+		}
+		check(step, h, m)
+		if step%10 == 0 {
+			all = append(all, kept{h, m})
+		}
+	}
+	for i, k := range all {
+		check(-i, k.h, k.m)
+	}
+	if longest < 5*32 {
+		t.Fatalf("the timeline never grew past %d versions: chunks were not exercised", longest)
+	}
+	t.Logf("longest timeline: %d versions", longest)
 }

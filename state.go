@@ -116,7 +116,9 @@ type savedCustom struct {
 
 // save takes the state of t.
 func (t Tree[L]) save() (savedState, error) {
-	t.mustStarted("MarshalBinary")
+	if t.z.focus == nil {
+		zeroTree("MarshalBinary")
+	}
 	root := t.z.root()
 	prog := compiled(root.def)
 	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.status, signal: t.signal}

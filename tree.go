@@ -91,7 +91,7 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 // value. It allocates nothing.
 func (t Tree[L]) Value() L {
 	if t.z.focus == nil {
-		panic("behaviortree.Tree.Value: zero Tree (use Start)")
+		zeroTree("Value")
 	}
 	return t.z.focus.leaf
 }
@@ -102,7 +102,9 @@ func (t Tree[L]) Value() L {
 // up. When the root ends, the tree starts over from the root, and the new
 // version's [Tree.Status] says how the root ended. t itself is unchanged.
 func (t Tree[L]) Succeed() Tree[L] {
-	t.mustStarted("Succeed")
+	if t.z.focus == nil {
+		zeroTree("Succeed")
+	}
 	t.z, t.status = t.z.signal(true)
 	t.signal = Success
 	return t
@@ -111,7 +113,9 @@ func (t Tree[L]) Succeed() Tree[L] {
 // Fail returns a new version of the tree in which the current behavior has
 // failed; otherwise as [Tree.Succeed]. t itself is unchanged.
 func (t Tree[L]) Fail() Tree[L] {
-	t.mustStarted("Fail")
+	if t.z.focus == nil {
+		zeroTree("Fail")
+	}
 	t.z, t.status = t.z.signal(false)
 	t.signal = Failure
 	return t
@@ -141,14 +145,18 @@ func (t Tree[L]) LastSignal() Status { return t.signal }
 
 // Root returns the tree's definition.
 func (t Tree[L]) Root() Node[L] {
-	t.mustStarted("Root")
+	if t.z.focus == nil {
+		zeroTree("Root")
+	}
 	return Node[L]{t.z.root().def}
 }
 
 // Depth returns the number of inner nodes above the focused leaf: 0 when the
 // whole definition is a single leaf.
 func (t Tree[L]) Depth() int {
-	t.mustStarted("Depth")
+	if t.z.focus == nil {
+		zeroTree("Depth")
+	}
 	return t.z.depth()
 }
 
@@ -156,7 +164,9 @@ func (t Tree[L]) Depth() int {
 // for each node on it, the node and, for inner nodes, the index of the child
 // the path goes on to (-1 for the leaf itself).
 func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
-	t.mustStarted("Path")
+	if t.z.focus == nil {
+		zeroTree("Path")
+	}
 	return func(yield func(Node[L], int) bool) {
 		d := t.z.depth()
 		path := make([]*pos[L], d+1)
@@ -176,10 +186,10 @@ func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
 	}
 }
 
-func (t *Tree[L]) mustStarted(method string) {
-	if t.z.focus == nil {
-		panic("behaviortree.Tree." + method + ": zero Tree (use Start)")
-	}
+// zeroTree panics for a method called on the zero Tree. It takes no Tree,
+// so that the check does not make callers spill their receiver.
+func zeroTree(method string) {
+	panic("behaviortree.Tree." + method + ": zero Tree (use Start)")
 }
 
 // Equal reports whether t and u are the same version: the same compiled
