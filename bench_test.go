@@ -186,27 +186,40 @@ func BenchmarkRetainedVersions(b *testing.B) {
 }
 
 // retainedBytes returns the heap held by count successive versions of (b),
-// per version: HeapAlloc after GC with them, less HeapAlloc without.
+// kept in a slice, per version.
 func retainedBytes(count int, sig []bool) float64 {
 	def := balanced(8)
 	bt.Start(def) // compile outside the measurement
+	return heapPerItem(count, func() any {
+		versions := make([]bt.Tree[string], count)
+		tree := bt.Start(def)
+		for i := range versions {
+			versions[i] = tree
+			tree = tree.Signal(statusOf(sig[i%len(sig)]))
+		}
+		return versions
+	})
+}
+
+// heapPerItem returns the heap that what build returns holds, divided by
+// count: HeapAlloc after GC with it, less HeapAlloc after GC before.
+func heapPerItem(count int, build func() any) float64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	versions := make([]bt.Tree[string], count)
-	tree := bt.Start(def)
-	for i := range versions {
-		versions[i] = tree
-		if sig[i%len(sig)] {
-			tree = tree.Succeed()
-		} else {
-			tree = tree.Fail()
-		}
-	}
+	kept := build()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(versions)
+	runtime.KeepAlive(kept)
 	return float64(after.HeapAlloc-before.HeapAlloc) / float64(count)
+}
+
+// statusOf maps a signal bit to Success (true) or Failure.
+func statusOf(ok bool) bt.Status {
+	if ok {
+		return bt.Success
+	}
+	return bt.Failure
 }
 
 // TestRetainedVersionsMemory logs the retained-versions figure and checks it

@@ -3,7 +3,6 @@ package behaviortree_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
@@ -93,25 +92,17 @@ func TestHistoryMemory(t *testing.T) {
 }
 
 // historyBytes returns the heap held by a History of count successive
-// versions, per version (HeapAlloc after GC, less the baseline).
+// versions, per version.
 func historyBytes(count int, sig []bool) float64 {
 	def := balanced(8)
 	bt.Start(def)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	h := bt.NewHistory(bt.Start(def))
-	for i := 1; i < count; i++ {
-		if sig[i%len(sig)] {
-			h = h.Succeed()
-		} else {
-			h = h.Fail()
+	return heapPerItem(count, func() any {
+		h := bt.NewHistory(bt.Start(def))
+		for i := 1; i < count; i++ {
+			h = h.Signal(statusOf(sig[i%len(sig)]))
 		}
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(h)
-	return float64(after.HeapAlloc-before.HeapAlloc) / float64(count)
+		return h
+	})
 }
 
 // BenchmarkHistorySignal appends one signal to a History.
@@ -120,11 +111,7 @@ func BenchmarkHistorySignal(b *testing.B) {
 	sig := bits(1 << 16)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if sig[i&(1<<16-1)] {
-			h = h.Succeed()
-		} else {
-			h = h.Fail()
-		}
+		h = h.Signal(statusOf(sig[i&(1<<16-1)]))
 	}
 }
 

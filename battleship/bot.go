@@ -166,6 +166,16 @@ func (c core) randomCell(v *View) (core, Point, bool) {
 	panic("battleship: unreachable: fewer unplayed cells than counted")
 }
 
+// guess carries out random_guess: shoot a random unplayed cell, or fail
+// the intent when none is left.
+func (c core) guess(v *View) (core, action) {
+	next, p, ok := c.randomCell(v)
+	if !ok {
+		return c, failIntent()
+	}
+	return next, shootAt(p)
+}
+
 // directions maps the four direction intents to their moves.
 var directions = map[Intent]Point{GoRight: {1, 0}, GoLeft: {-1, 0}, GoUp: {0, -1}, GoDown: {0, 1}}
 

@@ -25,11 +25,8 @@ func (BotA) Doing() string { return "random guessing" }
 func (b BotA) Decide(v *View) (Decision, error) { return decide(b, v) }
 
 func (b BotA) act(v *View) (BotA, action) {
-	c, p, ok := b.randomCell(v)
-	if !ok {
-		return b, failIntent()
-	}
-	return BotA{c}, shootAt(p)
+	c, a := b.guess(v)
+	return BotA{c}, a
 }
 
 func (b BotA) withTree(t bt.Tree[Intent]) BotA { b.tree = t; return b }

@@ -35,15 +35,14 @@ func (b BotC) Doing() string { return b.doing() }
 func (b BotC) Decide(v *View) (Decision, error) { return decide(b, v) }
 
 func (b BotC) act(v *View) (BotC, action) {
-	if in := b.tree.Value(); in != RandomGuess {
-		c, a := b.narrow(v, in)
-		return BotC{c}, a
+	var c core
+	var a action
+	if in := b.tree.Value(); in == RandomGuess {
+		c, a = b.guess(v)
+	} else {
+		c, a = b.narrow(v, in)
 	}
-	c, p, ok := b.randomCell(v)
-	if !ok {
-		return b, failIntent()
-	}
-	return BotC{c}, shootAt(p)
+	return BotC{c}, a
 }
 
 func (b BotC) withTree(t bt.Tree[Intent]) BotC { b.tree = t; return b }

@@ -55,11 +55,8 @@ func (b BotD) Decide(v *View) (Decision, error) { return decide(b, v) }
 func (b BotD) act(v *View) (BotD, action) {
 	switch in := b.tree.Value(); in {
 	case RandomGuess:
-		c, p, ok := b.randomCell(v)
-		if !ok {
-			return b, failIntent()
-		}
-		return BotD{c}, shootAt(p)
+		c, a := b.guess(v)
+		return BotD{c}, a
 	case CheckForCollateralDamage:
 		// A hit that is not part of a sunk ship belongs to a ship still
 		// afloat: narrow down around it next. No shot is fired.
