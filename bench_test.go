@@ -234,3 +234,19 @@ func TestRetainedVersionsMemory(t *testing.T) {
 		t.Errorf("%.1f bytes per version, budget 80", per)
 	}
 }
+
+// BenchmarkUnmarshal131071 reads a 131,071-node definition (16 levels of
+// inner nodes) from JSON: a large tree must read in well under a second.
+func BenchmarkUnmarshal131071(b *testing.B) {
+	data, err := json.Marshal(balanced(16))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := bt.ParseJSON[string](data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

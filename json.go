@@ -138,8 +138,8 @@ func ParseJSON[L any](data []byte) (Node[L], error) {
 	if err := dec.Decode(&v); err != nil {
 		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: %w", err)
 	}
-	if _, err := dec.Token(); err == nil {
-		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: data after the definition")
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: data after the definition at byte %d", dec.InputOffset())
 	}
 	return fromJSONValue[L](v)
 }

@@ -27,7 +27,9 @@ func TestParseJSON(t *testing.T) {
 			`{"type":"negate","children":[{"type":"always_fail","children":[{"type":"always_succeed","children":[{"type":"repeat_until_succeed","children":["x"]}]}]}]}`},
 
 		{"not JSON", `{"type":`, false, "behaviortree: invalid JSON definition: unexpected EOF"},
-		{"trailing data", `"a" "b"`, false, "behaviortree: invalid JSON definition: data after the definition"},
+		{"trailing data", `"a" "b"`, false, "behaviortree: invalid JSON definition: data after the definition at byte 3"},
+		{"trailing garbage", `{"type":"select","children":["a"]} }`, false, "behaviortree: invalid JSON definition: data after the definition at byte 34"},
+		{"trailing space", "\"a\" \n", true, `"a"`},
 		{"unknown type", `{"type":"parallel","children":["a"]}`, false, `behaviortree: unknown type "parallel"`},
 		{"type not a string", `{"type":3,"children":["a"]}`, false, "behaviortree: type must be a string, got a number"},
 		{"missing type", `{"children":["a"]}`, false, `behaviortree: inner node needs a "type"`},

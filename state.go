@@ -473,8 +473,8 @@ func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
 	if err := dec.Decode(&j); err != nil {
 		return Tree[L]{}, &StateError{Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
-	if dec.More() {
-		return Tree[L]{}, &StateError{Msg: "invalid JSON: data after the state"}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return Tree[L]{}, &StateError{Msg: fmt.Sprintf("invalid JSON: data after the state at byte %d", dec.InputOffset())}
 	}
 	if j.Format != stateFormat {
 		return Tree[L]{}, &StateError{Where: `"format"`, Msg: fmt.Sprintf("%q, want %q", j.Format, stateFormat)}

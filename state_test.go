@@ -183,6 +183,7 @@ func TestRestoreBadInput(t *testing.T) {
 		{`{"format":"x"}`, `"format": "x", want "behaviortree-state/1"`},
 		{`{"format":"behaviortree-state/1","fingerprint":"zz"}`, `"fingerprint": "zz" is not 16 hex digits`},
 		{`{"format":"behaviortree-state/1","extra":1}`, `unknown field "extra"`},
+		{`{"format":"behaviortree-state/1"} ]`, "invalid JSON: data after the state at byte 33"},
 	}
 	for _, tc := range badJSON {
 		if _, err := bt.RestoreJSON(def, []byte(tc.input)); err == nil || !strings.Contains(err.Error(), tc.want) {
