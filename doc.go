@@ -19,9 +19,11 @@
 // a game keep versions to undo a move, replay a match, or try both outcomes.
 //
 // The first Start of a definition compiles it, once, into a tree of positions
-// with parent links and precomputed first descents; the compiled form is
-// cached in the root node and shared by every Start and every version after
-// it. A running version then needs only:
+// with parent links, precomputed first descents and precomputed moves: for
+// every position and outcome, where the traversal goes next, worked out up to
+// the next node whose reaction depends on running state (a RepeatN counter or
+// a custom node). The compiled form is cached in the root node and shared by
+// every Start and every version after it. A running version then needs only:
 //
 //   - the focused position (which also encodes every Select, Sequence and
 //     Random choice on the path, since a position knows its parent and its
@@ -32,11 +34,17 @@
 //   - a persistent map (github.com/benbjohnson/immutable) of the state of
 //     custom nodes that have changed.
 //
-// So a signal walks O(depth) positions and allocates nothing for Select,
-// Sequence, decorators and Random; only a RepeatN count or a custom node's
-// state costs an allocation. The width of a node never matters, and nothing
-// recurses, so a chain of 100,000 decorators works. The price is the one-time
-// O(size) compilation per definition and the memory of the compiled copy.
+// So a signal is a table lookup and a load, plus one step per counting RepeatN
+// or custom node it passes (O(depth) at worst); it allocates nothing for
+// Select, Sequence and decorators, and only a RepeatN count, a random draw or
+// a custom node's state change costs an allocation. The width of a node never
+// matters, and nothing recurses, so a chain of 100,000 decorators works. The
+// price is the one-time O(size) compilation per definition and the memory of
+// the compiled copy (about 150 bytes per node).
+//
+// The running state can be saved and restored ([Tree.MarshalBinary],
+// [Restore]), and a [History] keeps a timeline of versions with undo and
+// redo.
 //
 // # Semantics
 //

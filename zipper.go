@@ -26,7 +26,6 @@ import (
 // Invariants: all[i].id == i; all[0] is the root; every position's enter is
 // a leaf, a Random, a RandomWeighted or a custom position in its subtree.
 type program[L any] struct {
-	root        *node[L]
 	all         []pos[L]
 	random      bool   // some position draws at random on entry
 	custom      bool   // some position is a custom node
@@ -62,7 +61,7 @@ func compiled[L any](root *node[L]) *program[L] {
 
 // compile lays root's subtree out as positions, without recursion.
 func compile[L any](root *node[L]) *program[L] {
-	prog := &program[L]{root: root, all: make([]pos[L], root.size), random: root.random, custom: root.hasCust}
+	prog := &program[L]{all: make([]pos[L], root.size), random: root.random, custom: root.hasCust}
 	kids := make([]*pos[L], root.size-1) // backing store of every children slice
 	type item struct {
 		nd     *node[L]
