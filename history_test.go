@@ -191,3 +191,22 @@ func TestHistoryAgainstModel(t *testing.T) {
 	}
 	t.Logf("longest timeline: %d versions", longest)
 }
+
+// A History keeps every version: undo a move, try another, and the old line
+// is still there in the older History value.
+func ExampleHistory() {
+	plan := bt.Sequence(bt.Leaves("scout", "attack", "retreat")...)
+	h := bt.NewHistory(bt.Start(plan))
+	h = h.Succeed() // scouting worked: now attack
+	attacked := h.Succeed()
+	fmt.Println(attacked.Current().Value(), attacked.Len())
+
+	undone := attacked.Undo() // back before the attack
+	failed := undone.Fail()   // this time it fails: the plan starts over
+	fmt.Println(failed.Current().Value(), failed.Signals())
+	fmt.Println(attacked.Current().Value(), attacked.Signals()) // unchanged
+	// Output:
+	// retreat 2
+	// scout [success failure]
+	// retreat [success success]
+}
