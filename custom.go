@@ -13,7 +13,8 @@ import (
 // failure, which passes to the node's own parent.
 //
 // A Traversal may carry state: each method returns the node's state from then
-// on, which is the receiver itself when nothing changed, or an updated copy.
+// on, which is the receiver itself (or nil) when nothing changed, or an
+// updated copy.
 // The tree keeps that state persistently, per place in the tree, like
 // Elixir's edited nodes: it survives the node being left and entered again,
 // and the tree starting over, and every older version keeps the state it had.

@@ -46,3 +46,13 @@ func ExampleCustomNode() {
 	// b
 	// a success
 }
+
+// randomStart is a custom node that enters a child drawn from the tree's
+// random state, and fails as soon as one child fails.
+type randomStart struct{}
+
+func (randomStart) Enter(c bt.Context) (int, bt.Traversal) { return c.Rand().IntN(c.Len()), nil }
+func (randomStart) OnSucceed(bt.Context) (bt.Step, bt.Traversal) {
+	return bt.StepSucceed, nil
+}
+func (randomStart) OnFail(bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, nil }

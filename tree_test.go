@@ -307,3 +307,28 @@ func TestPath(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+// TestCustomRandomness checks that a custom node's draws come from the
+// tree's seeded state: seeds replay, kept versions replay, and the draws of
+// a new version do not disturb the old one.
+func TestCustomRandomness(t *testing.T) {
+	def := bt.Continually(bt.CustomNode[string](randomStart{}, bt.Leaves("a", "b", "c", "d")...))
+	sig := randomSignals(4, 400)
+	a := trace(bt.Start(def, bt.WithSeed(9)), sig)
+	if b := trace(bt.Start(def, bt.WithSeed(9)), sig); fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatal("one seed gave two traces")
+	}
+	counts := map[string]int{}
+	for _, v := range a {
+		counts[v]++
+	}
+	if len(counts) != 4 {
+		t.Fatalf("draws reached %d of 4 children: %v", len(counts), counts)
+	}
+	v := bt.Start(def, bt.WithSeed(9)).Succeed()
+	first := trace(v, sig[:50])
+	_ = trace(v.Succeed(), sig)
+	if again := trace(v, sig[:50]); fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Fatal("a kept version's draws changed")
+	}
+}
