@@ -118,6 +118,8 @@ func sameTraversal(a, b Traversal) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	ta := reflect.TypeOf(a)
-	return ta == reflect.TypeOf(b) && ta.Comparable() && a == b
+	// Value.Comparable looks at the dynamic values too, so that a struct
+	// holding an interface holding a slice does not make == panic.
+	return reflect.TypeOf(a) == reflect.TypeOf(b) &&
+		reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() && a == b
 }

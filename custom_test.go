@@ -56,3 +56,13 @@ func (randomStart) OnSucceed(bt.Context) (bt.Step, bt.Traversal) {
 	return bt.StepSucceed, nil
 }
 func (randomStart) OnFail(bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, nil }
+
+// holder is a custom node state that == cannot compare (it holds a slice in
+// an interface); the tree must still keep it without panicking.
+type holder struct{ seen any }
+
+func (h holder) Enter(bt.Context) (int, bt.Traversal) { return 0, holder{seen: []int{1}} }
+func (h holder) OnSucceed(bt.Context) (bt.Step, bt.Traversal) {
+	return bt.StepSucceed, holder{seen: []int{2}}
+}
+func (h holder) OnFail(bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, h }

@@ -332,3 +332,14 @@ func TestCustomRandomness(t *testing.T) {
 		t.Fatal("a kept version's draws changed")
 	}
 }
+
+// TestIncomparableCustomState keeps custom states that == would panic on.
+func TestIncomparableCustomState(t *testing.T) {
+	tree := bt.Start(bt.Continually(bt.CustomNode[string](holder{}, l("a"))))
+	for i := 0; i < 5; i++ {
+		tree = tree.Succeed().Fail()
+	}
+	if !tree.Equal(tree) || tree.Value() != "a" {
+		t.Fatal("a version with incomparable custom state is not Equal to itself")
+	}
+}
