@@ -222,16 +222,21 @@ func statusOf(ok bool) bt.Status {
 	return bt.Failure
 }
 
-// TestRetainedVersionsMemory logs the retained-versions figure and checks it
-// against the 80-bytes-per-version budget.
-func TestRetainedVersionsMemory(t *testing.T) {
+// TestRetainedMemory logs the retained-versions figures, in a slice and in
+// a History, and checks them against the 80-bytes-per-version budget.
+func TestRetainedMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("allocates about 50 MB")
+		t.Skip("allocates about 100 MB")
 	}
-	per := retainedBytes(1000000, bits(1<<16))
-	t.Logf("1,000,000 versions of the balanced depth-8 tree: %.1f bytes per version", per)
-	if per > 80 {
-		t.Errorf("%.1f bytes per version, budget 80", per)
+	for _, tc := range []struct {
+		name    string
+		measure func(int, []bool) float64
+	}{{"a slice", retainedBytes}, {"a History", historyBytes}} {
+		per := tc.measure(1000000, bits(1<<16))
+		t.Logf("1,000,000 versions of the balanced depth-8 tree in %s: %.1f bytes per version", tc.name, per)
+		if per > 80 {
+			t.Errorf("%s: %.1f bytes per version, budget 80", tc.name, per)
+		}
 	}
 }
 

@@ -78,19 +78,6 @@ func TestHistoryBranching(t *testing.T) {
 	}
 }
 
-// TestHistoryMemory keeps 1,000,000 successive versions of the balanced
-// depth-8 tree in a History and checks the 80-bytes-per-version budget.
-func TestHistoryMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates about 40 MB")
-	}
-	per := historyBytes(1000000, bits(1<<16))
-	t.Logf("1,000,000 versions of the balanced depth-8 tree in a History: %.1f bytes per version", per)
-	if per > 80 {
-		t.Errorf("%.1f bytes per version, budget 80", per)
-	}
-}
-
 // historyBytes returns the heap held by a History of count successive
 // versions, per version.
 func historyBytes(count int, sig []bool) float64 {
