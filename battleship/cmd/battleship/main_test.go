@@ -106,3 +106,29 @@ func TestRecordReplay(t *testing.T) {
 		t.Errorf("damaged replay said: %s", errOut.String())
 	}
 }
+
+// TestREADMESample checks that the sample output in the README is what the
+// command prints, so that it cannot drift.
+func TestREADMESample(t *testing.T) {
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "    $ go run ./battleship/cmd/battleship -bot d\n"
+	_, sample, ok := strings.Cut(string(readme), cmd)
+	if !ok {
+		t.Fatal("README lacks the -bot d sample")
+	}
+	sample, _, _ = strings.Cut(sample, "\n\n")
+	var want strings.Builder
+	for _, line := range strings.Split(sample, "\n") {
+		want.WriteString(strings.TrimPrefix(line, "    ") + "\n")
+	}
+	var out bytes.Buffer
+	if status := run([]string{"-bot", "d"}, &out, &bytes.Buffer{}); status != 0 {
+		t.Fatalf("exit %d", status)
+	}
+	if got := strings.TrimRight(out.String(), "\n") + "\n"; got != want.String() {
+		t.Errorf("README sample differs from the output:\n got:\n%s\nwant:\n%s", got, want.String())
+	}
+}
