@@ -72,19 +72,21 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	record := fs.String("record", "", "write each game to FILE as JSON Lines")
 	replay := fs.String("replay", "", "replay the record in FILE and check it")
 	if err := fs.Parse(args); err != nil {
-		return options{}, fmt.Errorf("%w: %v", errUsage, err)
+		return options{}, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 {
 		return options{}, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if o.replay != "" {
-		for name := range set {
-			if name != "replay" {
-				return o, fmt.Errorf("%w: -replay takes no other flag (the record holds the setup), got -%s", errUsage, name)
+		other := ""
+		fs.Visit(func(f *flag.Flag) { // in lexical order
+			if f.Name != "replay" && other == "" {
+				other = f.Name
 			}
+		})
+		if other != "" {
+			return o, fmt.Errorf("%w: -replay takes no other flag (the record holds the setup), got -%s", errUsage, other)
 		}
 		return o, nil
 	}
@@ -138,10 +140,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0 // the flag package printed the usage
 	case errors.Is(err, errUsage):
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, message(err))
-		}
+		fmt.Fprintln(stderr, message(err))
 		return 2
 	default:
 		fmt.Fprintln(stderr, message(err))

@@ -33,6 +33,7 @@ func TestRun(t *testing.T) {
 		{"no games", []string{"-games", "0"}, 2, []string{"-games 0: want at least 1"}},
 		{"unknown flag", []string{"-fast"}, 2, []string{"flag provided but not defined: -fast"}},
 		{"stray argument", []string{"go"}, 2, []string{`unexpected argument "go"`}},
+		{"help", []string{"-h"}, 0, []string{"Usage of battleship", "-fleet"}},
 		{"undo without watch", []string{"-undo", "2"}, 2, []string{"-undo 2: needs -watch and N >= 1"}},
 		{"undo too far", []string{"-watch", "-undo", "500", "-bot", "a"}, 2, []string{"-undo 500: the game had only"}},
 		{"watch and undo", []string{"-watch", "-undo", "2", "-bot", "b", "-size", "5x5", "-fleet", "2"}, 0,
