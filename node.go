@@ -68,6 +68,8 @@ func (k Kind) isDecorator() bool {
 // tree (each place then runs on its own).
 //
 // The zero Node is not a valid definition: constructors panic when given one.
+// They also panic when a definition would have more than 2,147,483,647 nodes,
+// counting a shared node once per place it appears.
 type Node[L any] struct {
 	n *node[L]
 }
@@ -163,11 +165,20 @@ func inner[L any](ctor string, kind Kind, children []Node[L]) Node[L] {
 		}
 		nd.children[i] = c.n
 		nd.size += c.n.size
+		if nd.size > maxNodes {
+			// Shared subtrees count once per place: a definition built by
+			// doubling a node 31 times already has 2^31 places.
+			panic(fmt.Sprintf("behaviortree.%s: the tree would have more than %d nodes", ctor, maxNodes))
+		}
 		nd.random = nd.random || c.n.random
 		nd.hasCust = nd.hasCust || c.n.hasCust
 	}
 	return Node[L]{nd}
 }
+
+// maxNodes bounds the places in one definition, which are numbered with
+// int32 when compiled.
+const maxNodes = 1<<31 - 1
 
 // IsZero reports whether n is the zero Node, which is not a valid definition.
 func (n Node[L]) IsZero() bool { return n.n == nil }

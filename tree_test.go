@@ -245,6 +245,12 @@ func TestConstructorPanics(t *testing.T) {
 		{"zero decorated", func() { bt.Negate(zero) }, "behaviortree.Negate: child is the zero Node"},
 		{"zero continually", func() { bt.Continually(zero) }, "behaviortree.Continually: child is the zero Node"},
 		{"start zero", func() { bt.Start(zero) }, "behaviortree.Start: zero Node"},
+		{"too many places", func() {
+			n := l("a")
+			for i := 0; i < 40; i++ {
+				n = bt.Sequence(n, n)
+			}
+		}, "behaviortree.Sequence: the tree would have more than 2147483647 nodes"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
 		{"child out of range", func() { l("a").Child(0) }, "behaviortree.Node.Child: index 0 out of range [0,0)"},
