@@ -231,7 +231,7 @@ func build[L any](f *jsonFrame[L]) Node[L] {
 	case KindRandom:
 		return Random(f.built...)
 	case KindRandomWeighted:
-		return randomWeighted("RandomWeighted", f.built, f.weights)
+		return randomWeighted(f.built, f.weights)
 	case KindRepeatN:
 		return RepeatN(f.n, f.built[0])
 	case KindRepeatUntilFail:

@@ -44,11 +44,12 @@ func RandomWeighted[L any](children ...Weighted[L]) Node[L] {
 	for i, c := range children {
 		nodes[i], weights[i] = c.Node, c.Weight
 	}
-	return randomWeighted("RandomWeighted", nodes, weights)
+	return randomWeighted(nodes, weights)
 }
 
 // randomWeighted builds a RandomWeighted node from parallel slices.
-func randomWeighted[L any](ctor string, nodes []Node[L], weights []int) Node[L] {
+func randomWeighted[L any](nodes []Node[L], weights []int) Node[L] {
+	const ctor = "RandomWeighted"
 	nd := inner(ctor, KindRandomWeighted, nodes)
 	if len(weights) != len(nodes) {
 		panic(fmt.Sprintf("behaviortree.%s: %d weights for %d children", ctor, len(weights), len(nodes)))

@@ -242,8 +242,12 @@ func (c core) observe(shot Point, a Answer) (core, bt.Status) {
 	return c, s
 }
 
-// doing describes a zeroing-in bot's current intent.
-func (c core) doing() string {
+// Tree returns the bot's current tree version.
+func (c core) Tree() bt.Tree[Intent] { return c.tree }
+
+// Doing describes the bot's current intent in words. B, which sweeps, says
+// more.
+func (c core) Doing() string {
 	switch in := c.tree.Value(); in {
 	case RandomGuess:
 		return "random guessing"

@@ -15,12 +15,6 @@ func NewA(seed uint64) BotA { return BotA{newCore(TreeA, seed)} }
 // Name returns "A".
 func (BotA) Name() string { return "A" }
 
-// Tree returns the bot's current tree version.
-func (b BotA) Tree() bt.Tree[Intent] { return b.tree }
-
-// Doing says what the bot is doing.
-func (BotA) Doing() string { return "random guessing" }
-
 // Decide returns the bot's next shot: a random unplayed cell.
 func (b BotA) Decide(v *View) (Decision, error) { return decide(b, v) }
 

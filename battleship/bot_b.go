@@ -30,9 +30,6 @@ func NewB(seed uint64) BotB { return BotB{core: newCore(TreeB, seed)} }
 // Name returns "B".
 func (BotB) Name() string { return "B" }
 
-// Tree returns the bot's current tree version.
-func (b BotB) Tree() bt.Tree[Intent] { return b.tree }
-
 // Doing says what the bot is doing.
 func (b BotB) Doing() string {
 	return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cursor)

@@ -25,12 +25,6 @@ func NewC(seed uint64) BotC { return BotC{newCore(TreeC, seed)} }
 // Name returns "C".
 func (BotC) Name() string { return "C" }
 
-// Tree returns the bot's current tree version.
-func (b BotC) Tree() bt.Tree[Intent] { return b.tree }
-
-// Doing says what the bot is doing.
-func (b BotC) Doing() string { return b.doing() }
-
 // Decide returns the bot's next shot.
 func (b BotC) Decide(v *View) (Decision, error) { return decide(b, v) }
 

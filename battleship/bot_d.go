@@ -43,12 +43,6 @@ func NewD(seed uint64) BotD { return BotD{newCore(TreeD, seed)} }
 // Name returns "D".
 func (BotD) Name() string { return "D" }
 
-// Tree returns the bot's current tree version.
-func (b BotD) Tree() bt.Tree[Intent] { return b.tree }
-
-// Doing says what the bot is doing.
-func (b BotD) Doing() string { return b.doing() }
-
 // Decide returns the bot's next shot.
 func (b BotD) Decide(v *View) (Decision, error) { return decide(b, v) }
 
