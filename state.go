@@ -238,11 +238,11 @@ func decodeBinary(data []byte) (savedState, error) {
 		return s, err
 	}
 	for i := 0; i < n; i++ {
-		id, err := r.uvarint(fmt.Sprintf("counter %d position", i))
+		id, err := r.uvarint("counter %d position", i)
 		if err != nil {
 			return s, err
 		}
-		left, err := r.uvarint(fmt.Sprintf("counter %d runs left", i))
+		left, err := r.uvarint("counter %d runs left", i)
 		if err != nil {
 			return s, err
 		}
@@ -252,15 +252,15 @@ func decodeBinary(data []byte) (savedState, error) {
 		return s, err
 	}
 	for i := 0; i < n; i++ {
-		id, err := r.uvarint(fmt.Sprintf("custom state %d position", i))
+		id, err := r.uvarint("custom state %d position", i)
 		if err != nil {
 			return s, err
 		}
-		size, err := r.count(fmt.Sprintf("custom state %d length", i))
+		size, err := r.count("custom state %d length", i)
 		if err != nil {
 			return s, err
 		}
-		st, err := r.fixed(size, fmt.Sprintf("custom state %d", i))
+		st, err := r.fixed(size, "custom state %d", i)
 		if err != nil {
 			return s, err
 		}
@@ -278,8 +278,12 @@ type reader struct {
 	off  int
 }
 
-func (r *reader) fixed(n int, what string) ([]byte, error) {
+// The reader's methods name what they read with a format and its
+// arguments, formatted only for an error.
+
+func (r *reader) fixed(n int, format string, args ...any) ([]byte, error) {
 	if n < 0 || len(r.data)-r.off < n {
+		what := fmt.Sprintf(format, args...)
 		return nil, &StateError{Where: fmt.Sprintf("byte %d", r.off), Msg: fmt.Sprintf("truncated: %s needs %d bytes, %d left", what, n, len(r.data)-r.off)}
 	}
 	b := r.data[r.off : r.off+n]
@@ -287,9 +291,10 @@ func (r *reader) fixed(n int, what string) ([]byte, error) {
 	return b, nil
 }
 
-func (r *reader) uvarint(what string) (uint64, error) {
+func (r *reader) uvarint(format string, args ...any) (uint64, error) {
 	x, n := binary.Uvarint(r.data[r.off:])
 	if n <= 0 {
+		what := fmt.Sprintf(format, args...)
 		msg := "truncated " + what
 		if n < 0 {
 			msg = what + " overflows 64 bits"
@@ -302,13 +307,14 @@ func (r *reader) uvarint(what string) (uint64, error) {
 
 // count reads a length, which cannot exceed the bytes left (every item
 // takes at least one byte): hostile lengths never allocate.
-func (r *reader) count(what string) (int, error) {
+func (r *reader) count(format string, args ...any) (int, error) {
 	at := r.off
-	x, err := r.uvarint(what)
+	x, err := r.uvarint(format, args...)
 	if err != nil {
 		return 0, err
 	}
 	if x > uint64(len(r.data)-r.off) {
+		what := fmt.Sprintf(format, args...)
 		return 0, &StateError{Where: fmt.Sprintf("byte %d", at), Msg: fmt.Sprintf("%s: %d is more than the %d bytes left", what, x, len(r.data)-r.off)}
 	}
 	return int(x), nil
