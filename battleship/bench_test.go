@@ -1,0 +1,32 @@
+package battleship
+
+import (
+	"testing"
+)
+
+// BenchmarkGame plays one whole game per op for each bot, on the default
+// board, each op a fresh board and bot from the run's seeds.
+func BenchmarkGame(b *testing.B) {
+	for _, name := range Names {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := PlayGame(DefaultConfig(), name, 1, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGameParallel is BenchmarkGame on every core, through PlayMany.
+func BenchmarkGameParallel(b *testing.B) {
+	for _, name := range Names {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			if _, err := PlayMany(DefaultConfig(), name, 1, b.N, 0, nil); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
