@@ -1,7 +1,5 @@
 package behaviortree
 
-import "fmt"
-
 // Continually returns a decorator that restarts its child (enters it afresh)
 // each time the child succeeds, and succeeds when the child fails. It never
 // fails. This is the seed documentation's name for Elixir's repeat_until_fail;
@@ -9,13 +7,11 @@ import "fmt"
 //
 // It panics with "behaviortree.Continually: child is the zero Node".
 func Continually[L any](child Node[L]) Node[L] {
-	return inner("Continually", KindRepeatUntilFail, []Node[L]{child})
+	return mustBuild(KindRepeatUntilFail, Params{}, []Node[L]{child})
 }
 
 // RepeatUntilFail is [Continually] under the Elixir library's name.
-func RepeatUntilFail[L any](child Node[L]) Node[L] {
-	return inner("RepeatUntilFail", KindRepeatUntilFail, []Node[L]{child})
-}
+func RepeatUntilFail[L any](child Node[L]) Node[L] { return Continually(child) }
 
 // RepeatUntilSucceed returns a decorator that restarts its child each time the
 // child fails, and succeeds when the child succeeds. It never fails (Elixir's
@@ -23,7 +19,7 @@ func RepeatUntilFail[L any](child Node[L]) Node[L] {
 //
 // It panics with "behaviortree.RepeatUntilSucceed: child is the zero Node".
 func RepeatUntilSucceed[L any](child Node[L]) Node[L] {
-	return inner("RepeatUntilSucceed", KindRepeatUntilSucceed, []Node[L]{child})
+	return mustBuild(KindRepeatUntilSucceed, Params{}, []Node[L]{child})
 }
 
 // RepeatN returns a decorator that runs its child n times, whatever the
@@ -31,19 +27,9 @@ func RepeatUntilSucceed[L any](child Node[L]) Node[L] {
 // count starts again from n each time the node is entered, so nested counts
 // multiply: Sequence(RepeatN(2, RepeatN(2, a)), b) asks for a four times.
 //
-// It panics with "behaviortree.RepeatN: n must be >= 2, got N" when n < 2,
-// and when child is the zero Node.
+// It panics with "behaviortree.RepeatN: repeat_n needs n >= 2, got N" when
+// n < 2, with "... needs n <= 2147483647 ..." above that, and when child is
+// the zero Node.
 func RepeatN[L any](n int, child Node[L]) Node[L] {
-	if n < 2 {
-		panic(fmt.Sprintf("behaviortree.RepeatN: n must be >= 2, got %d", n))
-	}
-	if n > maxRepeat {
-		panic(fmt.Sprintf("behaviortree.RepeatN: n must be <= %d, got %d", maxRepeat, n))
-	}
-	nd := inner("RepeatN", KindRepeatN, []Node[L]{child})
-	nd.n.n = n
-	return nd
+	return mustBuild(KindRepeatN, Params{N: n}, []Node[L]{child})
 }
-
-// maxRepeat bounds RepeatN's count so that it fits the compact running state.
-const maxRepeat = 1<<31 - 1

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+
+	"github.com/benbjohnson/immutable"
 )
 
 // Traversal is the logic of a custom inner node: the Go form of Elixir's
@@ -52,40 +54,56 @@ func (c Context) Child() int { return c.child }
 // version, so a seeded tree replays exactly.
 func (c Context) Rand() *rand.Rand { return rand.New(c.rng) }
 
-// Step is what a [Traversal] does after a child ends: enter a child, or end
-// the node with a success or a failure.
-type Step struct {
-	op    stepOp
-	child int
-}
+// Step is what a [Traversal] does after a child ends: enter a child
+// ([StepEnter]), or end the node with a success or a failure ([StepSucceed],
+// [StepFail]). The zero Step is none of these: a Traversal that returns it
+// makes the signal panic with a message naming the Traversal's type, so a
+// forgotten step cannot loop silently.
+type Step int32
 
-type stepOp uint8
-
+// The steps that end a custom node.
 const (
-	opEnter stepOp = iota
-	opSucceed
-	opFail
+	// StepSucceed ends the node with a success.
+	StepSucceed Step = -1
+	// StepFail ends the node with a failure.
+	StepFail Step = -2
 )
 
-// StepSucceed ends the node with a success.
-var StepSucceed = Step{op: opSucceed}
-
-// StepFail ends the node with a failure.
-var StepFail = Step{op: opFail}
-
 // StepEnter enters the node's child i, afresh. Entering the child that just
-// ended restarts it, as [Continually] does.
-func StepEnter(i int) Step { return Step{op: opEnter, child: i} }
-
-// String returns "enter(i)", "succeed" or "fail".
-func (s Step) String() string {
-	switch s.op {
-	case opSucceed:
-		return "succeed"
-	case opFail:
-		return "fail"
+// ended restarts it, as [Continually] does. It panics with
+// "behaviortree.StepEnter: negative child index" for i < 0; an index past
+// the node's children panics when the step is taken.
+func StepEnter(i int) Step {
+	if i < 0 {
+		panic("behaviortree.StepEnter: negative child index")
 	}
-	return fmt.Sprintf("enter(%d)", s.child)
+	if i >= maxNodes {
+		return Step(maxNodes) // out of range for every node
+	}
+	return Step(i + 1)
+}
+
+// child returns the index of the child that s enters, or -1 if s enters
+// none.
+func (s Step) child() int {
+	if s > 0 {
+		return int(s) - 1
+	}
+	return -1
+}
+
+// String returns "enter(i)", "succeed", "fail", or "Step(0)" for the zero
+// Step.
+func (s Step) String() string {
+	switch {
+	case s == StepSucceed:
+		return "succeed"
+	case s == StepFail:
+		return "fail"
+	case s > 0:
+		return fmt.Sprintf("enter(%d)", s.child())
+	}
+	return fmt.Sprintf("Step(%d)", int32(s))
 }
 
 // CustomNode returns an inner node whose traversal is t, over the given
@@ -99,7 +117,7 @@ func CustomNode[L any](t Traversal, children ...Node[L]) Node[L] {
 	if t == nil {
 		panic("behaviortree.CustomNode: nil Traversal")
 	}
-	nd := inner("CustomNode", KindCustom, children)
+	nd := mustBuild(KindCustom, Params{}, children)
 	nd.n.custom = t
 	nd.n.hasCust = true
 	return nd
@@ -122,4 +140,68 @@ func sameTraversal(a, b Traversal) bool {
 	// holding an interface holding a slice does not make == panic.
 	return reflect.TypeOf(a) == reflect.TypeOf(b) &&
 		reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() && a == b
+}
+
+// enterCustom asks custom position p which child to enter, and records its
+// new state (and any random draws) in a new extra.
+func (z zipper[L]) enterCustom(p *pos[L]) (zipper[L], int) {
+	t := z.traversal(p)
+	x := *z.ext
+	i, next := t.Enter(Context{children: len(p.children), child: -1, rng: &x.rng})
+	checkChild(t, "Enter", i, len(p.children))
+	x.custom = x.setTraversal(p.id, t, next)
+	z.ext = &x
+	return z, i
+}
+
+// reactCustom tells custom position p that its child ended, records its new
+// state, and returns what it does next (checked).
+func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Step) {
+	t := z.traversal(p)
+	x := *z.ext
+	c := Context{children: len(p.children), child: child, rng: &x.rng}
+	var step Step
+	var next Traversal
+	method := "OnSucceed"
+	if ok {
+		step, next = t.OnSucceed(c)
+	} else {
+		method = "OnFail"
+		step, next = t.OnFail(c)
+	}
+	x.custom = x.setTraversal(p.id, t, next)
+	z.ext = &x
+	if step != StepSucceed && step != StepFail {
+		if step == 0 {
+			panic(fmt.Sprintf("behaviortree: %T.%s returned the zero Step", t, method))
+		}
+		checkChild(t, method, step.child(), len(p.children))
+	}
+	return z, step
+}
+
+// traversal returns the current state of custom position p.
+func (z zipper[L]) traversal(p *pos[L]) Traversal {
+	if z.ext.custom != nil {
+		if t, ok := z.ext.custom.Get(p.id); ok {
+			return t
+		}
+	}
+	return p.def.custom
+}
+
+// setTraversal returns the custom states with next as the state of the
+// position numbered id, where it changed.
+func (x *extra) setTraversal(id int32, old, next Traversal) *immutable.Map[int32, Traversal] {
+	if next == nil {
+		next = old // a Traversal that returns nil keeps its state
+	}
+	if sameTraversal(old, next) {
+		return x.custom
+	}
+	m := x.custom
+	if m == nil {
+		m = immutable.NewMap[int32, Traversal](nil)
+	}
+	return m.Set(id, next)
 }

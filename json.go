@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -69,17 +70,17 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 		buf.WriteString(`{"type":"`)
 		buf.WriteString(nd.kind.String())
 		buf.WriteByte('"')
-		switch nd.kind {
-		case KindRepeatN:
+		switch kinds[nd.kind].param {
+		case paramN:
 			buf.WriteString(`,"n":`)
 			buf.WriteString(strconv.Itoa(nd.n))
-		case KindRandomWeighted:
+		case paramWeights:
 			buf.WriteString(`,"weights":[`)
-			for i := range nd.children {
+			for i, w := range nd.weights {
 				if i > 0 {
 					buf.WriteByte(',')
 				}
-				buf.WriteString(strconv.Itoa(nd.weightOf(i)))
+				buf.WriteString(strconv.Itoa(w))
 			}
 			buf.WriteByte(']')
 		}
@@ -147,12 +148,11 @@ func ParseJSON[L any](data []byte) (Node[L], error) {
 // jsonFrame is an inner node being read: its checked header, and the
 // children built so far.
 type jsonFrame[L any] struct {
-	kind    Kind
-	n       int
-	weights []int
-	kids    []any
-	built   []Node[L]
-	index   int // this node's index in its parent
+	kind   Kind
+	params Params
+	kids   []any
+	built  []Node[L]
+	index  int // this node's index in its parent
 }
 
 // fromJSONValue builds a definition from a decoded JSON value, without
@@ -216,54 +216,13 @@ func fromJSONValue[L any](v any) (Node[L], error) {
 			continue
 		}
 		stack = stack[:len(stack)-1]
-		deliver(build(top))
+		deliver(build(top.kind, top.params, top.built))
 	}
 	return result, nil
 }
 
-// build makes the node of a frame whose header and children were checked.
-func build[L any](f *jsonFrame[L]) Node[L] {
-	switch f.kind {
-	case KindSelect:
-		return Select(f.built...)
-	case KindSequence:
-		return Sequence(f.built...)
-	case KindRandom:
-		return Random(f.built...)
-	case KindRandomWeighted:
-		return randomWeighted(f.built, f.weights)
-	case KindRepeatN:
-		return RepeatN(f.n, f.built[0])
-	case KindRepeatUntilFail:
-		return Continually(f.built[0])
-	case KindRepeatUntilSucceed:
-		return RepeatUntilSucceed(f.built[0])
-	case KindAlwaysSucceed:
-		return AlwaysSucceed(f.built[0])
-	case KindAlwaysFail:
-		return AlwaysFail(f.built[0])
-	default: // KindNegate
-		return Negate(f.built[0])
-	}
-}
-
-// kindByName maps JSON type names to kinds.
-var kindByName = map[string]Kind{
-	"select":               KindSelect,
-	"sequence":             KindSequence,
-	"repeat_until_fail":    KindRepeatUntilFail,
-	"continually":          KindRepeatUntilFail,
-	"repeat_until_succeed": KindRepeatUntilSucceed,
-	"repeat_n":             KindRepeatN,
-	"random":               KindRandom,
-	"random_weighted":      KindRandomWeighted,
-	"always_succeed":       KindAlwaysSucceed,
-	"always_fail":          KindAlwaysFail,
-	"negate":               KindNegate,
-}
-
-// readHeader checks an inner node's object and returns its frame, or a
-// message saying what is wrong.
+// readHeader checks an inner node's object against its kind's entry in the
+// table of kinds, and returns its frame, or a message saying what is wrong.
 func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
 	rawType, ok := obj["type"]
 	if !ok {
@@ -275,21 +234,18 @@ func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
 	}
 	kind, ok := kindByName[name]
 	if !ok {
-		return nil, fmt.Sprintf("unknown type %q", name)
+		return nil, fmt.Sprintf("unknown type %s", quoteInput(name))
 	}
+	info := kinds[kind]
 	for key := range obj {
-		switch key {
-		case "type", "children":
-		case "n":
-			if kind != KindRepeatN {
-				return nil, fmt.Sprintf(`%s does not take "n"`, name)
-			}
-		case "weights":
-			if kind != KindRandomWeighted {
-				return nil, fmt.Sprintf(`%s does not take "weights"`, name)
+		switch {
+		case key == "type" || key == "children":
+		case key == "n" || key == "weights":
+			if (key == "n") != (info.param == paramN) || (key == "weights") != (info.param == paramWeights) {
+				return nil, fmt.Sprintf(`%s does not take %q`, name, key)
 			}
 		default:
-			return nil, fmt.Sprintf("%s has an unknown field %q", name, key)
+			return nil, fmt.Sprintf("%s has an unknown field %s", name, quoteInput(key))
 		}
 	}
 	rawKids, ok := obj["children"]
@@ -300,15 +256,9 @@ func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
 	if !ok {
 		return nil, fmt.Sprintf("%s: children must be an array, got %s", name, jsonKind(rawKids))
 	}
-	if len(kids) == 0 {
-		return nil, name + " needs at least one child, got none"
-	}
-	if kind.isDecorator() && len(kids) != 1 {
-		return nil, fmt.Sprintf("%s needs exactly 1 child, got %d", name, len(kids))
-	}
 	f := &jsonFrame[L]{kind: kind, kids: kids, built: make([]Node[L], 0, len(kids))}
-	switch kind {
-	case KindRepeatN:
+	switch info.param {
+	case paramN:
 		raw, ok := obj["n"]
 		if !ok {
 			return nil, `repeat_n needs "n"`
@@ -317,14 +267,8 @@ func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
 		if !ok {
 			return nil, fmt.Sprintf("repeat_n needs an integer n, got %s", jsonText(raw))
 		}
-		if n < 2 {
-			return nil, fmt.Sprintf("repeat_n needs n >= 2, got %d", n)
-		}
-		if n > maxRepeat {
-			return nil, fmt.Sprintf("repeat_n needs n <= %d, got %d", maxRepeat, n)
-		}
-		f.n = int(n)
-	case KindRandomWeighted:
+		f.params.N = clampInt(n)
+	case paramWeights:
 		raw, ok := obj["weights"]
 		if !ok {
 			return nil, `random_weighted needs "weights"`
@@ -333,26 +277,41 @@ func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
 		if !ok {
 			return nil, fmt.Sprintf("random_weighted: weights must be an array, got %s", jsonKind(raw))
 		}
-		if len(ws) != len(kids) {
-			return nil, fmt.Sprintf("random_weighted has %d weights for %d children", len(ws), len(kids))
-		}
-		total := int64(0)
 		for i, w := range ws {
 			x, ok := jsonInt(w)
 			if !ok {
 				return nil, fmt.Sprintf("random_weighted: weights[%d] must be an integer, got %s", i, jsonText(w))
 			}
-			if x <= 0 {
-				return nil, fmt.Sprintf("random_weighted: weights[%d] must be > 0, got %d", i, x)
-			}
-			if total > maxWeightTotal-x {
-				return nil, fmt.Sprintf("random_weighted: weights add up to more than %d", int64(maxWeightTotal))
-			}
-			total += x
-			f.weights = append(f.weights, int(x))
+			f.params.Weights = append(f.params.Weights, clampInt(x))
 		}
 	}
+	if err := kind.check(f.params, len(kids)); err != nil {
+		return nil, err.Error()
+	}
 	return f, ""
+}
+
+// clampInt converts x to an int, saturating where int is narrower, so that
+// a value out of range is reported as out of range by the kind's check.
+func clampInt(x int64) int {
+	if x > math.MaxInt {
+		return math.MaxInt
+	}
+	if x < math.MinInt {
+		return math.MinInt
+	}
+	return int(x)
+}
+
+// maxQuoted is how many bytes of the input an error message quotes at most.
+const maxQuoted = 100
+
+// quoteInput quotes s for an error message, cut to maxQuoted bytes.
+func quoteInput(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:maxQuoted]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 // decodeLeaf turns a decoded JSON value into a leaf value.

@@ -6,61 +6,6 @@ import (
 	"sync/atomic"
 )
 
-// Kind says what a [Node] is. Its String form is the node's type name in the
-// Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
-type Kind uint8
-
-// The kinds of node. KindCustom is a user's node built with [CustomNode].
-const (
-	KindLeaf Kind = iota
-	KindSelect
-	KindSequence
-	KindRepeatUntilFail // Continually
-	KindRepeatUntilSucceed
-	KindRepeatN
-	KindRandom
-	KindRandomWeighted
-	KindAlwaysSucceed
-	KindAlwaysFail
-	KindNegate
-	KindCustom
-	numKinds
-)
-
-var kindNames = [numKinds]string{
-	KindLeaf:               "leaf",
-	KindSelect:             "select",
-	KindSequence:           "sequence",
-	KindRepeatUntilFail:    "repeat_until_fail",
-	KindRepeatUntilSucceed: "repeat_until_succeed",
-	KindRepeatN:            "repeat_n",
-	KindRandom:             "random",
-	KindRandomWeighted:     "random_weighted",
-	KindAlwaysSucceed:      "always_succeed",
-	KindAlwaysFail:         "always_fail",
-	KindNegate:             "negate",
-	KindCustom:             "custom",
-}
-
-// String returns the kind's name as the Elixir library and JSON definitions
-// spell it, for example "repeat_until_fail" for [KindRepeatUntilFail].
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
-
-// isDecorator reports whether nodes of kind k have exactly one child.
-func (k Kind) isDecorator() bool {
-	switch k {
-	case KindRepeatUntilFail, KindRepeatUntilSucceed, KindRepeatN,
-		KindAlwaysSucceed, KindAlwaysFail, KindNegate:
-		return true
-	}
-	return false
-}
-
 // Node is a static, immutable behavior tree definition over leaf type L.
 // Build it with [Leaf], [Select], [Sequence], [Continually], [RepeatN], [Random]
 // and the other constructors, and run it with [Start]. A Node may be shared
@@ -68,30 +13,34 @@ func (k Kind) isDecorator() bool {
 // tree (each place then runs on its own).
 //
 // The zero Node is not a valid definition: constructors panic when given one.
-// They also panic when a definition would have more than 2,147,483,647 nodes,
-// counting a shared node once per place it appears.
+// They also panic when a definition would have more than 67,108,864 (2^26)
+// places, counting a shared node once per place it appears, since each
+// place is compiled on its own.
 type Node[L any] struct {
 	n *node[L]
 }
 
 // node is the shared, never-modified body of a Node.
 //
-// Invariants: kind == KindLeaf if and only if children is empty; decorators
-// have exactly one child; n >= 2 only for KindRepeatN; len(weights) ==
-// len(children) and every weight > 0 for KindRandomWeighted; size, random and
-// custom summarize the subtree and are set once by the constructor.
+// Invariants: the kind's entry in the table of kinds (kinds.go) holds:
+// kind == KindLeaf if and only if children is empty, decorators have exactly
+// one child; n >= 2 only for KindRepeatN; for KindRandomWeighted,
+// len(weights) == len(children), every weight > 0, cumWeights holds their
+// prefix sums and total their sum; size, random and hasCust summarize the
+// subtree and are set once by the constructor.
 type node[L any] struct {
-	kind     Kind
-	leaf     L
-	children []*node[L]
-	n        int
-	weights  []int
-	total    int
-	custom   Traversal
-	size     int  // nodes in this subtree, this one included
-	random   bool // the subtree has a Random or RandomWeighted node
-	hasCust  bool // the subtree has a custom node
-	prog     atomic.Pointer[program[L]]
+	kind       Kind
+	leaf       L
+	children   []*node[L]
+	n          int
+	weights    []int // RandomWeighted: the weight of each child
+	cumWeights []int // RandomWeighted: cumWeights[i] = weights[0] + ... + weights[i]
+	total      int   // RandomWeighted: the sum of the weights
+	custom     Traversal
+	size       int  // nodes in this subtree, this one included
+	random     bool // the subtree has a Random or RandomWeighted node
+	hasCust    bool // the subtree has a custom node
+	prog       atomic.Pointer[program[L]]
 }
 
 // Leaf returns a leaf node whose value is v: a behavior the tree can ask for.
@@ -116,7 +65,7 @@ func Leaves[L any](vs ...L) []Node[L] {
 // Select panics with "behaviortree.Select: no children" when given none, and
 // when a child is the zero Node.
 func Select[L any](children ...Node[L]) Node[L] {
-	return inner("Select", KindSelect, children)
+	return mustBuild(KindSelect, Params{}, children)
 }
 
 // Sequence returns a node that goes through its children from left to right.
@@ -126,49 +75,40 @@ func Select[L any](children ...Node[L]) Node[L] {
 // Sequence panics with "behaviortree.Sequence: no children" when given none,
 // and when a child is the zero Node.
 func Sequence[L any](children ...Node[L]) Node[L] {
-	return inner("Sequence", KindSequence, children)
+	return mustBuild(KindSequence, Params{}, children)
 }
 
 // AlwaysSucceed returns a decorator that succeeds when its child ends, whether
 // the child succeeded or failed (Elixir's always_succeed).
 // It panics if child is the zero Node.
 func AlwaysSucceed[L any](child Node[L]) Node[L] {
-	return inner("AlwaysSucceed", KindAlwaysSucceed, []Node[L]{child})
+	return mustBuild(KindAlwaysSucceed, Params{}, []Node[L]{child})
 }
 
 // AlwaysFail returns a decorator that fails when its child ends, whether the
 // child succeeded or failed (Elixir's always_fail).
 // It panics if child is the zero Node.
 func AlwaysFail[L any](child Node[L]) Node[L] {
-	return inner("AlwaysFail", KindAlwaysFail, []Node[L]{child})
+	return mustBuild(KindAlwaysFail, Params{}, []Node[L]{child})
 }
 
 // Negate returns a decorator that fails when its child succeeds and succeeds
 // when its child fails (Elixir's negate).
 // It panics if child is the zero Node.
 func Negate[L any](child Node[L]) Node[L] {
-	return inner("Negate", KindNegate, []Node[L]{child})
+	return mustBuild(KindNegate, Params{}, []Node[L]{child})
 }
 
-// inner builds an inner node of the given kind, checking the children.
-func inner[L any](ctor string, kind Kind, children []Node[L]) Node[L] {
-	if len(children) == 0 {
-		panic("behaviortree." + ctor + ": no children")
-	}
-	nd := &node[L]{kind: kind, children: make([]*node[L], len(children)), size: 1}
+// inner builds an inner node of kind k over children, which are not zero
+// Nodes, summarizing their subtrees. It returns the zero Node when the
+// definition would have more than maxNodes places.
+func inner[L any](k Kind, children []Node[L]) Node[L] {
+	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws}
 	for i, c := range children {
-		if c.n == nil {
-			if kind.isDecorator() {
-				panic("behaviortree." + ctor + ": child is the zero Node")
-			}
-			panic(fmt.Sprintf("behaviortree.%s: child %d is the zero Node", ctor, i))
-		}
 		nd.children[i] = c.n
 		nd.size += c.n.size
 		if nd.size > maxNodes {
-			// Shared subtrees count once per place: a definition built by
-			// doubling a node 31 times already has 2^31 places.
-			panic(fmt.Sprintf("behaviortree.%s: the tree would have more than %d nodes", ctor, maxNodes))
+			return Node[L]{}
 		}
 		nd.random = nd.random || c.n.random
 		nd.hasCust = nd.hasCust || c.n.hasCust
@@ -176,9 +116,11 @@ func inner[L any](ctor string, kind Kind, children []Node[L]) Node[L] {
 	return Node[L]{nd}
 }
 
-// maxNodes bounds the places in one definition, which are numbered with
-// int32 when compiled.
-const maxNodes = 1<<31 - 1
+// maxNodes bounds the places in one definition. Shared subtrees count once
+// per place, since each place is compiled and runs on its own: a definition
+// built by doubling a node 26 times already has 2^27-1 places, which would
+// compile to gigabytes.
+const maxNodes = 1 << 26
 
 // IsZero reports whether n is the zero Node, which is not a valid definition.
 func (n Node[L]) IsZero() bool { return n.n == nil }

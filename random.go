@@ -1,7 +1,6 @@
 package behaviortree
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
@@ -15,9 +14,7 @@ import (
 // Random panics with "behaviortree.Random: no children" when given none, and
 // when a child is the zero Node.
 func Random[L any](children ...Node[L]) Node[L] {
-	nd := inner("Random", KindRandom, children)
-	nd.n.random = true
-	return nd
+	return mustBuild(KindRandom, Params{}, children)
 }
 
 // Weighted is one child of a [RandomWeighted] node with its weight.
@@ -36,52 +33,31 @@ func WithWeight[L any](weight int, child Node[L]) Weighted[L] {
 // comes paired with its weight, the weights cannot be in the wrong number.
 //
 // RandomWeighted panics with "behaviortree.RandomWeighted: no children" when
-// given none, with "behaviortree.RandomWeighted: weight of child I must be > 0,
-// got W" for a weight below 1, and when a child is the zero Node.
+// given none, with "behaviortree.RandomWeighted: random_weighted:
+// weights[I] must be > 0, got W" for a weight below 1, when the weights add
+// up to more than 2,147,483,647, and when a child is the zero Node.
 func RandomWeighted[L any](children ...Weighted[L]) Node[L] {
 	nodes := make([]Node[L], len(children))
 	weights := make([]int, len(children))
 	for i, c := range children {
 		nodes[i], weights[i] = c.Node, c.Weight
 	}
-	return randomWeighted(nodes, weights)
+	return mustBuild(KindRandomWeighted, Params{Weights: weights}, nodes)
 }
 
-// randomWeighted builds a RandomWeighted node from parallel slices.
-func randomWeighted[L any](nodes []Node[L], weights []int) Node[L] {
-	const ctor = "RandomWeighted"
-	nd := inner(ctor, KindRandomWeighted, nodes)
-	if len(weights) != len(nodes) {
-		panic(fmt.Sprintf("behaviortree.%s: %d weights for %d children", ctor, len(weights), len(nodes)))
+// setWeights sets a RandomWeighted body's checked weights, with their prefix
+// sums and total.
+func (nd *node[L]) setWeights(ws []int) {
+	nd.weights = append([]int(nil), ws...)
+	nd.cumWeights = make([]int, len(ws))
+	for i, w := range ws {
+		nd.total += w
+		nd.cumWeights[i] = nd.total
 	}
-	cum := make([]int, len(weights))
-	total := 0
-	for i, w := range weights {
-		if w <= 0 {
-			panic(fmt.Sprintf("behaviortree.%s: weight of child %d must be > 0, got %d", ctor, i, w))
-		}
-		if total > maxWeightTotal-w {
-			panic(fmt.Sprintf("behaviortree.%s: weights add up to more than %d", ctor, maxWeightTotal))
-		}
-		total += w
-		cum[i] = total
-	}
-	nd.n.weights = cum
-	nd.n.total = total
-	nd.n.random = true
-	return nd
 }
-
-// maxWeightTotal bounds the sum of a RandomWeighted node's weights.
-const maxWeightTotal = 1<<62 - 1
 
 // weightOf returns the weight of child i of a RandomWeighted body.
-func (nd *node[L]) weightOf(i int) int {
-	if i == 0 {
-		return nd.weights[0]
-	}
-	return nd.weights[i] - nd.weights[i-1]
-}
+func (nd *node[L]) weightOf(i int) int { return nd.weights[i] }
 
 // pick draws the index of the child a Random or RandomWeighted body enters,
 // and returns the advanced random state with it.
@@ -92,7 +68,7 @@ func pick[L any](r rand.PCG, nd *node[L]) (rand.PCG, int) {
 	// As in Elixir: draw x in [1, total], take the first child whose
 	// cumulative weight reaches x.
 	x := int(uintN(&r, uint64(nd.total))) + 1
-	return r, sort.SearchInts(nd.weights, x)
+	return r, sort.SearchInts(nd.cumWeights, x)
 }
 
 // uintN returns a uniform integer in [0, n) drawn from r, with Lemire's

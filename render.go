@@ -37,19 +37,7 @@ func (n Node[L]) String() string {
 			} else {
 				b.WriteString(nd.kind.String())
 			}
-			switch nd.kind {
-			case KindRepeatN:
-				fmt.Fprintf(&b, "[%d]", nd.n)
-			case KindRandomWeighted:
-				b.WriteByte('[')
-				for i := range nd.children {
-					if i > 0 {
-						b.WriteByte(',')
-					}
-					fmt.Fprintf(&b, "%d", nd.weightOf(i))
-				}
-				b.WriteByte(']')
-			}
+			nd.appendParams(&b)
 			b.WriteByte('(')
 		case top.next == len(nd.children):
 			b.WriteByte(')')

@@ -2,7 +2,9 @@ package behaviortree_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -238,24 +240,38 @@ func TestConstructorPanics(t *testing.T) {
 		{"empty select", func() { bt.Select[string]() }, "behaviortree.Select: no children"},
 		{"empty random", func() { bt.Random[string]() }, "behaviortree.Random: no children"},
 		{"empty weighted", func() { bt.RandomWeighted[string]() }, "behaviortree.RandomWeighted: no children"},
-		{"repeat 1", func() { bt.RepeatN(1, l("a")) }, "behaviortree.RepeatN: n must be >= 2, got 1"},
+		{"repeat 1", func() { bt.RepeatN(1, l("a")) }, "behaviortree.RepeatN: repeat_n needs n >= 2, got 1"},
 		{"weight 0", func() { bt.RandomWeighted(bt.WithWeight(1, l("a")), bt.WithWeight(0, l("b"))) },
-			"behaviortree.RandomWeighted: weight of child 1 must be > 0, got 0"},
+			"behaviortree.RandomWeighted: random_weighted: weights[1] must be > 0, got 0"},
+		{"weights too heavy", func() { bt.RandomWeighted(bt.WithWeight(1<<30, l("a")), bt.WithWeight(1<<30, l("b"))) },
+			"behaviortree.RandomWeighted: random_weighted: weights add up to more than 2147483647"},
 		{"zero child", func() { bt.Sequence(l("a"), zero) }, "behaviortree.Sequence: child 1 is the zero Node"},
 		{"zero decorated", func() { bt.Negate(zero) }, "behaviortree.Negate: child is the zero Node"},
 		{"zero continually", func() { bt.Continually(zero) }, "behaviortree.Continually: child is the zero Node"},
 		{"start zero", func() { bt.Start(zero) }, "behaviortree.Start: zero Node"},
 		{"too many places", func() {
 			n := l("a")
-			for i := 0; i < 40; i++ {
+			for i := 0; i < 26; i++ { // 2^27-1 places, from 27 nodes
 				n = bt.Sequence(n, n)
 			}
-		}, "behaviortree.Sequence: the tree would have more than 2147483647 nodes"},
+		}, "behaviortree.Sequence: the tree would have more than 67108864 places"},
+		{"zero step", func() { bt.Start(bt.CustomNode[string](zeroStep{}, l("a"))).Succeed() },
+			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Step"},
+		{"negative step", func() { bt.StepEnter(-1) }, "behaviortree.StepEnter: negative child index"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
 		{"child out of range", func() { l("a").Child(0) }, "behaviortree.Node.Child: index 0 out of range [0,0)"},
 		{"bad custom step", func() { bt.Start(bt.CustomNode[string](badEnter{}, l("a"))) },
 			"behaviortree: behaviortree_test.badEnter.Enter entered child 3 of 1"},
+	}
+	if strconv.IntSize == 64 {
+		big := math.MaxInt32
+		big++ // at run time, so that 32-bit builds compile
+		tests = append(tests, struct {
+			name string
+			f    func()
+			want string
+		}{"repeat 2^31", func() { bt.RepeatN(big, l("a")) }, "behaviortree.RepeatN: repeat_n needs n <= 2147483647, got 2147483648"})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -275,7 +291,15 @@ func TestConstructorPanics(t *testing.T) {
 
 type badEnter struct{}
 
-func (badEnter) Enter(bt.Context) (int, bt.Traversal)          { return 3, nil }
+func (badEnter) Enter(bt.Context) (int, bt.Traversal) { return 3, nil }
+
+// zeroStep forgets to set its step.
+type zeroStep struct{}
+
+func (zeroStep) Enter(bt.Context) (int, bt.Traversal)         { return 0, nil }
+func (zeroStep) OnSucceed(bt.Context) (bt.Step, bt.Traversal) { return bt.Step(0), nil }
+func (zeroStep) OnFail(bt.Context) (bt.Step, bt.Traversal)    { return bt.StepFail, nil }
+
 func (badEnter) OnSucceed(bt.Context) (bt.Step, bt.Traversal)  { return bt.StepSucceed, nil }
 func (b badEnter) OnFail(c bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, nil }
 
@@ -347,5 +371,68 @@ func TestIncomparableCustomState(t *testing.T) {
 	}
 	if !tree.Equal(tree) || tree.Value() != "a" {
 		t.Fatal("a version with incomparable custom state is not Equal to itself")
+	}
+}
+
+// TestWeightIsPerChild is the regression test of Weight returning prefix
+// sums (3, 4, 9 for weights 3, 1, 5).
+func TestWeightIsPerChild(t *testing.T) {
+	n := bt.RandomWeighted(bt.WithWeight(3, l("a")), bt.WithWeight(1, l("b")), bt.WithWeight(5, l("c")))
+	for i, want := range []int{3, 1, 5} {
+		if got := n.Weight(i); got != want {
+			t.Errorf("Weight(%d) = %d, want %d", i, got, want)
+		}
+	}
+	if got := n.Params().Weights; fmt.Sprint(got) != "[3 1 5]" {
+		t.Errorf("Params().Weights = %v, want [3 1 5]", got)
+	}
+	if got := n.String(); got != "random_weighted[3,1,5](a, b, c)" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+// TestBuild checks Build against the constructors and its errors.
+func TestBuild(t *testing.T) {
+	a, b := l("a"), l("b")
+	good := []struct {
+		kind bt.Kind
+		p    bt.Params
+		kids []bt.Node[string]
+		want bt.Node[string]
+	}{
+		{bt.KindSelect, bt.Params{}, []bt.Node[string]{a, b}, bt.Select(a, b)},
+		{bt.KindRepeatN, bt.Params{N: 3, Weights: []int{9}}, []bt.Node[string]{a}, bt.RepeatN(3, a)},
+		{bt.KindRandomWeighted, bt.Params{Weights: []int{2, 1}}, []bt.Node[string]{a, b}, bt.RandomWeighted(bt.WithWeight(2, a), bt.WithWeight(1, b))},
+		{bt.KindNegate, bt.Params{}, []bt.Node[string]{a}, bt.Negate(a)},
+	}
+	for _, tc := range good {
+		got, err := bt.Build(tc.kind, tc.p, tc.kids...)
+		if err != nil {
+			t.Errorf("Build(%v): %v", tc.kind, err)
+			continue
+		}
+		if got.String() != tc.want.String() || got.Fingerprint() != tc.want.Fingerprint() {
+			t.Errorf("Build(%v) = %v, want %v", tc.kind, got, tc.want)
+		}
+	}
+	bad := []struct {
+		kind bt.Kind
+		p    bt.Params
+		kids []bt.Node[string]
+		want string
+	}{
+		{bt.KindLeaf, bt.Params{}, nil, "behaviortree.Build: cannot build a leaf node; use its constructor"},
+		{bt.KindCustom, bt.Params{}, []bt.Node[string]{a}, "behaviortree.Build: cannot build a custom node; use its constructor"},
+		{bt.KindNegate, bt.Params{}, []bt.Node[string]{a, b}, "behaviortree.Build: negate needs exactly 1 child, got 2"},
+		{bt.KindSequence, bt.Params{}, nil, "behaviortree.Build: sequence needs at least one child, got none"},
+		{bt.KindRepeatN, bt.Params{N: 1}, []bt.Node[string]{a}, "behaviortree.Build: repeat_n needs n >= 2, got 1"},
+		{bt.KindRandomWeighted, bt.Params{Weights: []int{1}}, []bt.Node[string]{a, b}, "behaviortree.Build: random_weighted has 1 weights for 2 children"},
+		{bt.KindSelect, bt.Params{}, []bt.Node[string]{a, {}}, "behaviortree.Build: child 1 is the zero Node"},
+	}
+	for _, tc := range bad {
+		_, err := bt.Build(tc.kind, tc.p, tc.kids...)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Build(%v, %+v): error %v, want %q", tc.kind, tc.p, err, tc.want)
+		}
 	}
 }

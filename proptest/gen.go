@@ -96,7 +96,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	}
 	kind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
 	k := 1
-	if !isDecorator(kind) {
+	if !kind.IsDecorator() {
 		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
 	}
 	children := make([]bt.Node[L], k)
@@ -115,43 +115,22 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	return rebuild(kind, n, weights, children), true
 }
 
-func isDecorator(k bt.Kind) bool {
-	switch k {
-	case bt.KindSelect, bt.KindSequence, bt.KindRandom, bt.KindRandomWeighted, bt.KindCustom, bt.KindLeaf:
-		return false
-	}
-	return true
-}
-
-// rebuild makes a standard inner node of the given kind.
+// rebuild makes an inner node of the given kind from its parts, through
+// the library's table of kinds: count is used by kinds that take one, and
+// weights by kinds that take them.
 func rebuild[L any](kind bt.Kind, n int, weights []int, children []bt.Node[L]) bt.Node[L] {
-	switch kind {
-	case bt.KindSelect:
-		return bt.Select(children...)
-	case bt.KindSequence:
-		return bt.Sequence(children...)
-	case bt.KindRandom:
-		return bt.Random(children...)
-	case bt.KindRandomWeighted:
-		ws := make([]bt.Weighted[L], len(children))
-		for i, c := range children {
-			ws[i] = bt.WithWeight(weights[i], c)
-		}
-		return bt.RandomWeighted(ws...)
-	case bt.KindRepeatUntilFail:
-		return bt.Continually(children[0])
-	case bt.KindRepeatUntilSucceed:
-		return bt.RepeatUntilSucceed(children[0])
-	case bt.KindRepeatN:
-		return bt.RepeatN(n, children[0])
-	case bt.KindAlwaysSucceed:
-		return bt.AlwaysSucceed(children[0])
-	case bt.KindAlwaysFail:
-		return bt.AlwaysFail(children[0])
-	case bt.KindNegate:
-		return bt.Negate(children[0])
+	var p bt.Params
+	if kind.TakesN() {
+		p.N = n
 	}
-	panic("proptest.rebuild: cannot build a " + kind.String())
+	if kind.TakesWeights() {
+		p.Weights = weights
+	}
+	nd, err := bt.Build(kind, p, children...)
+	if err != nil {
+		panic("proptest.rebuild: " + err.Error())
+	}
+	return nd
 }
 
 // parts returns an inner node's count, weights and children.
@@ -161,7 +140,7 @@ func parts[L any](n bt.Node[L]) (int, []int, []bt.Node[L]) {
 	i := 0
 	for c := range n.Children() {
 		children = append(children, c)
-		weights = append(weights, max(1, n.Weight(i)))
+		weights = append(weights, max(1, n.Weight(i))) // unit weights for kinds without
 		i++
 	}
 	return n.N(), weights, children

@@ -1,0 +1,176 @@
+package behaviortree
+
+// This file holds the compiler: it lays a definition out as a transition
+// table of positions, one per place in the tree.
+//
+// A definition's nodes may be shared (one Node at several places, or in
+// several trees), so they cannot know their parent. Compiling gives every
+// place its own position, with a parent link, its index there, its next
+// sibling and its precomputed first descent, and works out for each
+// position and outcome where the traversal goes next: the runtime rule of
+// every Elixir-style kind is in [pos.ended].
+
+// program is a compiled definition: a transition table. Its rows are the
+// positions in preorder; a row's up[outcome] is the move to make when that
+// position ends with that outcome.
+//
+// Invariants: all[i].id == i; all[0] is the root; every position's enter is
+// a leaf, a Random, a RandomWeighted or a custom position in its subtree.
+type program[L any] struct {
+	all         []pos[L]
+	random      bool   // some position draws at random on entry
+	custom      bool   // some position is a custom node
+	fingerprint uint64 // hash of the structure, for saved states
+}
+
+// pos is one place in a compiled definition.
+type pos[L any] struct {
+	kind     Kind
+	index    int32 // index in parent.children
+	id       int32 // preorder number
+	n        int32 // RepeatN's count
+	parent   *pos[L]
+	next     *pos[L]    // next sibling, or nil
+	enter    *pos[L]    // where entering this position afresh descends to
+	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
+	children []*pos[L]
+	def      *node[L]
+	leaf     L
+}
+
+// compiled returns root's program, compiling it once per definition.
+func compiled[L any](root *node[L]) *program[L] {
+	if p := root.prog.Load(); p != nil {
+		return p
+	}
+	p := compile(root)
+	if root.prog.CompareAndSwap(nil, p) {
+		return p
+	}
+	return root.prog.Load()
+}
+
+// compile lays root's subtree out as positions, without recursion.
+func compile[L any](root *node[L]) *program[L] {
+	prog := &program[L]{all: make([]pos[L], root.size), random: root.random, custom: root.hasCust}
+	kids := make([]*pos[L], root.size-1) // backing store of every children slice
+	type item struct {
+		nd     *node[L]
+		parent *pos[L]
+		index  int
+	}
+	stack := []item{{nd: root}}
+	id := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p := &prog.all[id]
+		*p = pos[L]{kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
+		id++
+		if it.parent != nil {
+			it.parent.children[it.index] = p
+		}
+		if k := len(it.nd.children); k > 0 {
+			p.children, kids = kids[:k:k], kids[k:]
+			for i := k - 1; i >= 0; i-- {
+				stack = append(stack, item{nd: it.nd.children[i], parent: p, index: i})
+			}
+		}
+	}
+	// Children come after their parent in preorder, so a backward pass sees
+	// every child's enter before its parent's.
+	for i := len(prog.all) - 1; i >= 0; i-- {
+		p := &prog.all[i]
+		switch p.kind {
+		case KindLeaf, KindRandom, KindRandomWeighted, KindCustom:
+			p.enter = p
+		default:
+			p.enter = p.children[0].enter
+		}
+		for j := 0; j+1 < len(p.children); j++ {
+			p.children[j].next = p.children[j+1]
+		}
+	}
+	// Parents come before their children in preorder, so a forward pass can
+	// build each position's moves from its parent's.
+	for i := range prog.all {
+		p := &prog.all[i]
+		for o := range p.up {
+			p.up[o] = p.ended(o == 1)
+		}
+	}
+	prog.fingerprint = fingerprintOf(prog.all)
+	return prog
+}
+
+// move is the static part of what happens when a position ends: everything
+// between it and the next position whose reaction depends on running state
+// (a RepeatN's counter, a custom node's state) is worked out once, at
+// compile time.
+type move[L any] struct {
+	to   *pos[L]
+	kind moveKind
+	ok   bool // the outcome that arrives, for moveRepeat and moveCustom; the root's, for moveRestart
+}
+
+type moveKind uint8
+
+const (
+	moveEnter   moveKind = iota // enter to afresh; the tree is running
+	moveRestart                 // the root ended with ok; enter to, the root, afresh
+	moveRepeat                  // to, a RepeatN's child, ended: ask the counter
+	moveCustom                  // to, a custom node's child, ended with ok: ask the node
+)
+
+// ended returns the move for p ending with outcome ok. p's parent's moves
+// must already be set.
+func (p *pos[L]) ended(ok bool) move[L] {
+	par := p.parent
+	if par == nil {
+		return move[L]{to: p, kind: moveRestart, ok: ok}
+	}
+	up := par.up[0]
+	switch par.kind {
+	case KindSequence:
+		if ok && p.next != nil {
+			return move[L]{to: p.next}
+		}
+		if ok {
+			up = par.up[1]
+		}
+	case KindSelect:
+		if !ok && p.next != nil {
+			return move[L]{to: p.next}
+		}
+		if ok {
+			up = par.up[1]
+		}
+	case KindRepeatUntilFail:
+		if ok {
+			return move[L]{to: p}
+		}
+		up = par.up[1]
+	case KindRepeatUntilSucceed:
+		if !ok {
+			return move[L]{to: p}
+		}
+		up = par.up[1]
+	case KindRepeatN:
+		return move[L]{to: p, kind: moveRepeat, ok: ok}
+	case KindCustom:
+		return move[L]{to: p, kind: moveCustom, ok: ok}
+	case KindAlwaysSucceed:
+		up = par.up[1]
+	case KindAlwaysFail:
+		// up[0]
+	case KindNegate:
+		if !ok {
+			up = par.up[1]
+		}
+	default: // KindRandom, KindRandomWeighted: the chosen child's outcome is the node's
+		if ok {
+			up = par.up[1]
+		}
+	}
+	return up
+}

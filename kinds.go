@@ -1,0 +1,287 @@
+package behaviortree
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file is the table of node kinds: for every kind, its names, how many
+// children it takes, which parameters it has and how they are checked and
+// printed. The constructors, JSON reading and writing, String and the
+// generators of package proptest all read it, so a new kind is one entry
+// here plus its runtime rule (for the Elixir-style traversal, in
+// [pos.ended] in compile.go).
+
+// Kind says what a [Node] is. Its String form is the node's type name in the
+// Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
+type Kind uint8
+
+// The kinds of node. KindCustom is a user's node built with [CustomNode].
+const (
+	KindLeaf Kind = iota
+	KindSelect
+	KindSequence
+	KindRepeatUntilFail // Continually
+	KindRepeatUntilSucceed
+	KindRepeatN
+	KindRandom
+	KindRandomWeighted
+	KindAlwaysSucceed
+	KindAlwaysFail
+	KindNegate
+	KindCustom
+	numKinds
+)
+
+// arity is how many children a kind takes.
+type arity uint8
+
+const (
+	noChildren   arity = iota // a leaf
+	oneChild                  // a decorator
+	someChildren              // one or more
+)
+
+// param is a parameter a kind may take besides its children.
+type param uint8
+
+const (
+	paramNone    param = iota
+	paramN             // Params.N: a count >= 2 (RepeatN)
+	paramWeights       // Params.Weights: one weight > 0 per child (RandomWeighted)
+)
+
+// kindInfo is one entry of the table of kinds.
+type kindInfo struct {
+	name  string // in JSON and in String, and Kind.String
+	alias string // another JSON name read as this kind, or ""
+	ctor  string // the Go constructor, for its panics
+	arity arity
+	param param
+	draws bool // entering it draws from the tree's random state
+}
+
+// kinds is the table of node kinds, indexed by Kind.
+var kinds = [numKinds]kindInfo{
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren},
+	KindSelect:             {name: "select", ctor: "Select", arity: someChildren},
+	KindSequence:           {name: "sequence", ctor: "Sequence", arity: someChildren},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", ctor: "Continually", arity: oneChild},
+	KindRepeatUntilSucceed: {name: "repeat_until_succeed", ctor: "RepeatUntilSucceed", arity: oneChild},
+	KindRepeatN:            {name: "repeat_n", ctor: "RepeatN", arity: oneChild, param: paramN},
+	KindRandom:             {name: "random", ctor: "Random", arity: someChildren, draws: true},
+	KindRandomWeighted:     {name: "random_weighted", ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
+	KindAlwaysSucceed:      {name: "always_succeed", ctor: "AlwaysSucceed", arity: oneChild},
+	KindAlwaysFail:         {name: "always_fail", ctor: "AlwaysFail", arity: oneChild},
+	KindNegate:             {name: "negate", ctor: "Negate", arity: oneChild},
+	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren},
+}
+
+// kindByName maps the JSON names of the kinds that JSON can hold (every
+// inner kind but KindCustom) to their kinds.
+var kindByName = func() map[string]Kind {
+	m := make(map[string]Kind)
+	for k := KindLeaf + 1; k < numKinds; k++ {
+		if k == KindCustom {
+			continue
+		}
+		m[kinds[k].name] = k
+		if a := kinds[k].alias; a != "" {
+			m[a] = k
+		}
+	}
+	return m
+}()
+
+// String returns the kind's name as the Elixir library and JSON definitions
+// spell it, for example "repeat_until_fail" for [KindRepeatUntilFail].
+func (k Kind) String() string {
+	if k < numKinds {
+		return kinds[k].name
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// IsDecorator reports whether nodes of kind k have exactly one child.
+func (k Kind) IsDecorator() bool { return k < numKinds && kinds[k].arity == oneChild }
+
+// TakesN reports whether nodes of kind k have a count, [Params.N].
+func (k Kind) TakesN() bool { return k < numKinds && kinds[k].param == paramN }
+
+// TakesWeights reports whether nodes of kind k have one weight per child,
+// [Params.Weights].
+func (k Kind) TakesWeights() bool { return k < numKinds && kinds[k].param == paramWeights }
+
+// Params are what a node has besides its kind and children: the fields that
+// its kind takes, and zero values for the others.
+type Params struct {
+	// N is RepeatN's count: 2 to 2,147,483,647.
+	N int
+	// Weights are RandomWeighted's weights, one per child, each at least 1,
+	// adding up to at most 2,147,483,647.
+	Weights []int
+}
+
+// Limits on parameters, the same on 32- and 64-bit platforms.
+const (
+	maxRepeat      = 1<<31 - 1 // RepeatN's largest count
+	maxWeightTotal = 1<<31 - 1 // the largest sum of a RandomWeighted's weights
+)
+
+// check returns an error saying what is wrong with a node of kind k with
+// params p and the given number of children, or nil. Its messages are the
+// ones that constructors panic with and that JSON reading reports with the
+// node's path.
+func (k Kind) check(p Params, children int) error {
+	info := kinds[k]
+	switch {
+	case info.arity == oneChild && children != 1:
+		return fmt.Errorf("%s needs exactly 1 child, got %d", info.name, children)
+	case info.arity == someChildren && children == 0:
+		return fmt.Errorf("%s needs at least one child, got none", info.name)
+	}
+	switch info.param {
+	case paramN:
+		return checkN(p.N)
+	case paramWeights:
+		return checkWeights(p.Weights, children)
+	}
+	return nil
+}
+
+// checkN checks RepeatN's count.
+func checkN(n int) error {
+	if n < 2 {
+		return fmt.Errorf("repeat_n needs n >= 2, got %d", n)
+	}
+	if n > maxRepeat {
+		return fmt.Errorf("repeat_n needs n <= %d, got %d", maxRepeat, n)
+	}
+	return nil
+}
+
+// checkWeights checks RandomWeighted's weights.
+func checkWeights(ws []int, children int) error {
+	if len(ws) != children {
+		return fmt.Errorf("random_weighted has %d weights for %d children", len(ws), children)
+	}
+	total := 0
+	for i, w := range ws {
+		if w <= 0 {
+			return fmt.Errorf("random_weighted: weights[%d] must be > 0, got %d", i, w)
+		}
+		if total > maxWeightTotal-w {
+			return fmt.Errorf("random_weighted: weights add up to more than %d", maxWeightTotal)
+		}
+		total += w
+	}
+	return nil
+}
+
+// Build returns a node of kind k with params p over children: the
+// constructor of k called with them (Select for KindSelect, RepeatN with
+// p.N for KindRepeatN, and so on). Fields of p that k does not take are
+// ignored. It is how code that handles every kind at once (readers,
+// generators, shrinkers) makes nodes; where the kind is known, call its
+// constructor.
+//
+// Build returns an error for a wrong number of children, a parameter out
+// of range, a zero child, and for KindLeaf and KindCustom, which have their
+// own constructors ([Leaf], [CustomNode]).
+func Build[L any](k Kind, p Params, children ...Node[L]) (Node[L], error) {
+	if k >= numKinds || k == KindLeaf || k == KindCustom {
+		return Node[L]{}, fmt.Errorf("behaviortree.Build: cannot build a %s node; use its constructor", k)
+	}
+	if err := k.check(p, len(children)); err != nil {
+		return Node[L]{}, fmt.Errorf("behaviortree.Build: %w", err)
+	}
+	for i, c := range children {
+		if c.n == nil {
+			return Node[L]{}, fmt.Errorf("behaviortree.Build: child %d is the zero Node", i)
+		}
+	}
+	nd := build(k, p, children)
+	if nd.n == nil {
+		return nd, fmt.Errorf("behaviortree.Build: %s: %w", kinds[k].name, errTooBig)
+	}
+	return nd, nil
+}
+
+// errTooBig is the error of a definition with more than maxNodes places.
+var errTooBig = fmt.Errorf("the tree would have more than %d places", maxNodes)
+
+// build makes a node of kind k whose params and children were checked. It
+// returns the zero Node for a definition of more than maxNodes places.
+func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
+	nd := inner(k, children)
+	if nd.n == nil {
+		return nd
+	}
+	switch kinds[k].param {
+	case paramN:
+		nd.n.n = p.N
+	case paramWeights:
+		nd.n.setWeights(p.Weights)
+	}
+	return nd
+}
+
+// mustBuild is build for constructors: it panics with the table's message,
+// qualified by the constructor's name, when params or children are wrong.
+func mustBuild[L any](k Kind, p Params, children []Node[L]) Node[L] {
+	ctor := kinds[k].ctor
+	if len(children) == 0 && kinds[k].arity == someChildren {
+		panic("behaviortree." + ctor + ": no children")
+	}
+	for i, c := range children {
+		if c.n == nil {
+			if kinds[k].arity == oneChild {
+				panic("behaviortree." + ctor + ": child is the zero Node")
+			}
+			panic(fmt.Sprintf("behaviortree.%s: child %d is the zero Node", ctor, i))
+		}
+	}
+	if err := k.check(p, len(children)); err != nil {
+		panic("behaviortree." + ctor + ": " + err.Error())
+	}
+	nd := build(k, p, children)
+	if nd.n == nil {
+		panic("behaviortree." + ctor + ": " + errTooBig.Error())
+	}
+	return nd
+}
+
+// Params returns n's parameters: its count for a RepeatN, its weights (a
+// new slice) for a RandomWeighted, and the zero Params for other kinds.
+func (n Node[L]) Params() Params {
+	nd := n.must("Params")
+	switch kinds[nd.kind].param {
+	case paramN:
+		return Params{N: nd.n}
+	case paramWeights:
+		return Params{Weights: append([]int(nil), nd.weights...)}
+	}
+	return Params{}
+}
+
+// appendParams appends how nd's parameters print in String: "[2]" for a
+// RepeatN, "[3,1]" for a RandomWeighted, nothing for other kinds. JSON
+// writing uses the same table entry to write "n" and "weights".
+func (nd *node[L]) appendParams(b *strings.Builder) {
+	switch kinds[nd.kind].param {
+	case paramN:
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(nd.n))
+		b.WriteByte(']')
+	case paramWeights:
+		b.WriteByte('[')
+		for i, w := range nd.weights {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(w))
+		}
+		b.WriteByte(']')
+	}
+}
