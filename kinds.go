@@ -54,36 +54,36 @@ const (
 
 // kindInfo is one entry of the table of kinds.
 type kindInfo struct {
-	name  string // in JSON and in String, and Kind.String
-	alias string // another JSON name read as this kind, or ""
-	ctor  string // the Go constructor, for its panics
-	arity arity
-	param param
-	draws bool // entering it draws from the tree's random state
+	name   string // in String and Kind.String; in the Elixir JSON form, if elixir
+	alias  string // another Elixir JSON name read as this kind, or ""
+	elixir bool   // the kind is in the Elixir JSON form (ParseJSON, Node.MarshalJSON)
+	ctor   string // the Go constructor, for its panics
+	arity  arity
+	param  param
+	draws  bool // entering it draws from the tree's random state
 }
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
 	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren},
-	KindSelect:             {name: "select", ctor: "Select", arity: someChildren},
-	KindSequence:           {name: "sequence", ctor: "Sequence", arity: someChildren},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", ctor: "Continually", arity: oneChild},
-	KindRepeatUntilSucceed: {name: "repeat_until_succeed", ctor: "RepeatUntilSucceed", arity: oneChild},
-	KindRepeatN:            {name: "repeat_n", ctor: "RepeatN", arity: oneChild, param: paramN},
-	KindRandom:             {name: "random", ctor: "Random", arity: someChildren, draws: true},
-	KindRandomWeighted:     {name: "random_weighted", ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
-	KindAlwaysSucceed:      {name: "always_succeed", ctor: "AlwaysSucceed", arity: oneChild},
-	KindAlwaysFail:         {name: "always_fail", ctor: "AlwaysFail", arity: oneChild},
-	KindNegate:             {name: "negate", ctor: "Negate", arity: oneChild},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild},
+	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild},
+	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN},
+	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true},
+	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild},
 	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren},
 }
 
-// kindByName maps the JSON names of the kinds that JSON can hold (every
-// inner kind but KindCustom) to their kinds.
+// kindByName maps the Elixir JSON names of inner kinds to their kinds.
 var kindByName = func() map[string]Kind {
 	m := make(map[string]Kind)
 	for k := KindLeaf + 1; k < numKinds; k++ {
-		if k == KindCustom {
+		if !kinds[k].elixir {
 			continue
 		}
 		m[kinds[k].name] = k
