@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"iter"
 	"math/rand/v2"
+	"strconv"
 )
 
 // Status is how a node, or the whole tree, ended: Success or Failure; or
@@ -16,7 +17,8 @@ const (
 	Failure
 )
 
-// String returns "running", "success" or "failure".
+// String returns "running", "success" or "failure", and "Status(N)" for a
+// value that is none of them.
 func (s Status) String() string {
 	switch s {
 	case Running:
@@ -26,8 +28,11 @@ func (s Status) String() string {
 	case Failure:
 		return "failure"
 	}
-	return "Status(?)"
+	return "Status(" + strconv.Itoa(int(s)) + ")"
 }
+
+// Valid reports whether s is Running, Success or Failure.
+func (s Status) Valid() bool { return s == Running || s == Success || s == Failure }
 
 // Tree is a running behavior tree: a definition with a focus on one of its
 // leaves. Its methods never modify it: [Tree.Succeed] and [Tree.Fail] return
@@ -123,15 +128,18 @@ func (t Tree[L]) Fail() Tree[L] {
 
 // Signal returns the version that s makes: t.Succeed() for Success,
 // t.Fail() for Failure, and t itself for Running, which leaves the tree as it
-// is (the signal of a behavior still under way).
+// is (the signal of a behavior still under way). It panics with
+// "behaviortree.Tree.Signal: invalid Status(N)" for any other value.
 func (t Tree[L]) Signal(s Status) Tree[L] {
 	switch s {
 	case Success:
 		return t.Succeed()
 	case Failure:
 		return t.Fail()
+	case Running:
+		return t
 	}
-	return t
+	panic("behaviortree.Tree.Signal: invalid " + s.String())
 }
 
 // Status tells whether the signal that made this version completed the whole

@@ -258,6 +258,7 @@ func TestConstructorPanics(t *testing.T) {
 		{"zero step", func() { bt.Start(bt.CustomNode[string](zeroStep{}, l("a"))).Succeed() },
 			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Step"},
 		{"negative step", func() { bt.StepEnter(-1) }, "behaviortree.StepEnter: negative child index"},
+		{"invalid signal", func() { bt.Start(l("a")).Signal(bt.Status(7)) }, "behaviortree.Tree.Signal: invalid Status(7)"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
 		{"child out of range", func() { l("a").Child(0) }, "behaviortree.Node.Child: index 0 out of range [0,0)"},
