@@ -12,26 +12,9 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
+	"unicode/utf8"
 )
-
-// Saving and restoring a running tree.
-//
-// A saved state holds only what a version adds to its definition: the
-// focused position, the RepeatN counters that have counted down, the random
-// state, the state of custom nodes that changed, the status and the last
-// signal. Positions are numbered in preorder (the root is 0). Leaf values are
-// not saved: a state restores against the same definition, which a
-// fingerprint of its structure (kinds, child counts, counts, weights, custom
-// node types; not leaf values) identifies.
-//
-// The binary form (Tree.MarshalBinary) is, in order: the magic "BTS" and the
-// format version 1; the fingerprint, 8 bytes little-endian; the focus, a
-// uvarint; the status and the last signal, a byte each; a flags byte (bit 0:
-// a random state follows); the random state, 16 bytes; the number of
-// counters, then each counter's position and runs left, uvarints, deepest
-// first; the number of custom states, then each one's position, byte length
-// and bytes, by increasing position. A battleship bot's tree takes 15 to 40
-// bytes. The JSON form (Tree.MarshalJSON) holds the same fields by name.
 
 // ErrWrongDefinition is wrapped by the error of restoring a state against a
 // definition other than the one it was saved from.
@@ -52,7 +35,8 @@ type SavableTraversal interface {
 }
 
 // StateError reports a saved state that cannot be restored. Where says
-// where: "byte 13" in the binary form, a field name in JSON.
+// where: "byte 13" in the binary form, a field name in JSON. Msg repeats at
+// most about 100 bytes of the input, or of an underlying error's message.
 type StateError struct {
 	Where string
 	Msg   string
@@ -69,6 +53,19 @@ func (e *StateError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *StateError) Unwrap() error { return e.Err }
+
+// clipMessage returns s, an error message that may repeat input, cut to
+// about maxQuoted bytes (at a rune boundary) with its length.
+func clipMessage(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	n := maxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
 
 // Fingerprint returns a hash of n's structure: kinds, child counts, RepeatN
 // counts, weights and custom node types, not leaf values. Saved states
@@ -98,7 +95,9 @@ func fingerprintOf[L any](all []pos[L]) uint64 {
 	return h.Sum64()
 }
 
-// savedState is a state in memory, between its encodings and a Tree.
+// savedState is a state in memory, between its encodings and a Tree. The
+// decoders check that its statuses are statuses; restore checks the rest
+// against a definition.
 type savedState struct {
 	fingerprint uint64
 	focus       uint64
@@ -114,10 +113,13 @@ type savedCustom struct {
 	state []byte
 }
 
+// errZeroTree is the error of saving the zero Tree.
+var errZeroTree = errors.New("behaviortree: cannot save the zero Tree (use Start or Restore)")
+
 // save takes the state of t.
 func (t Tree[L]) save() (savedState, error) {
 	if t.z.focus == nil {
-		zeroTree("MarshalBinary")
+		return savedState{}, errZeroTree
 	}
 	root := t.z.root()
 	prog := compiled(root.def)
@@ -130,35 +132,79 @@ func (t Tree[L]) save() (savedState, error) {
 		var r [16]byte
 		copy(r[:], b[len(b)-16:])
 		s.rng = &r
-		if x.custom != nil {
-			it := x.custom.Iterator()
-			for !it.Done() {
-				id, tr, _ := it.Next()
-				st, ok := tr.(SavableTraversal)
-				if !ok {
-					return s, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement SavableTraversal", id, tr)
-				}
-				data, err := st.MarshalState()
-				if err != nil {
-					return s, fmt.Errorf("behaviortree: saving custom node %d (%T): %w", id, tr, err)
-				}
-				s.custom = append(s.custom, savedCustom{id: uint64(id), state: data})
-			}
-			slices.SortFunc(s.custom, func(a, b savedCustom) int { return int(a.id) - int(b.id) })
+		var err error
+		if s.custom, err = saveCustom(x); err != nil {
+			return s, err
 		}
 	}
 	return s, nil
 }
 
-// MarshalBinary encodes t's running state in the compact binary form
-// described above. It fails only for custom node states that cannot be
-// saved.
+// saveCustom returns the custom states in x, by increasing position.
+func saveCustom(x *extra) ([]savedCustom, error) {
+	if x.custom == nil {
+		return nil, nil
+	}
+	var out []savedCustom
+	it := x.custom.Iterator()
+	for !it.Done() {
+		id, tr, _ := it.Next()
+		st, ok := tr.(SavableTraversal)
+		if !ok {
+			return nil, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement SavableTraversal", id, tr)
+		}
+		data, err := st.MarshalState()
+		if err != nil {
+			return nil, fmt.Errorf("behaviortree: saving custom node %d (%T): %w", id, tr, err)
+		}
+		out = append(out, savedCustom{id: uint64(id), state: data})
+	}
+	slices.SortFunc(out, func(a, b savedCustom) int { return int(a.id) - int(b.id) })
+	return out, nil
+}
+
+// MarshalBinary encodes t's running state in a compact binary form, which
+// [Restore] reads back against the same definition. It returns an error for
+// the zero Tree, and for a custom node state that cannot be saved (see
+// [SavableTraversal]).
+//
+// A state holds only what a version adds to its definition: the focused
+// position, the RepeatN counters that have counted down, the random state,
+// the states of custom nodes that changed, the status and the last signal.
+// Positions are numbered in preorder, the root being 0. Leaf values are not
+// saved: a state restores against the same definition, which the
+// definition's [Node.Fingerprint] (its structure, not its leaf values)
+// identifies.
+//
+// The binary form is, in order:
+//
+//   - the magic "BTS" and the format version, the byte 1;
+//   - the fingerprint, 8 bytes little-endian;
+//   - the focus, a uvarint;
+//   - the status, then the last signal, a byte each: 0 for running, 1 for
+//     success, 2 for failure (a signal of running, from Start, goes with a
+//     status of running);
+//   - a flags byte: 1 when a random state follows, else 0;
+//   - the random state, 16 bytes, present when the definition has Random,
+//     RandomWeighted or custom nodes;
+//   - the number of counters, then each counter's position and runs left
+//     (1 to its RepeatN's count minus 1), deepest first, all uvarints;
+//   - the number of custom states, then each one's position, byte length
+//     and bytes (from [SavableTraversal.MarshalState]), by increasing
+//     position, the numbers uvarints.
+//
+// A battleship bot's tree takes 15 to 40 bytes.
 func (t Tree[L]) MarshalBinary() ([]byte, error) {
 	s, err := t.save()
 	if err != nil {
 		return nil, err
 	}
-	b := []byte{'B', 'T', 'S', 1}
+	return s.appendBinary(nil), nil
+}
+
+// appendBinary appends the binary form of s to b.
+func (s *savedState) appendBinary(b []byte) []byte {
+	b = append(b, 'B', 'T', 'S', 1)
 	b = binary.LittleEndian.AppendUint64(b, s.fingerprint)
 	b = binary.AppendUvarint(b, s.focus)
 	b = append(b, byte(s.status), byte(s.signal))
@@ -179,7 +225,7 @@ func (t Tree[L]) MarshalBinary() ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(len(c.state)))
 		b = append(b, c.state...)
 	}
-	return b, nil
+	return b
 }
 
 // Restore returns the version that data, from [Tree.MarshalBinary], saved,
@@ -195,18 +241,35 @@ func Restore[L any](def Node[L], data []byte) (Tree[L], error) {
 	if err != nil {
 		return Tree[L]{}, err
 	}
-	return restore(compiled(def.n), s, binaryPlaces{})
+	return restore(compiled(def.n), &s, binaryPlaces{})
 }
 
-// decodeBinary parses the binary form, checking only its syntax.
+// decodeBinary parses the binary form, checking its syntax and its enums,
+// not the positions it names.
 func decodeBinary(data []byte) (savedState, error) {
-	var s savedState
 	r := reader{data: data}
-	if len(data) < 4 || !bytes.Equal(data[:3], []byte("BTS")) {
+	s, err := r.header()
+	if err == nil {
+		s.counts, err = r.counters()
+	}
+	if err == nil {
+		s.custom, err = r.customStates()
+	}
+	if err == nil && r.off != len(data) {
+		err = &StateError{Where: r.where(), Msg: fmt.Sprintf("%d bytes after the state", len(data)-r.off)}
+	}
+	return s, err
+}
+
+// header reads the fields before the counters: magic and version,
+// fingerprint, focus, status, signal, flags and the random state.
+func (r *reader) header() (savedState, error) {
+	var s savedState
+	if len(r.data) < 4 || !bytes.Equal(r.data[:3], []byte("BTS")) {
 		return s, &StateError{Where: "byte 0", Msg: `not a saved tree state (no "BTS" magic)`}
 	}
-	if data[3] != 1 {
-		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1", data[3])}
+	if r.data[3] != 1 {
+		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1", r.data[3])}
 	}
 	r.off = 4
 	fp, err := r.fixed(8, "fingerprint")
@@ -217,12 +280,17 @@ func decodeBinary(data []byte) (savedState, error) {
 	if s.focus, err = r.uvarint("focus"); err != nil {
 		return s, err
 	}
-	b, err := r.fixed(3, "status, signal and flags")
+	if s.status, err = r.status("status"); err != nil {
+		return s, err
+	}
+	if s.signal, err = r.status("signal"); err != nil {
+		return s, err
+	}
+	flags, err := r.fixed(1, "flags")
 	if err != nil {
 		return s, err
 	}
-	s.status, s.signal = Status(b[0]), Status(b[1])
-	switch b[2] {
+	switch flags[0] {
 	case 0:
 	case 1:
 		rb, err := r.fixed(16, "random state")
@@ -231,45 +299,57 @@ func decodeBinary(data []byte) (savedState, error) {
 		}
 		s.rng = (*[16]byte)(rb)
 	default:
-		return s, &StateError{Where: fmt.Sprintf("byte %d", r.off-1), Msg: fmt.Sprintf("unknown flags %#x", b[2])}
+		return s, &StateError{Where: fmt.Sprintf("byte %d", r.off-1), Msg: fmt.Sprintf("unknown flags %#x, want 0 or 1", flags[0])}
 	}
+	return s, nil
+}
+
+// counters reads the number of counters and each one's position and runs
+// left.
+func (r *reader) counters() ([][2]uint64, error) {
 	n, err := r.count("counters")
-	if err != nil {
-		return s, err
+	if err != nil || n == 0 {
+		return nil, err
 	}
+	out := make([][2]uint64, 0, n)
 	for i := 0; i < n; i++ {
 		id, err := r.uvarint("counter %d position", i)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
 		left, err := r.uvarint("counter %d runs left", i)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
-		s.counts = append(s.counts, [2]uint64{id, left})
+		out = append(out, [2]uint64{id, left})
 	}
-	if n, err = r.count("custom states"); err != nil {
-		return s, err
+	return out, nil
+}
+
+// customStates reads the number of custom states and each one's position,
+// length and bytes.
+func (r *reader) customStates() ([]savedCustom, error) {
+	n, err := r.count("custom states")
+	if err != nil || n == 0 {
+		return nil, err
 	}
+	out := make([]savedCustom, 0, n)
 	for i := 0; i < n; i++ {
 		id, err := r.uvarint("custom state %d position", i)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
 		size, err := r.count("custom state %d length", i)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
 		st, err := r.fixed(size, "custom state %d", i)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
-		s.custom = append(s.custom, savedCustom{id: id, state: bytes.Clone(st)})
+		out = append(out, savedCustom{id: id, state: bytes.Clone(st)})
 	}
-	if r.off != len(data) {
-		return s, &StateError{Where: fmt.Sprintf("byte %d", r.off), Msg: fmt.Sprintf("%d bytes after the state", len(data)-r.off)}
-	}
-	return s, nil
+	return out, nil
 }
 
 // reader reads the binary form, with errors that say where.
@@ -281,10 +361,12 @@ type reader struct {
 // The reader's methods name what they read with a format and its
 // arguments, formatted only for an error.
 
+func (r *reader) where() string { return "byte " + strconv.Itoa(r.off) }
+
 func (r *reader) fixed(n int, format string, args ...any) ([]byte, error) {
 	if n < 0 || len(r.data)-r.off < n {
 		what := fmt.Sprintf(format, args...)
-		return nil, &StateError{Where: fmt.Sprintf("byte %d", r.off), Msg: fmt.Sprintf("truncated: %s needs %d bytes, %d left", what, n, len(r.data)-r.off)}
+		return nil, &StateError{Where: r.where(), Msg: fmt.Sprintf("truncated: %s needs %d bytes, %d left", what, n, len(r.data)-r.off)}
 	}
 	b := r.data[r.off : r.off+n]
 	r.off += n
@@ -299,10 +381,23 @@ func (r *reader) uvarint(format string, args ...any) (uint64, error) {
 		if n < 0 {
 			msg = what + " overflows 64 bits"
 		}
-		return 0, &StateError{Where: fmt.Sprintf("byte %d", r.off), Msg: msg}
+		return 0, &StateError{Where: r.where(), Msg: msg}
 	}
 	r.off += n
 	return x, nil
+}
+
+// status reads a status byte: 0, 1 or 2.
+func (r *reader) status(what string) (Status, error) {
+	b, err := r.fixed(1, "%s", what)
+	if err != nil {
+		return 0, err
+	}
+	if b[0] > byte(Failure) {
+		r.off--
+		return 0, &StateError{Where: r.where(), Msg: fmt.Sprintf("%s %#x, want 0 (running), 1 (success) or 2 (failure)", what, b[0])}
+	}
+	return Status(b[0]), nil
 }
 
 // count reads a length, which cannot exceed the bytes left (every item
@@ -323,7 +418,7 @@ func (r *reader) count(format string, args ...any) (int, error) {
 // places names the fields of a state in errors, per encoding.
 type places interface {
 	focus() string
-	status() string
+	signal() string
 	rng() string
 	count(i int) string
 	custom(i int) string
@@ -332,7 +427,7 @@ type places interface {
 type binaryPlaces struct{}
 
 func (binaryPlaces) focus() string       { return "focus" }
-func (binaryPlaces) status() string      { return "status" }
+func (binaryPlaces) signal() string      { return "signal" }
 func (binaryPlaces) rng() string         { return "random state" }
 func (binaryPlaces) count(i int) string  { return fmt.Sprintf("counter %d", i) }
 func (binaryPlaces) custom(i int) string { return fmt.Sprintf("custom state %d", i) }
@@ -340,13 +435,14 @@ func (binaryPlaces) custom(i int) string { return fmt.Sprintf("custom state %d",
 type jsonPlaces struct{}
 
 func (jsonPlaces) focus() string       { return `"focus"` }
-func (jsonPlaces) status() string      { return `"status"` }
+func (jsonPlaces) signal() string      { return `"signal"` }
 func (jsonPlaces) rng() string         { return `"rng"` }
 func (jsonPlaces) count(i int) string  { return fmt.Sprintf(`"counts"[%d]`, i) }
 func (jsonPlaces) custom(i int) string { return fmt.Sprintf(`"custom"[%d]`, i) }
 
-// restore checks a parsed state against a program and builds the version.
-func restore[L any](prog *program[L], s savedState, at places) (Tree[L], error) {
+// restore checks a parsed state against a program and builds the version,
+// in the order of the fields.
+func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error) {
 	var t Tree[L]
 	if s.fingerprint != prog.fingerprint {
 		return t, &StateError{Msg: fmt.Sprintf("fingerprint %016x, but this definition's is %016x", s.fingerprint, prog.fingerprint), Err: ErrWrongDefinition}
@@ -354,71 +450,96 @@ func restore[L any](prog *program[L], s savedState, at places) (Tree[L], error) 
 	if s.focus >= uint64(len(prog.all)) || prog.all[s.focus].kind != KindLeaf {
 		return t, &StateError{Where: at.focus(), Msg: fmt.Sprintf("position %d is not a leaf of the definition", s.focus)}
 	}
-	if s.status > Failure || s.signal > Failure {
-		return t, &StateError{Where: at.status(), Msg: fmt.Sprintf("status %d or signal %d out of range", s.status, s.signal)}
-	}
 	if s.signal == Running && s.status != Running {
-		return t, &StateError{Where: at.status(), Msg: "a version made by Start cannot have completed"}
+		return t, &StateError{Where: at.signal(), Msg: fmt.Sprintf("running (a version made by Start) with a status of %v: such a version has not completed", s.status)}
 	}
 	t.z.focus, t.status, t.signal = &prog.all[s.focus], s.status, s.signal
-	if needRng := prog.random || prog.custom; needRng != (s.rng != nil) {
-		return t, &StateError{Where: at.rng(), Msg: fmt.Sprintf("present %v, but the definition needs one: %v", s.rng != nil, needRng)}
+	var err error
+	if t.z.ext, err = restoreRNG(prog, s.rng, at); err != nil {
+		return Tree[L]{}, err
 	}
-	if s.rng != nil {
-		var pcg rand.PCG
-		if err := pcg.UnmarshalBinary(append([]byte("pcg:"), s.rng[:]...)); err != nil {
-			return t, &StateError{Where: at.rng(), Msg: err.Error(), Err: err}
-		}
-		t.z.ext = &extra{rng: pcg}
+	if t.z.counts, err = restoreCounts(t.z.focus, s.counts, at); err != nil {
+		return Tree[L]{}, err
 	}
-	// Counters belong to RepeatN ancestors of the focus, deepest first.
-	anc := t.z.focus.parent
-	cells := make([]*count[L], 0, len(s.counts))
-	for i, c := range s.counts {
+	if err = restoreCustom(prog, t.z.ext, s.custom, at); err != nil {
+		return Tree[L]{}, err
+	}
+	return t, nil
+}
+
+// restoreRNG returns the extra state holding the random state rng, which
+// the program needs if it has random or custom nodes, and must not have
+// otherwise.
+func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra, error) {
+	if need := prog.random || prog.custom; need != (rng != nil) {
+		return nil, &StateError{Where: at.rng(), Msg: fmt.Sprintf("present %v, but the definition needs one: %v", rng != nil, need)}
+	}
+	if rng == nil {
+		return nil, nil
+	}
+	var pcg rand.PCG
+	if err := pcg.UnmarshalBinary(append([]byte("pcg:"), rng[:]...)); err != nil {
+		return nil, &StateError{Where: at.rng(), Msg: clipMessage(err.Error()), Err: err}
+	}
+	return &extra{rng: pcg}, nil
+}
+
+// restoreCounts returns the stack of counters saved in counts: they belong
+// to RepeatN ancestors of focus, deepest first, and have 1 to n-1 runs
+// left.
+func restoreCounts[L any](focus *pos[L], counts [][2]uint64, at places) (*count[L], error) {
+	anc := focus.parent
+	cells := make([]count[L], len(counts))
+	for i, c := range counts {
 		for anc != nil && uint64(anc.id) != c[0] {
 			anc = anc.parent
 		}
 		if anc == nil || anc.kind != KindRepeatN {
-			return Tree[L]{}, &StateError{Where: at.count(i), Msg: fmt.Sprintf("position %d is not a RepeatN above the focus (in order, deepest first)", c[0])}
+			return nil, &StateError{Where: at.count(i), Msg: fmt.Sprintf("position %d is not a RepeatN above the focus (in order, deepest first)", c[0])}
 		}
 		if c[1] < 1 || c[1] >= uint64(anc.n) {
-			return Tree[L]{}, &StateError{Where: at.count(i), Msg: fmt.Sprintf("%d runs left for a RepeatN of %d: want 1 to %d", c[1], anc.n, anc.n-1)}
+			return nil, &StateError{Where: at.count(i), Msg: fmt.Sprintf("%d runs left for a RepeatN of %d: want 1 to %d", c[1], anc.n, anc.n-1)}
 		}
-		cells = append(cells, &count[L]{at: anc, left: int32(c[1])})
+		cells[i] = count[L]{at: anc, left: int32(c[1])}
+		if i > 0 {
+			cells[i-1].next = &cells[i]
+		}
 		anc = anc.parent
 	}
-	for i := len(cells) - 1; i >= 0; i-- {
-		if i+1 < len(cells) {
-			cells[i].next = cells[i+1]
-		}
+	if len(cells) == 0 {
+		return nil, nil
 	}
-	if len(cells) > 0 {
-		t.z.counts = cells[0]
-	}
+	return &cells[0], nil
+}
+
+// restoreCustom sets the custom states saved in custom into x: each at a
+// custom node, by increasing position, and accepted by its
+// [SavableTraversal.UnmarshalState].
+func restoreCustom[L any](prog *program[L], x *extra, custom []savedCustom, at places) error {
 	last := -1
-	for i, c := range s.custom {
+	for i, c := range custom {
 		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != KindCustom {
-			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: fmt.Sprintf("position %d is not a custom node", c.id)}
+			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("position %d is not a custom node", c.id)}
 		}
 		if int(c.id) <= last {
-			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: "positions must increase"}
+			return &StateError{Where: at.custom(i), Msg: "positions must increase"}
 		}
 		last = int(c.id)
 		p := &prog.all[c.id]
 		st, ok := p.def.custom.(SavableTraversal)
 		if !ok {
-			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement SavableTraversal", p.def.custom)}
+			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement SavableTraversal", p.def.custom)}
 		}
 		tr, err := st.UnmarshalState(c.state, len(p.children))
 		if err != nil {
-			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: err.Error(), Err: err}
+			return &StateError{Where: at.custom(i), Msg: clipMessage(err.Error()), Err: err}
 		}
 		if tr == nil {
-			return Tree[L]{}, &StateError{Where: at.custom(i), Msg: fmt.Sprintf("%T.UnmarshalState returned nil", p.def.custom)}
+			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("%T.UnmarshalState returned nil", p.def.custom)}
 		}
-		t.z.ext.custom = t.z.ext.setTraversal(p.id, nil, tr)
+		x.custom = x.setTraversal(p.id, nil, tr)
 	}
-	return t, nil
+	return nil
 }
 
 // stateJSON is the JSON form of a saved state.
@@ -445,15 +566,39 @@ type customJSON struct {
 
 const stateFormat = "behaviortree-state/1"
 
-// MarshalJSON encodes t's running state as JSON, with the fields of the
-// binary form by name: format, fingerprint (hex), focus, status, signal,
-// rng (hex, when the definition draws at random or has custom nodes),
-// counts ({"node", "left"}) and custom ({"node", "state" in base64}).
+// MarshalJSON encodes t's running state as a JSON object, which
+// [RestoreJSON] reads back against the same definition. It holds the fields
+// of the binary form ([Tree.MarshalBinary]) by name, and fails as it does:
+//
+//	{"format":"behaviortree-state/1","fingerprint":"927918047884878d",
+//	 "focus":11,"status":"running","signal":"success",
+//	 "rng":"990adc6a37cc19c88b64210b25a62ab3",
+//	 "counts":[{"node":10,"left":2}],"custom":[{"node":6,"state":"MQ=="}]}
+//
+// The fields are:
+//
+//   - "format": "behaviortree-state/1";
+//   - "fingerprint": the [Node.Fingerprint], 16 hex digits;
+//   - "focus": the focused leaf's position, in preorder;
+//   - "status" and "signal": "running", "success" or "failure";
+//   - "rng": the random state, 32 hex digits, when the definition has
+//     Random, RandomWeighted or custom nodes;
+//   - "counts": the RepeatN counters that have counted down, deepest first,
+//     each {"node": position, "left": runs left}; left out when empty;
+//   - "custom": the custom node states, by increasing position, each
+//     {"node": position, "state": the bytes in base64}; left out when empty.
+//
+// Unknown fields and data after the object are errors.
 func (t Tree[L]) MarshalJSON() ([]byte, error) {
 	s, err := t.save()
 	if err != nil {
 		return nil, err
 	}
+	return s.marshalJSON()
+}
+
+// marshalJSON returns the JSON form of s.
+func (s *savedState) marshalJSON() ([]byte, error) {
 	j := stateJSON{Format: stateFormat, Fingerprint: fmt.Sprintf("%016x", s.fingerprint), Focus: s.focus,
 		Status: s.status.String(), Signal: s.signal.String()}
 	if s.rng != nil {
@@ -473,36 +618,45 @@ func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
 	if def.n == nil {
 		return Tree[L]{}, &StateError{Msg: "zero definition"}
 	}
+	s, err := decodeJSON(data)
+	if err != nil {
+		return Tree[L]{}, err
+	}
+	return restore(compiled(def.n), &s, jsonPlaces{})
+}
+
+// decodeJSON parses the JSON form, checking its syntax and its enums, not
+// the positions it names.
+func decodeJSON(data []byte) (savedState, error) {
+	var s savedState
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var j stateJSON
 	if err := dec.Decode(&j); err != nil {
-		return Tree[L]{}, &StateError{Msg: "invalid JSON: " + err.Error(), Err: err}
+		return s, &StateError{Msg: "invalid JSON: " + clipMessage(err.Error()), Err: err}
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return Tree[L]{}, &StateError{Msg: fmt.Sprintf("invalid JSON: data after the state at byte %d", dec.InputOffset())}
+		return s, &StateError{Msg: fmt.Sprintf("invalid JSON: data after the state at byte %d", dec.InputOffset())}
 	}
 	if j.Format != stateFormat {
-		return Tree[L]{}, &StateError{Where: `"format"`, Msg: fmt.Sprintf("%q, want %q", j.Format, stateFormat)}
+		return s, &StateError{Where: `"format"`, Msg: fmt.Sprintf("%s, want %q", quoteInput(j.Format), stateFormat)}
 	}
-	var s savedState
 	fp, err := hex.DecodeString(j.Fingerprint)
 	if err != nil || len(fp) != 8 {
-		return Tree[L]{}, &StateError{Where: `"fingerprint"`, Msg: fmt.Sprintf("%q is not 16 hex digits", j.Fingerprint)}
+		return s, &StateError{Where: `"fingerprint"`, Msg: quoteInput(j.Fingerprint) + " is not 16 hex digits"}
 	}
 	s.fingerprint = binary.BigEndian.Uint64(fp)
 	s.focus = j.Focus
-	var ok1, ok2 bool
-	if s.status, ok1 = parseStatus(j.Status); !ok1 {
-		return Tree[L]{}, &StateError{Where: `"status"`, Msg: fmt.Sprintf("%q, want running, success or failure", j.Status)}
+	if s.status, err = parseStatus(`"status"`, j.Status); err != nil {
+		return s, err
 	}
-	if s.signal, ok2 = parseStatus(j.Signal); !ok2 {
-		return Tree[L]{}, &StateError{Where: `"signal"`, Msg: fmt.Sprintf("%q, want running, success or failure", j.Signal)}
+	if s.signal, err = parseStatus(`"signal"`, j.Signal); err != nil {
+		return s, err
 	}
 	if j.RNG != "" {
 		r, err := hex.DecodeString(j.RNG)
 		if err != nil || len(r) != 16 {
-			return Tree[L]{}, &StateError{Where: `"rng"`, Msg: fmt.Sprintf("%q is not 32 hex digits", j.RNG)}
+			return s, &StateError{Where: `"rng"`, Msg: quoteInput(j.RNG) + " is not 32 hex digits"}
 		}
 		s.rng = (*[16]byte)(r)
 	}
@@ -512,18 +666,19 @@ func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
 	for i, c := range j.Custom {
 		st, err := base64.StdEncoding.DecodeString(c.State)
 		if err != nil {
-			return Tree[L]{}, &StateError{Where: jsonPlaces{}.custom(i), Msg: "state is not base64", Err: err}
+			return s, &StateError{Where: jsonPlaces{}.custom(i), Msg: "state is not base64", Err: err}
 		}
 		s.custom = append(s.custom, savedCustom{id: c.Node, state: st})
 	}
-	return restore(compiled(def.n), s, jsonPlaces{})
+	return s, nil
 }
 
-func parseStatus(s string) (Status, bool) {
+// parseStatus reads the status named text, for the field where.
+func parseStatus(where, text string) (Status, error) {
 	for _, st := range []Status{Running, Success, Failure} {
-		if st.String() == s {
-			return st, true
+		if st.String() == text {
+			return st, nil
 		}
 	}
-	return 0, false
+	return 0, &StateError{Where: where, Msg: quoteInput(text) + `, want "running", "success" or "failure"`}
 }
