@@ -39,13 +39,25 @@ func TestTreesAreTheSeeds(t *testing.T) {
 
 // view builds a View from rows of ".oX#" characters.
 func view(rows ...string) *View {
-	v := &View{Cols: len(rows[0]), Rows: len(rows)}
-	for _, r := range rows {
-		for _, c := range r {
-			v.cells = append(v.cells, map[rune]Cell{'.': Unknown, 'o': Miss, 'X': Hit, '#': Sunk}[c])
+	v := new(View)
+	v.reset(len(rows[0]), len(rows))
+	for y, r := range rows {
+		for x, c := range r {
+			if c != '.' {
+				v.set(y*v.Cols+x, map[rune]Cell{'o': Miss, 'X': Hit, '#': Sunk}[c])
+			}
 		}
 	}
 	return v
+}
+
+// bot returns a new bot of the given name, seeded with seed.
+func bot(name string, seed uint64) Bot {
+	b, err := NewBot(name, seed)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // at advances a tree until its value is intent, by failing, or panics.
@@ -62,9 +74,9 @@ func at(t bt.Tree[Intent], intent Intent, signals ...bt.Status) bt.Tree[Intent] 
 // TestHandlerRules is a table of situations and the signal each must give.
 func TestHandlerRules(t *testing.T) {
 	hit, miss, sunk := Answer{Kind: AnswerHit, Ship: 0}, Answer{Kind: AnswerMiss, Ship: -1}, Answer{Kind: AnswerSunk, Ship: 0}
-	c := NewC(1)
+	c := bot("C", 1)
 	narrowing := c
-	narrowing.tree = at(c.tree, GoRight, bt.Success)
+	narrowing.tree = at(c.tree, goRight, bt.Success)
 	narrowing.anchor, narrowing.cur = Point{1, 1}, Point{1, 1}
 	tests := []struct {
 		name   string
@@ -72,20 +84,21 @@ func TestHandlerRules(t *testing.T) {
 		answer Answer
 		want   bt.Status
 	}{
-		{"A: a miss fails", NewA(1), miss, bt.Failure},
-		{"A: a hit succeeds", NewA(1), hit, bt.Success},
-		{"B: every shot succeeds", NewB(1), miss, bt.Success},
+		{"A: a miss fails", bot("A", 1), miss, bt.Failure},
+		{"A: a hit succeeds", bot("A", 1), hit, bt.Success},
+		{"B: every shot succeeds", bot("B", 1), miss, bt.Success},
 		{"C guessing: a miss fails", c, miss, bt.Failure},
 		{"C guessing: a hit succeeds", c, hit, bt.Success},
 		{"C guessing: a sunk ship leaves the tree", c, sunk, bt.Running},
 		{"C narrowing: a hit leaves the tree", narrowing, hit, bt.Running},
 		{"C narrowing: a miss fails", narrowing, miss, bt.Failure},
 		{"C narrowing: a sunk ship succeeds", narrowing, sunk, bt.Success},
-		{"D guessing: a sunk ship leaves the tree", NewD(1), sunk, bt.Running},
+		{"D guessing: a sunk ship leaves the tree", bot("D", 1), sunk, bt.Running},
 	}
 	for _, tc := range tests {
 		before := tc.bot.Tree()
-		after, got := tc.bot.Observe(view("...", "...", "..."), Point{1, 1}, tc.answer)
+		after := tc.bot
+		got := after.hear(Point{1, 1}, tc.answer)
 		if got != tc.want {
 			t.Errorf("%s: signal %v, want %v", tc.name, got, tc.want)
 		}
@@ -93,7 +106,7 @@ func TestHandlerRules(t *testing.T) {
 			t.Errorf("%s: the tree changed", tc.name)
 		}
 		if tc.bot.Tree() != before {
-			t.Errorf("%s: Observe changed the receiver's tree", tc.name)
+			t.Errorf("%s: hearing changed the original's tree", tc.name)
 		}
 	}
 }
@@ -102,57 +115,61 @@ func TestHandlerRules(t *testing.T) {
 func TestDecideRules(t *testing.T) {
 	// B at the end of a row: go_right is off the board, so it fails and
 	// beginning_of_next_row shoots the next row's first cell.
-	b := NewB(1)
-	b.tree, b.cursor = at(b.tree, GoRight, bt.Success), Point{2, 0}
-	d, err := b.Decide(view("ooo", "...", "..."))
+	b := bot("B", 1)
+	b.tree, b.cur = at(b.tree, goRight, bt.Success), Point{2, 0}
+	var ticks []Tick
+	shot, err := b.decide(view("ooo", "...", "..."), &ticks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Shot != (Point{0, 1}) || len(d.Steps) != 2 || d.Steps[0] != (Step{GoRight, bt.Failure}) {
-		t.Errorf("B: shot %v after %v, want (0,1) after failing go_right", d.Shot, d.Steps)
+	if shot != (Point{0, 1}) || len(ticks) != 2 || ticks[0] != (Tick{goRight, bt.Failure}) {
+		t.Errorf("B: shot %v after %v, want A2 after failing go_right", shot, ticks)
 	}
 
 	// C narrowing at the right edge: go_right fails, go_left starts again
 	// from the first hit, stepping over hits already made.
-	c := NewC(1)
-	c.tree = at(c.tree, GoRight, bt.Success)
+	c := bot("C", 1)
+	c.tree = at(c.tree, goRight, bt.Success)
 	c.anchor, c.cur = Point{2, 1}, Point{2, 1}
-	d, err = c.Decide(view("...", ".XX", "..."))
+	ticks = nil
+	shot, err = c.decide(view("...", ".XX", "..."), &ticks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Shot != (Point{0, 1}) || d.Steps[0] != (Step{GoRight, bt.Failure}) || d.Steps[1].Intent != GoLeft {
-		t.Errorf("C: shot %v after %v, want (0,1) going left", d.Shot, d.Steps)
+	if shot != (Point{0, 1}) || ticks[0] != (Tick{goRight, bt.Failure}) || ticks[1].Intent != goLeft {
+		t.Errorf("C: shot %v after %v, want A2 going left", shot, ticks)
 	}
 }
 
 // TestCollateralDamage plays D into a sink with a stray hit beside it.
 func TestCollateralDamage(t *testing.T) {
-	d := NewD(3)
+	d := bot("D", 3)
 	// Walk the tree to check_for_collateral_damage: a random hit, then a
 	// sunk ship from check_adjacent.
 	d.tree = d.tree.Succeed() // random_guess hit
 	d.tree = d.tree.Succeed() // check_adjacent: sunk
-	if d.tree.Value() != CheckForCollateralDamage {
+	if d.tree.Value() != checkForCollateralDamage {
 		t.Fatalf("tree at %s", d.tree.Value())
 	}
-	dec, err := d.Decide(view("##.", "..X", "..."))
+	again := d
+	var ticks []Tick
+	shot, err := d.decide(view("##.", "..X", "..."), &ticks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dec.Steps[0] != (Step{CheckForCollateralDamage, bt.Success}) {
-		t.Fatalf("steps %v", dec.Steps)
+	if ticks[0] != (Tick{checkForCollateralDamage, bt.Success}) {
+		t.Fatalf("ticks %v", ticks)
 	}
-	if n := dec.Shot; abs(n.X-2)+abs(n.Y-1) != 1 {
-		t.Errorf("shot %v is not next to the collateral hit (2,1)", n)
+	if abs(shot.X-2)+abs(shot.Y-1) != 1 {
+		t.Errorf("shot %v is not next to the collateral hit C2", shot)
 	}
 	// No collateral damage: the check fails and random guessing resumes.
-	dec, err = d.Decide(view("##.", "...", "..."))
-	if err != nil {
+	ticks = nil
+	if _, err = again.decide(view("##.", "...", "..."), &ticks); err != nil {
 		t.Fatal(err)
 	}
-	if dec.Steps[0] != (Step{CheckForCollateralDamage, bt.Failure}) || dec.Steps[1].Intent != RandomGuess {
-		t.Errorf("steps %v, want a failed check then a random guess", dec.Steps)
+	if ticks[0] != (Tick{checkForCollateralDamage, bt.Failure}) || ticks[1].Intent != randomGuess {
+		t.Errorf("ticks %v, want a failed check then a random guess", ticks)
 	}
 }
 
@@ -164,22 +181,23 @@ func TestFireRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSea(b)
-	if _, err := s.Fire(Point{4, 0}); !errors.Is(err, ErrOffBoard) {
+	var s sea
+	s.reset(b)
+	if _, err := s.fire(Point{4, 0}); !errors.Is(err, errShot) {
 		t.Errorf("off board: %v", err)
 	}
 	cells := b.Ships[0].Cells
-	if a, _ := s.Fire(cells[0]); a.Kind != AnswerHit {
+	if a, _ := s.fire(cells[0]); a.Kind != AnswerHit {
 		t.Errorf("first cell: %v", a)
 	}
-	if _, err := s.Fire(cells[0]); !errors.Is(err, ErrPlayed) {
+	if _, err := s.fire(cells[0]); !errors.Is(err, errShot) {
 		t.Errorf("played: %v", err)
 	}
-	if s.Shots() != 1 {
-		t.Errorf("refused shots counted: %d", s.Shots())
+	if s.shots != 1 {
+		t.Errorf("refused shots counted: %d", s.shots)
 	}
-	if a, _ := s.Fire(cells[1]); a.Kind != AnswerSunk || !s.Over() {
-		t.Errorf("second cell: %v, over %v", a, s.Over())
+	if a, _ := s.fire(cells[1]); a.Kind != AnswerSunk || s.sunk != 1 {
+		t.Errorf("second cell: %v, sunk %d", a, s.sunk)
 	}
 }
 
@@ -190,10 +208,10 @@ func TestConfigErrors(t *testing.T) {
 		c    Config
 		want string
 	}{
-		{"too long", Config{5, 5, []int{6}}, "battleship: ship 0 of length 6 does not fit a 5x5 board"},
+		{"too long", Config{5, 5, []int{6}}, "battleship: ship 1 of length 6 does not fit a 5x5 board"},
 		{"too many", Config{3, 3, []int{3, 3, 3, 1}}, "battleship: the fleet has 10 cells, more than the 9 of a 3x3 board"},
 		{"empty", Config{3, 3, nil}, "battleship: the fleet is empty"},
-		{"zero ship", Config{3, 3, []int{0}}, "battleship: ship 0 has length 0; lengths must be at least 1"},
+		{"zero ship", Config{3, 3, []int{0}}, "battleship: ship 1 has length 0; lengths must be at least 1"},
 		{"no board", Config{0, 3, []int{1}}, "battleship: board 0x3: each side must be 1 to 100"},
 	}
 	for _, tc := range tests {

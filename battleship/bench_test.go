@@ -5,13 +5,15 @@ import (
 )
 
 // BenchmarkGame plays one whole game per op for each bot, on the default
-// board, each op a fresh board and bot from the run's seeds.
+// board: placing the fleet, and playing until it is sunk, as PlayMany's
+// workers do.
 func BenchmarkGame(b *testing.B) {
-	for _, name := range Names {
-		b.Run(name, func(b *testing.B) {
+	for _, s := range strategies() {
+		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
+			var p player
 			for i := 0; i < b.N; i++ {
-				if _, err := PlayGame(DefaultConfig(), name, 1, i); err != nil {
+				if _, err := p.play(DefaultConfig(), s, 1, i); err != nil {
 					b.Fatal(err)
 				}
 			}

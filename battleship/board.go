@@ -1,21 +1,46 @@
 package battleship
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 )
 
 // Point is a cell of the board: X is the column, from 0 at the left, and Y
-// the row, from 0 at the top.
+// the row, from 0 at the top. People name it as the board is labelled:
+// column letters and row numbers from 1, so Point{0, 0} is A1.
 type Point struct{ X, Y int }
 
 // Add returns p moved by d.
 func (p Point) Add(d Point) Point { return Point{p.X + d.X, p.Y + d.Y} }
 
-// String returns "(x,y)".
-func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }
+// String returns the board coordinates of p, as the board is labelled:
+// "A1" for Point{0, 0}, "J10" for Point{9, 9}, and after column Z, "AA",
+// "AB" and so on. A point off the board is shown as "(x,y)".
+func (p Point) String() string {
+	if p.X < 0 || p.Y < 0 {
+		return fmt.Sprintf("(%d,%d)", p.X, p.Y)
+	}
+	return colName(p.X) + fmt.Sprint(p.Y+1)
+}
+
+// colName is the label of column x: A to Z, then AA, AB, ... as in
+// spreadsheets.
+func colName(x int) string {
+	var b []byte
+	for x++; x > 0; x = (x - 1) / 26 {
+		b = append([]byte{byte('A' + (x-1)%26)}, b...)
+	}
+	return string(b)
+}
+
+// The limits of a game, checked by Config.Check: a board has at most
+// MaxSide × MaxSide = 10,000 cells, and a fleet at most MaxShips ships.
+// They bound the work and memory of placing a fleet.
+const (
+	MaxSide  = 100
+	MaxShips = 100
+)
 
 // Config is a board size and a fleet.
 type Config struct {
@@ -31,24 +56,30 @@ func DefaultConfig() Config {
 // Cells returns the number of cells of the board.
 func (c Config) Cells() int { return c.Cols * c.Rows }
 
-// Check returns an error if the configuration cannot make a game: a board
-// smaller than 1 × 1 or larger than 100 × 100, an empty fleet, a ship that is
-// shorter than 1 or longer than the board, or a fleet with more cells than
-// the board.
+// In reports whether p is on the board.
+func (c Config) In(p Point) bool { return p.X >= 0 && p.Y >= 0 && p.X < c.Cols && p.Y < c.Rows }
+
+// Check returns an error if the configuration cannot make a game: a side
+// shorter than 1 or longer than MaxSide, an empty fleet or one of more than
+// MaxShips ships, a ship shorter than 1 or longer than the board, or a fleet
+// with more cells than the board. Ships are counted from 1.
 func (c Config) Check() error {
-	if c.Cols < 1 || c.Rows < 1 || c.Cols > 100 || c.Rows > 100 {
-		return fmt.Errorf("battleship: board %dx%d: each side must be 1 to 100", c.Cols, c.Rows)
+	if c.Cols < 1 || c.Rows < 1 || c.Cols > MaxSide || c.Rows > MaxSide {
+		return fmt.Errorf("battleship: board %dx%d: each side must be 1 to %d", c.Cols, c.Rows, MaxSide)
 	}
 	if len(c.Fleet) == 0 {
-		return fmt.Errorf("battleship: the fleet is empty")
+		return errors.New("battleship: the fleet is empty")
+	}
+	if len(c.Fleet) > MaxShips {
+		return fmt.Errorf("battleship: the fleet has %d ships, more than the limit of %d", len(c.Fleet), MaxShips)
 	}
 	total := 0
 	for i, l := range c.Fleet {
 		if l < 1 {
-			return fmt.Errorf("battleship: ship %d has length %d; lengths must be at least 1", i, l)
+			return fmt.Errorf("battleship: ship %d has length %d; lengths must be at least 1", i+1, l)
 		}
 		if l > max(c.Cols, c.Rows) {
-			return fmt.Errorf("battleship: ship %d of length %d does not fit a %dx%d board", i, l, c.Cols, c.Rows)
+			return fmt.Errorf("battleship: ship %d of length %d does not fit a %dx%d board", i+1, l, c.Cols, c.Rows)
 		}
 		total += l
 	}
@@ -56,34 +87,6 @@ func (c Config) Check() error {
 		return fmt.Errorf("battleship: the fleet has %d cells, more than the %d of a %dx%d board", total, c.Cells(), c.Cols, c.Rows)
 	}
 	return nil
-}
-
-// ParseSize reads a board size written "COLSxROWS", for example "10x10".
-func ParseSize(s string) (cols, rows int, err error) {
-	a, b, ok := strings.Cut(strings.ToLower(s), "x")
-	if ok {
-		cols, err = strconv.Atoi(a)
-		if err == nil {
-			rows, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil {
-		return 0, 0, fmt.Errorf("battleship: size %q: want COLSxROWS, for example 10x10", s)
-	}
-	return cols, rows, nil
-}
-
-// ParseFleet reads ship lengths written "5,4,3,3,2".
-func ParseFleet(s string) ([]int, error) {
-	var fleet []int
-	for i, f := range strings.Split(s, ",") {
-		l, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, fmt.Errorf("battleship: fleet %q: item %d (%q) is not a whole number", s, i+1, f)
-		}
-		fleet = append(fleet, l)
-	}
-	return fleet, nil
 }
 
 // Ship is a placed ship: its cells, from its top-left end.
@@ -95,85 +98,190 @@ type Ship struct {
 type Board struct {
 	Config
 	Ships []Ship
-	at    []int // cell index -> ship index + 1, or 0 for water
+	at    []int32 // cell index -> ship index + 1, or 0 for water
+
+	// Placement's buffers, kept so that a board can be placed again
+	// without allocating (see reset).
+	points []Point
+	spots  []int32
+	levels []level
 }
 
-// ShipAt returns the index of the ship at p, or -1 for water.
-func (b *Board) ShipAt(p Point) int { return b.at[p.Y*b.Cols+p.X] - 1 }
+// ShipAt returns the index of the ship at p (in Ships, from 0), or -1 for
+// water.
+func (b *Board) ShipAt(p Point) int { return int(b.at[p.Y*b.Cols+p.X]) - 1 }
 
-// In reports whether p is on the board.
-func (c Config) In(p Point) bool { return p.X >= 0 && p.Y >= 0 && p.X < c.Cols && p.Y < c.Rows }
+// placeBudget bounds the work of placing a fleet, counted as spots
+// generated plus spots tried, so that placement ends in bounded time
+// whatever the configuration (about a second at worst).
+const placeBudget = 1 << 24
 
 // NewBoard places the fleet of c at random, from seed: each ship horizontal
 // or vertical, no two overlapping (touching is allowed). It searches with
-// backtracking, so it finds a placement whenever the first tries do not and
-// one exists within its search budget, and otherwise returns an error.
+// backtracking, so it finds a placement whenever one exists within its
+// work budget, and otherwise returns an error. Its memory is proportional
+// to the board's cells, and its work is bounded.
 func NewBoard(c Config, seed uint64) (*Board, error) {
-	if err := c.Check(); err != nil {
+	b := new(Board)
+	if err := b.reset(c, seed, new(int)); err != nil {
 		return nil, err
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	b := &Board{Config: c, Ships: make([]Ship, len(c.Fleet)), at: make([]int, c.Cells())}
-	budget := 200000
-	if !b.place(0, rng, &budget) {
-		return nil, fmt.Errorf("battleship: could not place the fleet %v on a %dx%d board", c.Fleet, c.Cols, c.Rows)
 	}
 	return b, nil
 }
 
-// place puts ships i, i+1, ... on the board, trying positions in a random
-// order and backtracking.
-func (b *Board) place(i int, rng *rand.Rand, budget *int) bool {
-	if i == len(b.Fleet) {
-		return true
+// level is one ship's place in the backtracking search: the random state
+// before its spots were shuffled (to shuffle them again the same way after
+// a deeper ship overwrote the spot buffer), the next spot to try, and the
+// spot taken.
+type level struct {
+	rng        rand.PCG
+	next, spot int
+}
+
+// reset places the fleet of c from seed on b, reusing b's buffers. work
+// counts the work done, for tests.
+//
+// For ship i it lists every spot that fits, in reading order, horizontal
+// before vertical, shuffles them, and tries them in turn, backtracking when
+// none is free. Only one ship's spots are kept: going back to a ship
+// shuffles its spots again from its saved random state, so memory stays
+// proportional to the cells.
+func (b *Board) reset(c Config, seed uint64, work *int) error {
+	if err := c.Check(); err != nil {
+		return err
 	}
-	l := b.Fleet[i]
-	type spot struct {
-		p        Point
-		vertical bool
+	n, ships, total := c.Cells(), len(c.Fleet), 0
+	for _, l := range c.Fleet {
+		total += l
 	}
-	var spots []spot
-	for y := 0; y < b.Rows; y++ {
-		for x := 0; x < b.Cols; x++ {
-			if x+l <= b.Cols {
-				spots = append(spots, spot{Point{x, y}, false})
+	b.Config = c
+	b.at = grow(b.at, n)
+	clear(b.at)
+	b.points = grow(b.points, total)
+	b.Ships = grow(b.Ships, ships)
+	b.levels = grow(b.levels, ships)
+	b.spots = b.spots[:0]
+
+	var src rand.PCG
+	src.Seed(seed, 0x5eed)
+	rng := rand.New(&src)
+	held := -1 // the ship whose shuffled spots b.spots holds
+	shuffle := func(i int, r *rand.Rand) {
+		b.spots = b.spotsOf(b.spots[:0], c.Fleet[i])
+		r.Shuffle(len(b.spots), func(x, y int) { b.spots[x], b.spots[y] = b.spots[y], b.spots[x] })
+		*work += len(b.spots)
+		held = i
+	}
+	start := func(i int) {
+		b.levels[i] = level{rng: src}
+		shuffle(i, rng)
+	}
+	start(0)
+	for i := 0; i < ships; {
+		if held != i {
+			again := b.levels[i].rng
+			shuffle(i, rand.New(&again))
+		}
+		lv := &b.levels[i]
+		placed := false
+		for ; lv.next < len(b.spots); lv.next++ {
+			if *work++; *work > placeBudget {
+				return fmt.Errorf("battleship: could not place %d ships on a %dx%d board within the search budget", ships, c.Cols, c.Rows)
 			}
-			if y+l <= b.Rows && l > 1 {
-				spots = append(spots, spot{Point{x, y}, true})
-			}
-		}
-	}
-	rng.Shuffle(len(spots), func(a, c int) { spots[a], spots[c] = spots[c], spots[a] })
-	for _, s := range spots {
-		if *budget--; *budget < 0 {
-			return false
-		}
-		d := Point{1, 0}
-		if s.vertical {
-			d = Point{0, 1}
-		}
-		cells := make([]Point, l)
-		free := true
-		for k, p := 0, s.p; k < l; k, p = k+1, p.Add(d) {
-			cells[k] = p
-			if b.at[p.Y*b.Cols+p.X] != 0 {
-				free = false
+			if s := b.spots[lv.next]; b.free(s, c.Fleet[i]) {
+				lv.spot, placed = int(s), true
+				lv.next++
 				break
 			}
 		}
-		if !free {
+		if placed {
+			b.mark(i, int32(i+1))
+			if i++; i < ships {
+				start(i)
+			}
 			continue
 		}
-		for _, p := range cells {
-			b.at[p.Y*b.Cols+p.X] = i + 1
+		if i == 0 {
+			return fmt.Errorf("battleship: the %d ships cannot be placed on a %dx%d board", ships, c.Cols, c.Rows)
+		}
+		i--
+		b.mark(i, 0)
+	}
+	off := 0
+	for i, l := range c.Fleet {
+		cells := b.points[off : off+l : off+l]
+		off += l
+		s, d := b.spotStart(b.levels[i].spot)
+		for k := range cells {
+			cells[k] = s
+			s = s.Add(d)
 		}
 		b.Ships[i] = Ship{Cells: cells}
-		if b.place(i+1, rng, budget) {
-			return true
-		}
-		for _, p := range cells {
-			b.at[p.Y*b.Cols+p.X] = 0
+	}
+	return nil
+}
+
+// A spot is a ship's position, coded as its first cell's index times two,
+// plus one if it is vertical.
+
+// spotsOf appends every spot where a ship of length l fits, in reading
+// order, horizontal before vertical (a ship of length 1 is only
+// horizontal).
+func (b *Board) spotsOf(dst []int32, l int) []int32 {
+	for y := 0; y < b.Rows; y++ {
+		for x := 0; x < b.Cols; x++ {
+			i := int32(y*b.Cols + x)
+			if x+l <= b.Cols {
+				dst = append(dst, 2*i)
+			}
+			if y+l <= b.Rows && l > 1 {
+				dst = append(dst, 2*i+1)
+			}
 		}
 	}
-	return false
+	return dst
+}
+
+// spotStart returns the first cell of spot s and the direction of the ship.
+func (b *Board) spotStart(s int) (Point, Point) {
+	i := s / 2
+	p := Point{i % b.Cols, i / b.Cols}
+	if s%2 == 1 {
+		return p, Point{0, 1}
+	}
+	return p, Point{1, 0}
+}
+
+// free reports whether a ship of length l at spot s overlaps no ship.
+func (b *Board) free(s int32, l int) bool {
+	i, step := int(s/2), 1
+	if s%2 == 1 {
+		step = b.Cols
+	}
+	for k := 0; k < l; k, i = k+1, i+step {
+		if b.at[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mark sets the cells of ship i, at its level's spot, to v.
+func (b *Board) mark(i int, v int32) {
+	s := b.levels[i].spot
+	c, step := s/2, 1
+	if s%2 == 1 {
+		step = b.Cols
+	}
+	for k := 0; k < b.Fleet[i]; k, c = k+1, c+step {
+		b.at[c] = v
+	}
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -13,86 +14,63 @@ type Intent string
 
 // The intents of the seed documentation's bots.
 const (
-	RandomGuess              Intent = "random_guess"
-	TopLeft                  Intent = "top_left"
-	GoRight                  Intent = "go_right"
-	GoLeft                   Intent = "go_left"
-	GoUp                     Intent = "go_up"
-	GoDown                   Intent = "go_down"
-	BeginningOfNextRow       Intent = "beginning_of_next_row"
-	CheckForCollateralDamage Intent = "check_for_collateral_damage"
+	randomGuess              Intent = "random_guess"
+	topLeft                  Intent = "top_left"
+	goRight                  Intent = "go_right"
+	goLeft                   Intent = "go_left"
+	goUp                     Intent = "go_up"
+	goDown                   Intent = "go_down"
+	beginningOfNextRow       Intent = "beginning_of_next_row"
+	checkForCollateralDamage Intent = "check_for_collateral_damage"
 )
 
-// MaxTicks bounds the intents a bot may go through to produce one shot. Each
+// maxTicks bounds the intents a bot may go through to name one shot. Each
 // intent it cannot carry out (a move off the board) is failed, which costs a
-// tick; a bot that has not named a shot after MaxTicks ticks is stuck, and
-// Decide returns an error.
-const MaxTicks = 64
+// tick; a bot that has named no shot after maxTicks ticks is stuck, and the
+// turn is an error.
+const maxTicks = 64
 
-// Bot is a player whose strategy is a behavior tree. Bots are values: their
-// methods return a new bot and leave the receiver as it was.
-type Bot interface {
-	// Name is the bot's letter: "A", "B", "C" or "D".
-	Name() string
-	// Tree returns the bot's current tree version.
-	Tree() bt.Tree[Intent]
-	// Decide resolves the bot's intents into its next shot. Intents that
-	// cannot be carried out are failed, and intents that fire no shot (such
-	// as checking for collateral damage) are answered, until an intent names
-	// a shot. The Decision holds the shot and the bot after deciding.
-	Decide(v *View) (Decision, error)
-	// Observe returns the bot after the answer a to its shot, and the signal
-	// it gave its tree (Running when the answer leaves the tree as it is).
-	Observe(v *View, shot Point, a Answer) (Bot, bt.Status)
-	// Doing says in words what the bot is doing, for display.
-	Doing() string
+// Bot is a player whose strategy is a behavior tree: the tree version it
+// is at, its strategy (the tree's definition and the handler code that
+// carries out its intents, one per bot_*.go file), and the handler's
+// memory. Bots are values: a game keeps one per turn, and each stays as it
+// was.
+type Bot struct {
+	tree     bt.Tree[Intent]
+	strategy *strategy
+	rng      rand.PCG // for random guesses
+	anchor   Point    // the hit being narrowed down around
+	cur      Point    // the last hit in the current direction; for B, the last shot
+	dir      Intent   // the direction being walked, "" to start afresh from anchor
 }
 
-// Step is an intent a bot went through while deciding, and the signal it
-// gave that intent: Success or Failure, or Running for the intent that
-// named the shot (its signal comes with the answer).
-type Step struct {
-	Intent Intent
-	Signal bt.Status
+// strategy is what each bot_*.go file defines: the tree and its handler.
+type strategy struct {
+	name string
+	tree bt.Node[Intent]
+	// act carries out the tree's current intent: it names a shot, or
+	// signals the intent without firing.
+	act func(b *Bot, v *View) move
+	// hear returns the signal the answer to the shot gives the tree's
+	// current intent, Running to leave the tree as it is.
+	hear func(b *Bot, shot Point, a Answer) bt.Status
+	// doing, if not nil, says what the bot is doing, for display.
+	doing func(b *Bot) string
 }
 
-// Decision is a bot's next shot.
-type Decision struct {
-	Shot  Point
-	Bot   Bot    // the bot after deciding, its tree at the shot's intent
-	Steps []Step // the intents tried, the shot's last
-}
-
-// New returns the bot with the given letter ("a" to "d", either case),
-// seeded with seed.
-func New(name string, seed uint64) (Bot, error) {
-	switch name {
-	case "a", "A":
-		return NewA(seed), nil
-	case "b", "B":
-		return NewB(seed), nil
-	case "c", "C":
-		return NewC(seed), nil
-	case "d", "D":
-		return NewD(seed), nil
-	}
-	return nil, fmt.Errorf("battleship: no bot %q (want a, b, c or d)", name)
-}
-
-// Names lists the bots.
-var Names = []string{"A", "B", "C", "D"}
-
-// action is what a handler does with the current intent: fire a shot, or
+// move is what a handler does with the current intent: fire a shot, or
 // signal the intent without one.
-type action struct {
-	shoot  bool
+type move struct {
+	fire   bool
 	at     Point
 	signal bt.Status
 }
 
-func shootAt(p Point) action           { return action{shoot: true, at: p} }
-func answer(s bt.Status) action        { return action{signal: s} }
-func failIntent() action               { return answer(bt.Failure) }
+func shootAt(p Point) move             { return move{fire: true, at: p} }
+func signalOnly(s bt.Status) move      { return move{signal: s} }
+func failIntent() move                 { return signalOnly(bt.Failure) }
+func succeedIntent() move              { return signalOnly(bt.Success) }
+func strategies() []*strategy          { return []*strategy{&botA, &botB, &botC, &botD} }
 func deriveSeed(seed, k uint64) uint64 { return splitmix(seed ^ splitmix(k+0x632be59bd9b4e019)) }
 
 // splitmix is SplitMix64's finalizer, to derive independent seeds.
@@ -103,159 +81,139 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// handler is what each bot's own code provides to the shared tick loop.
-type handler[B any] interface {
-	Bot
-	act(v *View) (B, action)
-	withTree(t bt.Tree[Intent]) B
-}
+// Names lists the bots, for NewBot.
+var Names = []string{"A", "B", "C", "D"}
 
-// decide is the tick loop every bot shares: ask the handler what to do with
-// the current intent, and signal the tree until the handler names a shot.
-func decide[B handler[B]](b B, v *View) (Decision, error) {
-	var steps []Step
-	for tick := 0; tick < MaxTicks; tick++ {
-		intent := b.Tree().Value()
-		next, a := b.act(v)
-		if a.shoot {
-			steps = append(steps, Step{Intent: intent, Signal: bt.Running})
-			return Decision{Shot: a.at, Bot: next, Steps: steps}, nil
-		}
-		steps = append(steps, Step{Intent: intent, Signal: a.signal})
-		b = next.withTree(next.Tree().Signal(a.signal))
-	}
-	return Decision{}, fmt.Errorf("battleship: bot %s named no shot in %d ticks (its tree is at %s)", b.Name(), MaxTicks, b.Tree().Value())
-}
-
-// core is the handler state the bots share: the tree, the random state of
-// random guesses, and the bookkeeping of narrowing down around a hit.
-type core struct {
-	tree   bt.Tree[Intent]
-	rng    rand.PCG // for random guesses, stored by value
-	anchor Point    // the hit being narrowed down around
-	cur    Point    // the last hit in the current direction
-	dir    Intent   // the direction being walked, "" to start afresh from anchor
-}
-
-func newCore(def bt.Node[Intent], seed uint64) core {
-	return core{
-		tree: bt.Start(def, bt.WithSeed(deriveSeed(seed, 1))),
-		rng:  *rand.NewPCG(deriveSeed(seed, 2), deriveSeed(seed, 3)),
-	}
-}
-
-// randomCell returns a uniformly random unplayed cell, and the advanced
-// random state. ok is false when every cell is played.
-func (c core) randomCell(v *View) (core, Point, bool) {
-	n := v.Unplayed()
-	if n == 0 {
-		return c, Point{}, false
-	}
-	hi, _ := bits.Mul64(c.rng.Uint64(), uint64(n)) // c is a copy: the receiver's rng is untouched
-	k := int(hi)
-	for y := 0; y < v.Rows; y++ {
-		for x := 0; x < v.Cols; x++ {
-			if v.At(Point{x, y}) == Unknown {
-				if k == 0 {
-					return c, Point{x, y}, true
-				}
-				k--
-			}
+// NewBot returns the bot with the given letter ("a" to "d", either case),
+// seeded with seed: its tree's Random nodes and its random guesses draw
+// from it.
+func NewBot(name string, seed uint64) (Bot, error) {
+	for _, s := range strategies() {
+		if strings.EqualFold(name, s.name) {
+			return s.start(seed), nil
 		}
 	}
-	panic("battleship: unreachable: fewer unplayed cells than counted")
+	return Bot{}, fmt.Errorf("battleship: no bot %s (want a, b, c or d)", quote(name))
 }
 
-// guess carries out random_guess: shoot a random unplayed cell, or fail
-// the intent when none is left.
-func (c core) guess(v *View) (core, action) {
-	next, p, ok := c.randomCell(v)
-	if !ok {
-		return c, failIntent()
+// start returns a new bot of strategy s.
+func (s *strategy) start(seed uint64) Bot {
+	b := Bot{tree: bt.Start(s.tree, bt.WithSeed(deriveSeed(seed, 1))), strategy: s}
+	b.rng.Seed(deriveSeed(seed, 2), deriveSeed(seed, 3))
+	return b
+}
+
+// Name returns the bot's letter: "A", "B", "C" or "D".
+func (b Bot) Name() string { return b.strategy.name }
+
+// Tree returns the bot's current tree version.
+func (b Bot) Tree() bt.Tree[Intent] { return b.tree }
+
+// decide is the tick loop every bot shares: the handler carries out the
+// current intent, and the tree is signalled, until an intent names a shot.
+// It appends each tick to ticks. The tree is left at the shot's intent,
+// whose signal comes with the answer.
+func (b *Bot) decide(v *View, ticks *[]Tick) (Point, error) {
+	for tick := 0; tick < maxTicks; tick++ {
+		intent := b.tree.Value()
+		m := b.strategy.act(b, v)
+		if m.fire {
+			*ticks = append(*ticks, Tick{Intent: intent, Signal: bt.Running})
+			return m.at, nil
+		}
+		*ticks = append(*ticks, Tick{Intent: intent, Signal: m.signal})
+		b.tree = b.tree.Signal(m.signal)
 	}
-	return next, shootAt(p)
+	return Point{}, fmt.Errorf("bot %s named no shot in %d ticks (its tree is at %s)", b.Name(), maxTicks, b.tree.Value())
 }
 
-// directions maps the four direction intents to their moves.
-var directions = map[Intent]Point{GoRight: {1, 0}, GoLeft: {-1, 0}, GoUp: {0, -1}, GoDown: {0, 1}}
+// hear gives the tree the signal the answer to the shot calls for, and
+// returns it (Running: the tree is left as it is).
+func (b *Bot) hear(shot Point, a Answer) bt.Status {
+	s := b.strategy.hear(b, shot, a)
+	if s != bt.Running {
+		b.tree = b.tree.Signal(s)
+	}
+	return s
+}
+
+// Doing says in words what the bot is doing, for display.
+func (b Bot) Doing() string {
+	if b.strategy.doing != nil {
+		return b.strategy.doing(&b)
+	}
+	switch in := b.tree.Value(); in {
+	case randomGuess:
+		return "random guessing"
+	case checkForCollateralDamage:
+		return "checking for collateral damage"
+	case goRight, goLeft, goUp, goDown:
+		return fmt.Sprintf("narrowing down around %v: %s", b.anchor, in)
+	default:
+		return string(in)
+	}
+}
+
+// The handler code the bots share.
+
+// guess carries out random_guess: shoot a uniformly random unplayed cell,
+// or fail the intent when none is left.
+func (b *Bot) guess(v *View) move {
+	if v.unplayed == 0 {
+		return failIntent()
+	}
+	k, _ := bits.Mul64(b.rng.Uint64(), uint64(v.unplayed))
+	return shootAt(v.nthUnknown(int(k)))
+}
+
+// startNarrowing makes p, a hit, the anchor to narrow down around.
+func (b *Bot) startNarrowing(p Point) { b.anchor, b.cur, b.dir = p, p, "" }
 
 // narrow carries out a direction intent: from the last hit in this direction
 // (the anchor, when the direction changes), step over hits already made to
 // the next cell; shoot it if it is unplayed, and otherwise fail the intent,
 // so that the tree tries the next direction.
-func (c core) narrow(v *View, dir Intent) (core, action) {
-	if dir != c.dir {
-		c.cur, c.dir = c.anchor, dir
+func (b *Bot) narrow(v *View, dir Intent) move {
+	if dir != b.dir {
+		b.cur, b.dir = b.anchor, dir
 	}
-	d := directions[dir]
-	p := c.cur.Add(d)
+	d := direction(dir)
+	p := b.cur.Add(d)
 	for v.In(p) && v.At(p) == Hit {
 		p = p.Add(d)
 	}
-	if !v.Playable(p) {
-		c.dir = ""
-		return c, failIntent()
+	if !v.playable(p) {
+		b.dir = ""
+		return failIntent()
 	}
-	return c, shootAt(p)
+	return shootAt(p)
 }
 
-// observeNarrow is the seed's rule for answers while narrowing down: a hit
-// leaves the tree as it is (keep going this way), a miss fails the
-// direction, and a sunk ship succeeds.
-func (c core) observeNarrow(shot Point, a Answer) (core, bt.Status) {
-	switch a.Kind {
-	case AnswerHit:
-		c.cur = shot
-		return c, bt.Running
-	case AnswerMiss:
-		c.dir = ""
-		return c, bt.Failure
+// direction is the move of a direction intent.
+func direction(in Intent) Point {
+	switch in {
+	case goRight:
+		return Point{1, 0}
+	case goLeft:
+		return Point{-1, 0}
+	case goUp:
+		return Point{0, -1}
+	case goDown:
+		return Point{0, 1}
 	}
-	c.dir = ""
-	return c, bt.Success
+	panic("battleship: not a direction: " + string(in))
 }
 
-// observeGuess is the seed's rule for answers to random guesses: a miss
-// fails, a hit succeeds (and becomes the anchor), and a sunk ship leaves
-// the tree as it is, so that it goes on guessing.
-func (c core) observeGuess(shot Point, a Answer) (core, bt.Status) {
-	switch a.Kind {
-	case AnswerMiss:
-		return c, bt.Failure
-	case AnswerHit:
-		c.anchor, c.cur, c.dir = shot, shot, ""
-		return c, bt.Success
+// quote returns s quoted, cut to about 100 bytes, for error messages that
+// repeat what they were given.
+func quote(s string) string {
+	const limit = 100
+	if len(s) <= limit {
+		return fmt.Sprintf("%q", s)
 	}
-	return c, bt.Running
-}
-
-// observe applies observeGuess or observeNarrow, as the current intent
-// asks, and signals the tree.
-func (c core) observe(shot Point, a Answer) (core, bt.Status) {
-	var s bt.Status
-	if c.tree.Value() == RandomGuess {
-		c, s = c.observeGuess(shot, a)
-	} else {
-		c, s = c.observeNarrow(shot, a)
+	cut := limit
+	for cut > 0 && s[cut]&0xc0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
 	}
-	c.tree = c.tree.Signal(s)
-	return c, s
-}
-
-// Tree returns the bot's current tree version.
-func (c core) Tree() bt.Tree[Intent] { return c.tree }
-
-// Doing describes the bot's current intent in words. B, which sweeps, says
-// more.
-func (c core) Doing() string {
-	switch in := c.tree.Value(); in {
-	case RandomGuess:
-		return "random guessing"
-	case CheckForCollateralDamage:
-		return "checking for collateral damage"
-	case GoRight, GoLeft, GoUp, GoDown:
-		return fmt.Sprintf("narrowing down around %v: %s", c.anchor, in)
-	default:
-		return string(in)
-	}
+	return fmt.Sprintf("%q... (%d bytes)", s[:cut], len(s))
 }

@@ -14,51 +14,38 @@ import (
 // it again. Going right off the board fails, and the Select moves on to the
 // beginning of the next row, which costs an extra tick.
 var TreeB = bt.Sequence(
-	bt.Leaf(TopLeft),
-	bt.Continually(bt.Select(bt.Leaf(GoRight), bt.Leaf(BeginningOfNextRow))),
+	bt.Leaf(topLeft),
+	bt.Continually(bt.Select(bt.Leaf(goRight), bt.Leaf(beginningOfNextRow))),
 )
 
-// BotB sweeps the board row by row.
-type BotB struct {
-	core
-	cursor Point // the last cell fired at
-}
-
-// NewB returns bot B. It draws nothing at random; seed is for symmetry.
-func NewB(seed uint64) BotB { return BotB{core: newCore(TreeB, seed)} }
-
-// Name returns "B".
-func (BotB) Name() string { return "B" }
-
-// Doing says what the bot is doing.
-func (b BotB) Doing() string {
-	return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cursor)
-}
-
-// Decide returns the bot's next shot: the next cell in reading order.
-func (b BotB) Decide(v *View) (Decision, error) { return decide(b, v) }
-
-func (b BotB) act(v *View) (BotB, action) {
-	var p Point
-	switch b.tree.Value() {
-	case TopLeft:
-		p = Point{0, 0}
-	case GoRight:
-		p = b.cursor.Add(Point{1, 0})
-	case BeginningOfNextRow:
-		p = Point{0, b.cursor.Y + 1}
-	}
-	if !v.Playable(p) {
-		return b, failIntent()
-	}
-	return b, shootAt(p)
-}
-
-func (b BotB) withTree(t bt.Tree[Intent]) BotB { b.tree = t; return b }
-
-// Observe succeeds every shot: B does not care what it hit.
-func (b BotB) Observe(_ *View, shot Point, _ Answer) (Bot, bt.Status) {
-	b.cursor = shot
-	b.tree = b.tree.Succeed()
-	return b, bt.Success
+// botB is B's handler. It remembers its last shot in b.cur.
+var botB = strategy{
+	name: "B",
+	tree: TreeB,
+	// Each intent names a cell: the top left one, the one right of the
+	// last shot, or the first of the next row. A cell off the board, or
+	// already played, fails the intent.
+	act: func(b *Bot, v *View) move {
+		var p Point
+		switch b.tree.Value() {
+		case topLeft:
+			p = Point{0, 0}
+		case goRight:
+			p = b.cur.Add(Point{1, 0})
+		case beginningOfNextRow:
+			p = Point{0, b.cur.Y + 1}
+		}
+		if !v.playable(p) {
+			return failIntent()
+		}
+		return shootAt(p)
+	},
+	// Every shot succeeds: B does not care what it hit.
+	hear: func(b *Bot, shot Point, _ Answer) bt.Status {
+		b.cur = shot
+		return bt.Success
+	},
+	doing: func(b *Bot) string {
+		return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cur)
+	},
 }

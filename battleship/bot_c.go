@@ -9,43 +9,51 @@ import bt "github.com/zipbt/behaviortree"
 // It guesses at random until a hit, then scans right, left, up and down
 // from that first hit until the ship sinks.
 var TreeC = bt.Sequence(
-	bt.Leaf(RandomGuess),
+	bt.Leaf(randomGuess),
 	bt.Select(
-		bt.Select(bt.Leaf(GoRight), bt.Leaf(GoLeft)),
-		bt.Select(bt.Leaf(GoUp), bt.Leaf(GoDown)),
+		bt.Select(bt.Leaf(goRight), bt.Leaf(goLeft)),
+		bt.Select(bt.Leaf(goUp), bt.Leaf(goDown)),
 	),
 )
 
-// BotC zeroes in on hits.
-type BotC struct{ core }
-
-// NewC returns bot C, seeded with seed.
-func NewC(seed uint64) BotC { return BotC{newCore(TreeC, seed)} }
-
-// Name returns "C".
-func (BotC) Name() string { return "C" }
-
-// Decide returns the bot's next shot.
-func (b BotC) Decide(v *View) (Decision, error) { return decide(b, v) }
-
-func (b BotC) act(v *View) (BotC, action) {
-	var c core
-	var a action
-	if in := b.tree.Value(); in == RandomGuess {
-		c, a = b.guess(v)
-	} else {
-		c, a = b.narrow(v, in)
-	}
-	return BotC{c}, a
+// botC is C's handler.
+var botC = strategy{
+	name: "C",
+	tree: TreeC,
+	act:  actC,
+	hear: hearC,
 }
 
-func (b BotC) withTree(t bt.Tree[Intent]) BotC { b.tree = t; return b }
+// actC: random_guess shoots a random unplayed cell; a direction steps from
+// the last hit that way over hits already made, and shoots the next cell,
+// or fails when that cell is off the board or played (see narrow).
+func actC(b *Bot, v *View) move {
+	if in := b.tree.Value(); in != randomGuess {
+		return b.narrow(v, in)
+	}
+	return b.guess(v)
+}
 
-// Observe follows the seed's rules. Random guessing: a miss fails, a hit
-// succeeds, a sunk ship leaves the tree as it is. Narrowing down: a hit
-// leaves the tree as it is, a miss fails, a sunk ship succeeds.
-func (b BotC) Observe(_ *View, shot Point, a Answer) (Bot, bt.Status) {
-	var s bt.Status
-	b.core, s = b.observe(shot, a)
-	return b, s
+// hearC is the seed's rule for answers.
+func hearC(b *Bot, shot Point, a Answer) bt.Status {
+	if b.tree.Value() == randomGuess {
+		switch a.Kind {
+		case AnswerMiss:
+			return bt.Failure // guess again
+		case AnswerHit:
+			b.startNarrowing(shot)
+			return bt.Success // narrow down around the hit
+		}
+		return bt.Running // sunk by a guess: go on guessing
+	}
+	switch a.Kind {
+	case AnswerHit:
+		b.cur = shot
+		return bt.Running // keep going this way
+	case AnswerMiss:
+		b.dir = ""
+		return bt.Failure // try the next direction
+	}
+	b.dir = ""
+	return bt.Success // sunk: back to guessing
 }

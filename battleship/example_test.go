@@ -15,12 +15,17 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	game := battleship.NewGame(board, battleship.NewC(7))
+	bot, err := battleship.NewBot("C", 7)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	game := battleship.NewGame(board, bot)
 	if err := game.Play(); err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("shots:", game.Sea().Shots())
+	fmt.Println("shots:", game.Shots())
 	last := game.Turns()[len(game.Turns())-1]
 	fmt.Println("last shot:", last.Shot, last.Answer)
 
@@ -31,6 +36,6 @@ func Example() {
 	fmt.Println("after undo, the bot wants to", game.Bot().Tree().Value())
 	// Output:
 	// shots: 27
-	// last shot: (5,1) sunk ship 1
+	// last shot: F2 sunk ship 2
 	// after undo, the bot wants to go_right
 }

@@ -3,6 +3,9 @@ package battleship
 import (
 	"errors"
 	"fmt"
+	"math/bits"
+
+	bt "github.com/zipbt/behaviortree"
 )
 
 // Cell is what a player knows of a cell of the opponent's board.
@@ -44,16 +47,16 @@ func (k AnswerKind) String() string {
 	return "?"
 }
 
-// Answer is the answer to a shot; for AnswerSunk, Ship says which ship.
+// Answer is the answer to a shot.
 type Answer struct {
 	Kind AnswerKind
-	Ship int // the ship hit or sunk, or -1 for a miss
+	Ship int // the ship hit or sunk, as an index of Board.Ships (from 0), or -1 for a miss
 }
 
-// String returns "miss", "hit" or "sunk ship N".
+// String returns "miss", "hit" or "sunk ship N", counting ships from 1.
 func (a Answer) String() string {
 	if a.Kind == AnswerSunk {
-		return fmt.Sprintf("sunk ship %d", a.Ship)
+		return fmt.Sprintf("sunk ship %d", a.Ship+1)
 	}
 	return a.Kind.String()
 }
@@ -63,6 +66,9 @@ func (a Answer) String() string {
 type View struct {
 	Cols, Rows int
 	cells      []Cell
+	unknown    []uint64 // bit i set: cell i is Unknown
+	hits       []uint64 // bit i set: cell i is Hit
+	unplayed   int
 }
 
 // In reports whether p is on the board.
@@ -71,29 +77,80 @@ func (v *View) In(p Point) bool { return p.X >= 0 && p.Y >= 0 && p.X < v.Cols &&
 // At returns what is known of p, which must be on the board.
 func (v *View) At(p Point) Cell { return v.cells[p.Y*v.Cols+p.X] }
 
-// Playable reports whether p is on the board and not fired at yet.
-func (v *View) Playable(p Point) bool { return v.In(p) && v.At(p) == Unknown }
+// playable reports whether p is on the board and not fired at yet.
+func (v *View) playable(p Point) bool { return v.In(p) && v.At(p) == Unknown }
 
-// Unplayed returns the number of cells not fired at yet.
-func (v *View) Unplayed() int {
-	n := 0
-	for _, c := range v.cells {
-		if c == Unknown {
-			n++
-		}
+// reset makes v the view of an untouched cols × rows board, reusing its
+// buffers.
+func (v *View) reset(cols, rows int) {
+	n := cols * rows
+	v.Cols, v.Rows, v.unplayed = cols, rows, n
+	v.cells = grow(v.cells, n)
+	clear(v.cells)
+	words := (n + 63) / 64
+	v.unknown = grow(v.unknown, words)
+	v.hits = grow(v.hits, words)
+	for i := range v.unknown {
+		v.unknown[i] = ^uint64(0)
 	}
-	return n
+	if n%64 != 0 {
+		v.unknown[words-1] = 1<<(n%64) - 1
+	}
+	clear(v.hits)
 }
 
-// Errors of shots that are not allowed; the game is unchanged after them.
-var (
-	ErrOffBoard = errors.New("battleship: shot off the board")
-	ErrPlayed   = errors.New("battleship: cell already played")
-)
+// set changes cell i, which is Unknown or Hit, to c, which is not
+// Unknown, keeping the bit sets in step.
+func (v *View) set(i int, c Cell) {
+	w, bit := i/64, uint64(1)<<(i%64)
+	if v.cells[i] == Unknown {
+		v.unknown[w] &^= bit
+		v.unplayed--
+	}
+	if c == Hit {
+		v.hits[w] |= bit
+	} else {
+		v.hits[w] &^= bit
+	}
+	v.cells[i] = c
+}
 
-// Sea is one player's board under fire: the placed fleet and the shots so
-// far. Its zero value is not usable; use NewSea.
-type Sea struct {
+// nthUnknown returns the k-th unplayed cell (from 0) in reading order.
+// k must be less than v.unplayed.
+func (v *View) nthUnknown(k int) Point {
+	for w, word := range v.unknown {
+		if c := bits.OnesCount64(word); k >= c {
+			k -= c
+			continue
+		}
+		for ; k > 0; k-- {
+			word &= word - 1 // drop the lowest set bit
+		}
+		i := w*64 + bits.TrailingZeros64(word)
+		return Point{i % v.Cols, i / v.Cols}
+	}
+	panic("battleship: unreachable: fewer unplayed cells than counted")
+}
+
+// firstHit returns the first cell, in reading order, that is a hit on a
+// ship still afloat.
+func (v *View) firstHit() (Point, bool) {
+	for w, word := range v.hits {
+		if word != 0 {
+			i := w*64 + bits.TrailingZeros64(word)
+			return Point{i % v.Cols, i / v.Cols}, true
+		}
+	}
+	return Point{}, false
+}
+
+// errShot marks the shots a game refuses: off the board, or at a cell
+// already played. The bots here never fire them.
+var errShot = errors.New("shot refused")
+
+// sea is one player's board under fire: the placed fleet and the shots so
+// far.
+type sea struct {
 	board *Board
 	view  View
 	hits  []int // hits per ship
@@ -101,47 +158,164 @@ type Sea struct {
 	shots int
 }
 
-// NewSea returns the board b with no shots fired.
-func NewSea(b *Board) *Sea {
-	return &Sea{board: b, view: View{Cols: b.Cols, Rows: b.Rows, cells: make([]Cell, b.Cells())}, hits: make([]int, len(b.Ships))}
+// reset puts b under fire with no shot fired, reusing s's buffers.
+func (s *sea) reset(b *Board) {
+	s.board, s.sunk, s.shots = b, 0, 0
+	s.view.reset(b.Cols, b.Rows)
+	s.hits = grow(s.hits, len(b.Ships))
+	clear(s.hits)
 }
 
-// View returns what a player knows of the sea. It changes as shots land.
-func (s *Sea) View() *View { return &s.view }
-
-// Board returns the placed fleet.
-func (s *Sea) Board() *Board { return s.board }
-
-// Shots returns the number of shots fired.
-func (s *Sea) Shots() int { return s.shots }
-
-// Over reports whether every ship is sunk.
-func (s *Sea) Over() bool { return s.sunk == len(s.board.Ships) }
-
-// Fire shoots at p. A shot off the board, or at a cell already played,
-// returns an error that wraps ErrOffBoard or ErrPlayed, and changes nothing.
-func (s *Sea) Fire(p Point) (Answer, error) {
+// fire shoots at p. A shot off the board, or at a cell already played,
+// returns an error that wraps errShot, and changes nothing.
+func (s *sea) fire(p Point) (Answer, error) {
 	if !s.view.In(p) {
-		return Answer{}, fmt.Errorf("%w: %v on a %dx%d board", ErrOffBoard, p, s.view.Cols, s.view.Rows)
+		return Answer{}, fmt.Errorf("%w: %v is off the %dx%d board", errShot, p, s.view.Cols, s.view.Rows)
 	}
 	i := p.Y*s.view.Cols + p.X
-	if s.view.cells[i] != Unknown {
-		return Answer{}, fmt.Errorf("%w: %v is a %v", ErrPlayed, p, s.view.cells[i])
+	if c := s.view.cells[i]; c != Unknown {
+		return Answer{}, fmt.Errorf("%w: %v is already a %v", errShot, p, c)
 	}
 	s.shots++
 	ship := s.board.ShipAt(p)
 	if ship < 0 {
-		s.view.cells[i] = Miss
+		s.view.set(i, Miss)
 		return Answer{Kind: AnswerMiss, Ship: -1}, nil
 	}
-	s.view.cells[i] = Hit
+	s.view.set(i, Hit)
 	s.hits[ship]++
 	if s.hits[ship] < len(s.board.Ships[ship].Cells) {
 		return Answer{Kind: AnswerHit, Ship: ship}, nil
 	}
 	for _, c := range s.board.Ships[ship].Cells {
-		s.view.cells[c.Y*s.view.Cols+c.X] = Sunk
+		s.view.set(c.Y*s.view.Cols+c.X, Sunk)
 	}
 	s.sunk++
 	return Answer{Kind: AnswerSunk, Ship: ship}, nil
+}
+
+// Tick is one intent a bot went through while deciding a shot, and the
+// signal it gave that intent: Success or Failure, or Running for the intent
+// that named the shot (its signal comes with the answer). Each tick is one
+// Value and one signal of the bot's tree.
+type Tick struct {
+	Intent Intent
+	Signal bt.Status
+}
+
+// Turn is one shot of a game.
+type Turn struct {
+	Ticks  []Tick    // the intents the bot went through, the shot's last
+	Shot   Point     // where it fired
+	Answer Answer    // what the shot hit
+	Signal bt.Status // what the answer told the tree (Running: nothing)
+	Bot    Bot       // the bot as the turn ended
+}
+
+// Game is one bot playing against one placed fleet. It keeps every turn,
+// with the bot's version after it, so that it can be inspected and stepped
+// back.
+type Game struct {
+	sea   sea
+	start Bot
+	bot   Bot
+	turns []Turn
+	ticks []Tick // every turn's ticks, back to back
+}
+
+// NewGame returns a game of bot against board, with no shot fired.
+func NewGame(board *Board, bot Bot) *Game {
+	g := new(Game)
+	g.reset(board, bot)
+	return g
+}
+
+// reset starts g again, reusing its buffers.
+func (g *Game) reset(board *Board, bot Bot) {
+	g.sea.reset(board)
+	g.start, g.bot = bot, bot
+	g.turns, g.ticks = g.turns[:0], g.ticks[:0]
+}
+
+// View returns what the bot knows of the board. It changes as shots land.
+func (g *Game) View() *View { return &g.sea.view }
+
+// Board returns the placed fleet.
+func (g *Game) Board() *Board { return g.sea.board }
+
+// Shots returns the number of shots fired.
+func (g *Game) Shots() int { return g.sea.shots }
+
+// Bot returns the bot as it is now.
+func (g *Game) Bot() Bot { return g.bot }
+
+// Over reports whether every ship is sunk.
+func (g *Game) Over() bool { return g.sea.sunk == len(g.sea.board.Ships) }
+
+// Turns returns the turns played so far, oldest first. The slice must not
+// be modified.
+func (g *Game) Turns() []Turn { return g.turns }
+
+// PlayTurn plays one turn: the bot decides, fires, and hears the answer. A
+// bot that cannot decide, or names a shot the game refuses, is an error,
+// and the game is unchanged.
+func (g *Game) PlayTurn() (Turn, error) {
+	if g.Over() {
+		return Turn{}, errors.New("battleship: the game is over")
+	}
+	b := g.bot
+	from := len(g.ticks)
+	shot, err := b.decide(&g.sea.view, &g.ticks)
+	if err != nil {
+		g.ticks = g.ticks[:from]
+		return Turn{}, fmt.Errorf("battleship: turn %d: %w", len(g.turns)+1, err)
+	}
+	a, err := g.sea.fire(shot)
+	if err != nil {
+		g.ticks = g.ticks[:from]
+		return Turn{}, fmt.Errorf("battleship: bot %s at turn %d: %w", b.Name(), len(g.turns)+1, err)
+	}
+	s := b.hear(shot, a)
+	t := Turn{Ticks: g.ticks[from:len(g.ticks):len(g.ticks)], Shot: shot, Answer: a, Signal: s, Bot: b}
+	g.turns = append(g.turns, t)
+	g.bot = b
+	return t, nil
+}
+
+// Play plays turns until the fleet is sunk. A bot that needs more shots
+// than the board has cells is an error.
+func (g *Game) Play() error {
+	for !g.Over() {
+		if len(g.turns) >= g.sea.board.Cells() {
+			return fmt.Errorf("battleship: bot %s did not sink the fleet in %d shots", g.bot.Name(), len(g.turns))
+		}
+		if _, err := g.PlayTurn(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Undo steps the game back n turns: the bot returns to its version before
+// them and their shots are taken back. Play goes on from there.
+func (g *Game) Undo(n int) error {
+	if n < 0 || n > len(g.turns) {
+		return fmt.Errorf("battleship: cannot undo %d turns of %d", n, len(g.turns))
+	}
+	keep := len(g.turns) - n
+	g.bot = g.start
+	if keep > 0 {
+		g.bot = g.turns[keep-1].Bot
+	}
+	// Later turns are cut off their arrays, so that playing on never
+	// overwrites a turn or its ticks that a caller kept.
+	g.turns = g.turns[:keep:keep]
+	g.ticks = g.ticks[:len(g.ticks):len(g.ticks)]
+	g.sea.reset(g.sea.board)
+	for _, t := range g.turns {
+		if _, err := g.sea.fire(t.Shot); err != nil {
+			panic("battleship: unreachable: a recorded shot was refused: " + err.Error())
+		}
+	}
+	return nil
 }

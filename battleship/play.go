@@ -2,101 +2,90 @@ package battleship
 
 import (
 	"fmt"
-
-	bt "github.com/zipbt/behaviortree"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
-// Turn is one shot of a game, with the bot version before and after it.
-type Turn struct {
-	Before Bot       // the bot as the turn began
-	Steps  []Step    // the intents it went through, the shot's last
-	Shot   Point     // where it fired
-	Answer Answer    // what the shot hit
-	Signal bt.Status // what the answer told the tree (Running: nothing)
-	After  Bot       // the bot as the turn ended
+// GameSeeds returns the seeds of game i of a run seeded with seed: one for
+// the board, the same for every bot, and one for the bot.
+func GameSeeds(seed uint64, i int) (board, bot uint64) {
+	g := deriveSeed(seed, uint64(i)+1)
+	return deriveSeed(g, 10), deriveSeed(g, 11)
 }
 
-// Game is one bot playing against one placed fleet. It keeps every turn,
-// with the bot's versions, so that it can be inspected and stepped back.
-type Game struct {
-	board *Board
-	sea   *Sea
-	start Bot
-	bot   Bot
-	turns []Turn
+// player plays games one after another, reusing one board and one game, so
+// that a game allocates nothing once the buffers have grown.
+type player struct {
+	board Board
+	game  Game
 }
 
-// NewGame returns a game of bot against board, with no shot fired.
-func NewGame(board *Board, bot Bot) *Game {
-	return &Game{board: board, sea: NewSea(board), start: bot, bot: bot}
-}
-
-// Sea returns the board under fire.
-func (g *Game) Sea() *Sea { return g.sea }
-
-// Bot returns the bot as it is now.
-func (g *Game) Bot() Bot { return g.bot }
-
-// Over reports whether every ship is sunk.
-func (g *Game) Over() bool { return g.sea.Over() }
-
-// Turns returns the turns played so far, oldest first. The slice must not
-// be modified.
-func (g *Game) Turns() []Turn { return g.turns }
-
-// Step plays one turn: the bot decides, fires, and observes the answer. A
-// bot that cannot decide, or names a shot the game refuses, is an error,
-// and the game is unchanged.
-func (g *Game) Step() (Turn, error) {
-	if g.sea.Over() {
-		return Turn{}, fmt.Errorf("battleship: the game is over")
+// play plays game i of a run seeded with seed, for bot strategy s on config
+// c, and returns the game, which is valid until the next call.
+func (p *player) play(c Config, s *strategy, seed uint64, i int) (*Game, error) {
+	bs, ps := GameSeeds(seed, i)
+	var work int
+	if err := p.board.reset(c, bs, &work); err != nil {
+		return nil, err
 	}
-	d, err := g.bot.Decide(g.sea.View())
+	p.game.reset(&p.board, s.start(ps))
+	if err := p.game.Play(); err != nil {
+		return nil, fmt.Errorf("%w (game %d of the run)", err, i+1)
+	}
+	return &p.game, nil
+}
+
+// PlayMany plays games 0 to n-1 of a run seeded with seed for the bot
+// named name on config c, each on the board GameSeeds gives it, on workers
+// goroutines (all cores for workers <= 0), and returns each game's shot
+// count, in game order. progress, if not nil, is called now and then with
+// the number of games done so far, from any goroutine.
+func PlayMany(c Config, name string, seed uint64, n, workers int, progress func(done int)) ([]int, error) {
+	proto, err := NewBot(name, 0)
 	if err != nil {
-		return Turn{}, err
+		return nil, err
 	}
-	a, err := g.sea.Fire(d.Shot)
-	if err != nil {
-		return Turn{}, fmt.Errorf("battleship: bot %s at turn %d: %w", g.bot.Name(), len(g.turns)+1, err)
+	if err := c.Check(); err != nil {
+		return nil, err
 	}
-	after, s := d.Bot.Observe(g.sea.View(), d.Shot, a)
-	t := Turn{Before: g.bot, Steps: d.Steps, Shot: d.Shot, Answer: a, Signal: s, After: after}
-	g.turns = append(g.turns, t)
-	g.bot = after
-	return t, nil
-}
-
-// Play plays turns until the fleet is sunk. A bot that needs more shots
-// than the board has cells is an error.
-func (g *Game) Play() error {
-	for !g.sea.Over() {
-		if len(g.turns) >= g.board.Cells() {
-			return fmt.Errorf("battleship: bot %s did not sink the fleet in %d shots", g.bot.Name(), len(g.turns))
-		}
-		if _, err := g.Step(); err != nil {
-			return err
-		}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return nil
-}
-
-// Undo steps the game back n turns: the bot returns to its version before
-// them and their shots are taken back. Play goes on from there.
-func (g *Game) Undo(n int) error {
-	if n < 0 || n > len(g.turns) {
-		return fmt.Errorf("battleship: cannot undo %d turns of %d", n, len(g.turns))
+	// Workers take games in batches, so that they rarely touch the shared
+	// counters, and each writes its own stretch of shots.
+	const batch = 256
+	shots := make([]int, n)
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var p player
+			for {
+				lo := int(next.Add(batch) - batch)
+				if lo >= n {
+					return
+				}
+				hi := min(lo+batch, n)
+				for i := lo; i < hi; i++ {
+					g, err := p.play(c, proto.strategy, seed, i)
+					if err != nil {
+						once.Do(func() { firstErr = err })
+						next.Store(int64(n)) // stop the others
+						return
+					}
+					shots[i] = g.Shots()
+				}
+				if d := done.Add(int64(hi - lo)); progress != nil {
+					progress(int(d))
+				}
+			}
+		}()
 	}
-	keep := len(g.turns) - n
-	g.bot = g.start
-	if keep > 0 {
-		g.bot = g.turns[keep-1].After
-	}
-	g.turns = g.turns[:keep:keep]
-	g.sea = NewSea(g.board)
-	for _, t := range g.turns {
-		if _, err := g.sea.Fire(t.Shot); err != nil {
-			panic("battleship: unreachable: a recorded shot was refused: " + err.Error())
-		}
-	}
-	return nil
+	wg.Wait()
+	return shots, firstErr
 }

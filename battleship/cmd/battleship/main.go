@@ -22,8 +22,14 @@
 // -watch, steps each finished game back N turns using the bot versions the
 // game kept, and plays on from there.
 //
+// Boards have at most 100 columns and 100 rows, and fleets at most 100
+// ships. Shots are shown as the board is labelled: A1 is the top left cell.
+//
 // Bad flags, or a setup that cannot work (a fleet that cannot fit the
-// board), exit with status 2.
+// board, an -undo longer than the game), exit with status 2 before any
+// game is printed or any file is written. -record writes to a temporary
+// file in the same directory, renamed into place once every game is
+// written, so that a run that fails leaves an existing record as it was.
 package main
 
 import (
@@ -32,6 +38,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -55,27 +63,73 @@ type options struct {
 	replay string
 }
 
-// errUsage marks errors that exit with status 2.
-var errUsage = errors.New("usage")
+// usageError marks errors that exit with status 2.
+type usageError struct{ err error }
 
-// parse reads the flags.
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usage marks err as a usage error.
+func usage(err error) error { return usageError{err} }
+
+// usagef is usage(fmt.Errorf(...)).
+func usagef(format string, args ...any) error { return usage(fmt.Errorf(format, args...)) }
+
+// wrapped is an error with context in front, which drops the wrapped
+// error's own "battleship: " prefix, so that the command's messages carry
+// the prefix once.
+type wrapped struct {
+	context string
+	err     error
+}
+
+func (e wrapped) Error() string {
+	m := strings.TrimPrefix(e.err.Error(), "battleship: ")
+	if len(m) > 200 { // such as encoding/json's, which quote input whole
+		m = strings.ToValidUTF8(m[:200], "") + "..."
+	}
+	return e.context + ": " + m
+}
+func (e wrapped) Unwrap() error { return e.err }
+
+// wrap returns err with context in front.
+func wrap(err error, format string, args ...any) error {
+	return wrapped{fmt.Sprintf(format, args...), err}
+}
+
+// quote returns s quoted, cut to about 100 bytes, for messages that repeat
+// what the user wrote.
+func quote(s string) string {
+	const limit = 100
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && s[cut]&0xc0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:cut]), len(s))
+}
+
+// parse reads the flags and checks every one of them, so that a bad
+// command line fails before anything is printed or written.
 func parse(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("battleship", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bot := fs.String("bot", "all", "the bot to play: a, b, c, d or all")
 	games := fs.Int("games", 1, "games per bot; more than 1 prints statistics")
 	seed := fs.Uint64("seed", 1, "the seed of boards, guesses and trees")
-	size := fs.String("size", "10x10", "the board, COLSxROWS")
-	fleet := fs.String("fleet", "5,4,3,3,2", "the ship lengths")
+	size := fs.String("size", "10x10", "the board, COLSxROWS, each side at most 100")
+	fleet := fs.String("fleet", "5,4,3,3,2", "the ship lengths, at most 100 ships")
 	watch := fs.Bool("watch", false, "print the board after every shot (one game only)")
 	undo := fs.Int("undo", 0, "with -watch: step each finished game back N turns and play on")
 	record := fs.String("record", "", "write each game to FILE as JSON Lines")
 	replay := fs.String("replay", "", "replay the record in FILE and check it")
 	if err := fs.Parse(args); err != nil {
-		return options{}, fmt.Errorf("%w: %w", errUsage, err)
+		return options{}, usage(err)
 	}
 	if fs.NArg() > 0 {
-		return options{}, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return options{}, usagef("unexpected argument %s", quote(fs.Arg(0)))
 	}
 	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay}
 	if o.replay != "" {
@@ -86,15 +140,15 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			}
 		})
 		if other != "" {
-			return o, fmt.Errorf("%w: -replay takes no other flag (the record holds the setup), got -%s", errUsage, other)
+			return o, usagef("-replay takes no other flag (the record holds the setup), got -%s", other)
 		}
 		return o, nil
 	}
 	if o.undo < 0 || (o.undo > 0 && !o.watch) {
-		return o, fmt.Errorf("%w: -undo %d: needs -watch and N >= 1", errUsage, o.undo)
+		return o, usagef("-undo %d: needs -watch and N >= 1", o.undo)
 	}
 	if o.record != "" && o.games > 1 {
-		return o, fmt.Errorf("%w: -record writes single games; drop -games", errUsage)
+		return o, usagef("-record writes single games; drop -games")
 	}
 	switch b := strings.ToLower(*bot); b {
 	case "all":
@@ -102,27 +156,58 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	case "a", "b", "c", "d":
 		o.bots = []string{strings.ToUpper(b)}
 	default:
-		return o, fmt.Errorf("%w: -bot %q: want a, b, c, d or all", errUsage, *bot)
+		return o, usagef("-bot %s: want a, b, c, d or all", quote(*bot))
 	}
 	if o.games < 1 {
-		return o, fmt.Errorf("%w: -games %d: want at least 1", errUsage, o.games)
+		return o, usagef("-games %d: want at least 1", o.games)
 	}
 	if o.watch && o.games > 1 {
-		return o, fmt.Errorf("%w: -watch plays one game per bot; drop -games", errUsage)
+		return o, usagef("-watch plays one game per bot; drop -games")
 	}
-	cols, rows, err := battleship.ParseSize(*size)
+	cols, rows, err := parseSize(*size)
 	if err != nil {
-		return o, fmt.Errorf("%w: -size: %v", errUsage, err)
+		return o, usage(err)
 	}
-	lengths, err := battleship.ParseFleet(*fleet)
+	lengths, err := parseFleet(*fleet)
 	if err != nil {
-		return o, fmt.Errorf("%w: -fleet: %v", errUsage, err)
+		return o, usage(err)
 	}
 	o.cfg = battleship.Config{Cols: cols, Rows: rows, Fleet: lengths}
 	if err := o.cfg.Check(); err != nil {
-		return o, fmt.Errorf("%w: %v", errUsage, err)
+		return o, usage(err)
 	}
 	return o, nil
+}
+
+// parseSize reads the -size flag, "COLSxROWS", for example "10x10".
+func parseSize(s string) (cols, rows int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		cols, err = strconv.Atoi(a)
+		if err == nil {
+			rows, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("-size %s: want COLSxROWS, for example 10x10", quote(s))
+	}
+	return cols, rows, nil
+}
+
+// parseFleet reads the -fleet flag, ship lengths written "5,4,3,3,2".
+func parseFleet(s string) ([]int, error) {
+	if n := strings.Count(s, ",") + 1; n > battleship.MaxShips {
+		return nil, fmt.Errorf("-fleet: %d ships, more than the limit of %d", n, battleship.MaxShips)
+	}
+	var fleet []int
+	for i, f := range strings.Split(s, ",") {
+		l, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("-fleet: item %d (%s) is not a whole number", i+1, quote(f))
+		}
+		fleet = append(fleet, l)
+	}
+	return fleet, nil
 }
 
 // run is the command, with its streams; it returns the exit status.
@@ -137,12 +222,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		err = playMany(o, stdout, stderr)
 	}
+	var ue usageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0 // the flag package printed the usage
-	case errors.Is(err, errUsage):
+	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, message(err))
 		return 2
 	default:
@@ -153,61 +239,83 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // message formats err for the terminal, with one "battleship: " prefix.
 func message(err error) string {
-	m := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
-	return "battleship: " + strings.TrimPrefix(m, "battleship: ")
+	return "battleship: " + strings.TrimPrefix(err.Error(), "battleship: ")
 }
 
-// playOne plays one game per bot on the same board.
+// playOne plays one game per bot on the same board. It checks the setup
+// (the fleet's placement, and -undo against each game's length) before it
+// prints anything or creates a file.
 func playOne(o options, w io.Writer) error {
 	boardSeed, botSeed := battleship.GameSeeds(o.seed, 0)
-	if _, err := battleship.NewBoard(o.cfg, boardSeed); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	var rec io.Writer
-	if o.record != "" {
-		f, err := os.Create(o.record)
+	setups := make([]setup, len(o.bots))
+	for i, name := range o.bots {
+		setups[i] = setup{Config: o.cfg, bot: name, boardSeed: boardSeed, botSeed: botSeed}
+		g, err := newGame(setups[i])
 		if err != nil {
-			return fmt.Errorf("%w: -record: %v", errUsage, err)
-		}
-		defer f.Close()
-		rec = f
-	}
-	for _, name := range o.bots {
-		setup := battleship.Setup{Config: o.cfg, Bot: name, BoardSeed: boardSeed, BotSeed: botSeed}
-		g, err := battleship.NewGameFrom(setup)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "bot %s\n", name)
-		if err := playOn(g, o, w); err != nil {
-			return err
+			return usage(err)
 		}
 		if o.undo > 0 {
-			if err := g.Undo(o.undo); err != nil {
-				return fmt.Errorf("%w: -undo %d: the game had only %d turns", errUsage, o.undo, len(g.Turns()))
-			}
-			fmt.Fprintf(w, "undo: %d turns back, to the board after turn %d; the bot is back at %s\n%s\n",
-				o.undo, len(g.Turns()), g.Bot().Tree().Value(), g.Sea().View().Render())
-			if err := playOn(g, o, w); err != nil {
+			if err := g.Play(); err != nil {
 				return err
 			}
+			if n := len(g.Turns()); o.undo > n {
+				return usagef("-undo %d: bot %s's game has only %d turns", o.undo, name, n)
+			}
+		}
+	}
+	var rec *recordFile
+	if o.record != "" {
+		var err error
+		if rec, err = createRecord(o.record); err != nil {
+			return usage(err)
+		}
+		defer rec.abort()
+	}
+	for _, s := range setups {
+		g, err := newGame(s)
+		if err != nil {
+			return err
+		}
+		if err := playWatched(g, o, w); err != nil {
+			return err
 		}
 		if rec != nil {
-			if err := battleship.WriteRecord(rec, setup, g); err != nil {
-				return fmt.Errorf("-record: %w", err)
+			if err := writeRecord(rec.f, s, g); err != nil {
+				return wrap(err, "-record")
 			}
 		}
 		ticks := 0
 		for _, t := range g.Turns() {
-			ticks += len(t.Steps)
+			ticks += len(t.Ticks)
 		}
-		fmt.Fprint(w, g.Sea().View().Render())
-		fmt.Fprintf(w, "shots: %d\n", g.Sea().Shots())
+		fmt.Fprint(w, g.View().Render())
+		fmt.Fprintf(w, "shots: %d\n", g.Shots())
 		fmt.Fprintf(w, "bot %s sank %d ships in %d shots on %d cells (%.0f%% of the board), %d tree ticks\n\n",
-			name, len(o.cfg.Fleet), g.Sea().Shots(), o.cfg.Cells(),
-			100*float64(g.Sea().Shots())/float64(o.cfg.Cells()), ticks)
+			s.bot, len(o.cfg.Fleet), g.Shots(), o.cfg.Cells(),
+			100*float64(g.Shots())/float64(o.cfg.Cells()), ticks)
+	}
+	if rec != nil {
+		return rec.commit()
 	}
 	return nil
+}
+
+// playWatched plays g to its end, printing every turn with -watch, and with
+// -undo steps it back and plays on.
+func playWatched(g *battleship.Game, o options, w io.Writer) error {
+	fmt.Fprintf(w, "bot %s\n", g.Bot().Name())
+	if err := playOn(g, o, w); err != nil {
+		return err
+	}
+	if o.undo == 0 {
+		return nil
+	}
+	if err := g.Undo(o.undo); err != nil {
+		return err // checked in playOne: unreachable
+	}
+	fmt.Fprintf(w, "undo: %d turns back, to the board after turn %d; the bot is back at %s\n%s\n",
+		o.undo, len(g.Turns()), g.Bot().Tree().Value(), g.View().Render())
+	return playOn(g, o, w)
 }
 
 // playOn plays g to its end, printing every turn with -watch.
@@ -216,27 +324,66 @@ func playOn(g *battleship.Game, o options, w io.Writer) error {
 		if len(g.Turns()) >= o.cfg.Cells() {
 			return fmt.Errorf("bot %s did not sink the fleet in %d shots", g.Bot().Name(), len(g.Turns()))
 		}
-		turn, err := g.Step()
+		turn, err := g.PlayTurn()
 		if err != nil {
 			return err
 		}
 		if o.watch {
 			fmt.Fprintf(w, "turn %d: %s at %v: %v (tree now at %s; %s)\n%s\n",
-				len(g.Turns()), turn.Steps[len(turn.Steps)-1].Intent, turn.Shot, turn.Answer,
-				g.Bot().Tree().Value(), g.Bot().Doing(), g.Sea().View().Render())
+				len(g.Turns()), turn.Ticks[len(turn.Ticks)-1].Intent, turn.Shot, turn.Answer,
+				g.Bot().Tree().Value(), g.Bot().Doing(), g.View().Render())
 		}
 	}
 	return nil
+}
+
+// recordFile is a record being written: a temporary file in the record's
+// directory, renamed to the record's name by commit, or removed by abort.
+type recordFile struct {
+	f    *os.File
+	path string
+	done bool
+}
+
+// createRecord starts writing the record path.
+func createRecord(path string) (*recordFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, wrap(err, "-record")
+	}
+	return &recordFile{f: f, path: path}, nil
+}
+
+// commit closes the record and renames it into place.
+func (r *recordFile) commit() error {
+	r.done = true
+	if err := r.f.Close(); err != nil {
+		os.Remove(r.f.Name())
+		return wrap(err, "-record")
+	}
+	if err := os.Rename(r.f.Name(), r.path); err != nil {
+		os.Remove(r.f.Name())
+		return wrap(err, "-record")
+	}
+	return nil
+}
+
+// abort removes the temporary file unless the record was committed.
+func (r *recordFile) abort() {
+	if !r.done {
+		r.f.Close()
+		os.Remove(r.f.Name())
+	}
 }
 
 // replay replays a record file.
 func replay(path string, w io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("%w: -replay: %v", errUsage, err)
+		return usage(wrap(err, "-replay"))
 	}
 	defer f.Close()
-	games, turns, err := battleship.ReplayRecord(f, path, w)
+	games, turns, err := replayRecord(f, path, w)
 	if err != nil {
 		return err
 	}
@@ -256,10 +403,10 @@ func playMany(o options, w, stderr io.Writer) error {
 			return err
 		}
 		elapsed := time.Since(start)
-		s := battleship.Summarize(shots)
-		fmt.Fprintf(w, "bot %s: %d games on %dx%d, fleet %v, seed %d\n", name, s.Games, o.cfg.Cols, o.cfg.Rows, o.cfg.Fleet, o.seed)
+		s := summarize(shots)
+		fmt.Fprintf(w, "bot %s: %d games on %dx%d, fleet %v, seed %d\n", name, s.games, o.cfg.Cols, o.cfg.Rows, o.cfg.Fleet, o.seed)
 		fmt.Fprintf(w, "  %-8s %-8s %-8s %-8s %s\n", "mean", "median", "p90", "max", "games/s")
-		fmt.Fprintf(w, "  %-8.2f %-8d %-8d %-8d %.0f\n\n", s.Mean, s.Median, s.P90, s.Max, float64(s.Games)/elapsed.Seconds())
+		fmt.Fprintf(w, "  %-8.2f %-8d %-8d %-8d %.0f\n\n", s.mean, s.median, s.p90, s.max, float64(s.games)/elapsed.Seconds())
 	}
 	return nil
 }

@@ -20,14 +20,21 @@ func TestRun(t *testing.T) {
 		{"default: one game per bot", nil, 0,
 			[]string{"bot A sank 5 ships in", "bot B sank", "bot C sank", "bot D sank", "shots: ", "    A B C D E F G H I J"}},
 		{"one bot, watched", []string{"-bot", "c", "-watch", "-size", "5x5", "-fleet", "2"}, 0,
-			[]string{"turn 1: random_guess at", "tree now at", "bot C sank 1 ships"}},
+			[]string{"turn 1: random_guess at ", "tree now at", "bot C sank 1 ships"}},
 		{"statistics", []string{"-games", "20", "-bot", "d", "-seed", "3"}, 0,
 			[]string{"bot D: 20 games on 10x10, fleet [5 4 3 3 2], seed 3", "mean", "median", "p90", "max", "games/s"}},
 		{"unknown bot", []string{"-bot", "x"}, 2, []string{`battleship: -bot "x": want a, b, c, d or all`}},
-		{"bad size", []string{"-size", "ten"}, 2, []string{`battleship: -size: battleship: size "ten": want COLSxROWS`}},
-		{"bad fleet", []string{"-fleet", "5,x"}, 2, []string{`item 2 ("x") is not a whole number`}},
+		{"bad size", []string{"-size", "ten"}, 2, []string{`battleship: -size "ten": want COLSxROWS`}},
+		{"bad fleet", []string{"-fleet", "5,x"}, 2, []string{`battleship: -fleet: item 2 ("x") is not a whole number`}},
 		{"fleet does not fit", []string{"-size", "5x5", "-fleet", "6"}, 2,
-			[]string{"battleship: ship 0 of length 6 does not fit a 5x5 board"}},
+			[]string{"battleship: ship 1 of length 6 does not fit a 5x5 board"}},
+		{"board too large", []string{"-size", "101x10"}, 2, []string{"battleship: board 101x10: each side must be 1 to 100"}},
+		{"too many ships", []string{"-size", "100x100", "-fleet", strings.Repeat("1,", 9999) + "1"}, 2,
+			[]string{"battleship: -fleet: 10000 ships, more than the limit of 100"}},
+		{"101 ships", []string{"-size", "100x100", "-fleet", strings.Repeat("1,", 100) + "1"}, 2,
+			[]string{"battleship: -fleet: 101 ships, more than the limit of 100"}},
+		{"long bad size", []string{"-size", strings.Repeat("9", 5000)}, 2, []string{`... (5000 bytes): want COLSxROWS`}},
+		{"long bad fleet item", []string{"-fleet", "1," + strings.Repeat("x", 5000)}, 2, []string{`... (5000 bytes)) is not a whole number`}},
 		{"too many cells", []string{"-size", "3x3", "-fleet", "3,3,3,3"}, 2, []string{"more than the 9 of a 3x3 board"}},
 		{"watch with games", []string{"-watch", "-games", "2"}, 2, []string{"-watch plays one game per bot"}},
 		{"no games", []string{"-games", "0"}, 2, []string{"-games 0: want at least 1"}},
@@ -35,7 +42,7 @@ func TestRun(t *testing.T) {
 		{"stray argument", []string{"go"}, 2, []string{`unexpected argument "go"`}},
 		{"help", []string{"-h"}, 0, []string{"Usage of battleship", "-fleet"}},
 		{"undo without watch", []string{"-undo", "2"}, 2, []string{"-undo 2: needs -watch and N >= 1"}},
-		{"undo too far", []string{"-watch", "-undo", "500", "-bot", "a"}, 2, []string{"-undo 500: the game had only"}},
+		{"undo too far", []string{"-watch", "-undo", "500", "-bot", "a"}, 2, []string{"battleship: -undo 500: bot A's game has only"}},
 		{"watch and undo", []string{"-watch", "-undo", "2", "-bot", "b", "-size", "5x5", "-fleet", "2"}, 0,
 			[]string{"undo: 2 turns back, to the board after turn", "bot B sank 1 ships"}},
 		{"record with games", []string{"-record", "x.jsonl", "-games", "5"}, 2, []string{"-record writes single games"}},
@@ -55,10 +62,72 @@ func TestRun(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", w, all)
 				}
 			}
-			if strings.Contains(all, "battleship: battleship:") {
-				t.Errorf("doubled prefix:\n%s", all)
+			if strings.Contains(errOut.String(), "battleship: battleship:") || strings.Count(errOut.String(), "battleship: ") > 1 {
+				t.Errorf("doubled prefix:\n%s", errOut.String())
+			}
+			if tc.status == 2 && out.Len() > 0 {
+				t.Errorf("a usage error printed a game first:\n%.300s", out.String())
+			}
+			if len(errOut.String()) > 2000 && tc.name != "help" {
+				t.Errorf("a %d-byte message", errOut.Len())
 			}
 		})
+	}
+}
+
+// TestWatchCoordinates checks that -watch names cells as the board is
+// labelled, and counts ships from 1.
+func TestWatchCoordinates(t *testing.T) {
+	var out bytes.Buffer
+	if status := run([]string{"-bot", "b", "-watch", "-size", "3x2", "-fleet", "2"}, &out, &bytes.Buffer{}); status != 0 {
+		t.Fatalf("exit %d", status)
+	}
+	for _, want := range []string{"turn 1: top_left at A1: ", "turn 2: go_right at B1: ",
+		"sunk ship 1 (tree now at", "sweeping row by row: go_right from B1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "(0,") || strings.Contains(out.String(), "sunk ship 0") {
+		t.Errorf("0-based coordinates or ships:\n%s", out.String())
+	}
+}
+
+// TestUsageErrorKeepsRecord: a bad command line with -record leaves an
+// existing record as it was, and a failed run leaves no temporary file
+// (bug: "-record keep.jsonl -watch -undo 1000" truncated keep.jsonl).
+func TestUsageErrorKeepsRecord(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.jsonl")
+	const old = "the old record\n"
+	if err := os.WriteFile(keep, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"-record", keep, "-watch", "-undo", "1000"},
+		{"-record", keep, "-size", "3x3", "-fleet", "3,3,3,1"},
+		{"-record", keep, "-bot", "x"},
+	} {
+		var out, errOut bytes.Buffer
+		if status := run(args, &out, &errOut); status != 2 {
+			t.Errorf("%v: exit %d, want 2", args, status)
+		}
+		if out.Len() > 0 {
+			t.Errorf("%v printed a game before failing", args)
+		}
+		if data, err := os.ReadFile(keep); err != nil || string(data) != old {
+			t.Fatalf("%v: the record now holds %q (%v)", args, data, err)
+		}
+	}
+	// A good run replaces the record whole, through a temporary file.
+	if status := run([]string{"-record", keep, "-bot", "a"}, &bytes.Buffer{}, &bytes.Buffer{}); status != 0 {
+		t.Fatalf("exit %d", status)
+	}
+	if data, _ := os.ReadFile(keep); !strings.HasPrefix(string(data), `{"game":"battleship","bot":"A"`) {
+		t.Errorf("the record holds %.100q", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
 	}
 }
 

@@ -1,37 +1,39 @@
-package battleship
+package main
 
 import (
 	"bytes"
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/zipbt/behaviortree/battleship"
 )
 
 func recordOf(t *testing.T, names ...string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, name := range names {
-		bs, ps := GameSeeds(4, 0)
-		s := Setup{Config: DefaultConfig(), Bot: name, BoardSeed: bs, BotSeed: ps}
-		g, err := NewGameFrom(s)
+		bs, ps := battleship.GameSeeds(4, 0)
+		s := setup{Config: battleship.DefaultConfig(), bot: name, boardSeed: bs, botSeed: ps}
+		g, err := newGame(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := g.Play(); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteRecord(&buf, s, g); err != nil {
+		if err := writeRecord(&buf, s, g); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return buf.String()
 }
 
-// TestRecordReplay records a game of every bot and replays the record.
-func TestRecordReplay(t *testing.T) {
-	rec := recordOf(t, Names...)
+// TestRecordEveryBot records a game of every bot and replays the record.
+func TestRecordEveryBot(t *testing.T) {
+	rec := recordOf(t, battleship.Names...)
 	var out bytes.Buffer
-	games, turns, err := ReplayRecord(strings.NewReader(rec), "rec.jsonl", &out)
+	games, turns, err := replayRecord(strings.NewReader(rec), "rec.jsonl", &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestReplayDamaged(t *testing.T) {
 		{"cut mid-line", rec[:len(rec)/2], "damaged line"},
 		{"bad JSON", edit(3, `{"turn"`, `{turn`), "rec.jsonl:4: damaged line"},
 		{"other seed", edit(0, `"board_seed":`, `"board_seed":1`), "rec.jsonl:"},
-		{"other answer", edit(2, `"answer":"`, `"answer":"x`), "rec.jsonl:3: turn 2 does not match the replay: recorded answer x"},
+		{"other answer", edit(2, `"answer":"`, `"answer":"x`), `rec.jsonl:3: turn 2 does not match the replay: recorded answer "x`},
 		{"unknown field", edit(1, `{"turn"`, `{"x":1,"turn"`), `rec.jsonl:2: damaged line: json: unknown field "x"`},
 		{"skipped turn", edit(1, `"turn":1`, `"turn":2`), "rec.jsonl:2: turn 2 where turn 1 was due"},
 		{"no header", strings.Join(lines[1:], "\n"), "rec.jsonl:1: expected a game header"},
@@ -79,7 +81,7 @@ func TestReplayDamaged(t *testing.T) {
 		edit(5, state, base64.StdEncoding.EncodeToString(raw)), "rec.jsonl:6: turn 5 does not match the replay: recorded tree state"})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := ReplayRecord(strings.NewReader(tc.record), "rec.jsonl", &bytes.Buffer{})
+			_, _, err := replayRecord(strings.NewReader(tc.record), "rec.jsonl", &bytes.Buffer{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
@@ -89,20 +91,56 @@ func TestReplayDamaged(t *testing.T) {
 
 // TestStateSizes logs the encoded size of each bot's tree state mid-game.
 func TestStateSizes(t *testing.T) {
-	for _, name := range Names {
-		g, err := PlayGame(DefaultConfig(), name, 2, 0)
+	for _, name := range battleship.Names {
+		bs, ps := battleship.GameSeeds(2, 0)
+		g, err := newGame(setup{Config: battleship.DefaultConfig(), bot: name, boardSeed: bs, botSeed: ps})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := g.Turns()[len(g.Turns())/2].After.Tree()
+		if err := g.Play(); err != nil {
+			t.Fatal(err)
+		}
+		tr := g.Turns()[len(g.Turns())/2].Bot.Tree()
 		b, err := tr.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, _ := tr.MarshalJSON()
-		t.Logf("bot %s: tree state %d bytes binary, %d bytes JSON", name, len(b), len(js))
+		t.Logf("bot %s: tree state %d bytes binary", name, len(b))
 		if len(b) > 64 {
 			t.Errorf("bot %s: %d bytes is not compact", name, len(b))
 		}
+	}
+}
+
+// TestReplayLimits checks that a record's header is held to the game's
+// limits before any placement work, and that errors quote at most about
+// 100 bytes of what the record says.
+func TestReplayLimits(t *testing.T) {
+	ones := strings.Repeat("1,", 9999) + "1"
+	long := strings.Repeat("z", 20000)
+	tests := []struct{ name, record, want string }{
+		{"10,000 ships", `{"game":"battleship","bot":"A","cols":100,"rows":100,"fleet":[` + ones + `],"board_seed":1,"bot_seed":1}`,
+			"rec.jsonl:1: the game header: the fleet has 10000 ships, more than the limit of 100"},
+		{"huge board", `{"game":"battleship","bot":"A","cols":100000,"rows":100000,"fleet":[1],"board_seed":1,"bot_seed":1}`,
+			"rec.jsonl:1: the game header: board 100000x100000: each side must be 1 to 100"},
+		{"long bot name", `{"game":"battleship","bot":"` + long + `","cols":10,"rows":10,"fleet":[1],"board_seed":1,"bot_seed":1}`,
+			"(20000 bytes) (want a, b, c or d)"},
+		{"long game name", `{"game":"` + long + `"}`, "(20000 bytes), want \"battleship\""},
+		{"long stray line", `{"x":"` + long + `"}`, "expected a game header, got"},
+		{"long unknown field", `{"game":"battleship","` + long + `":1}`, "damaged line"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := replayRecord(strings.NewReader(tc.record), "rec.jsonl", &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("a %d-byte error: %.200s...", len(err.Error()), err)
+			}
+			if strings.Contains(err.Error(), "battleship: ") {
+				t.Errorf("the package prefix inside a located error: %v", err)
+			}
+		})
 	}
 }
