@@ -112,8 +112,8 @@ type Board struct {
 func (b *Board) ShipAt(p Point) int { return int(b.at[p.Y*b.Cols+p.X]) - 1 }
 
 // placeBudget bounds the work of placing a fleet, counted as spots
-// generated plus spots tried, so that placement ends in bounded time
-// whatever the configuration (about a second at worst).
+// shuffled plus cells looked at, so that placement ends in bounded time
+// (a fraction of a second) whatever the configuration.
 const placeBudget = 1 << 24
 
 // NewBoard places the fleet of c at random, from seed: each ship horizontal
@@ -123,7 +123,7 @@ const placeBudget = 1 << 24
 // to the board's cells, and its work is bounded.
 func NewBoard(c Config, seed uint64) (*Board, error) {
 	b := new(Board)
-	if err := b.reset(c, seed, new(int)); err != nil {
+	if _, err := b.reset(c, seed, placeBudget); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -138,17 +138,17 @@ type level struct {
 	next, spot int
 }
 
-// reset places the fleet of c from seed on b, reusing b's buffers. work
-// counts the work done, for tests.
+// reset places the fleet of c from seed on b, reusing b's buffers, within
+// budget units of work, and returns the work done.
 //
 // For ship i it lists every spot that fits, in reading order, horizontal
 // before vertical, shuffles them, and tries them in turn, backtracking when
 // none is free. Only one ship's spots are kept: going back to a ship
 // shuffles its spots again from its saved random state, so memory stays
 // proportional to the cells.
-func (b *Board) reset(c Config, seed uint64, work *int) error {
+func (b *Board) reset(c Config, seed uint64, budget int) (work int, err error) {
 	if err := c.Check(); err != nil {
-		return err
+		return 0, err
 	}
 	n, ships, total := c.Cells(), len(c.Fleet), 0
 	for _, l := range c.Fleet {
@@ -160,7 +160,7 @@ func (b *Board) reset(c Config, seed uint64, work *int) error {
 	b.points = grow(b.points, total)
 	b.Ships = grow(b.Ships, ships)
 	b.levels = grow(b.levels, ships)
-	b.spots = b.spots[:0]
+	b.spots = grow(b.spots, 2*n)[:0] // at most two spots a cell
 
 	var src rand.PCG
 	src.Seed(seed, 0x5eed)
@@ -169,7 +169,7 @@ func (b *Board) reset(c Config, seed uint64, work *int) error {
 	shuffle := func(i int, r *rand.Rand) {
 		b.spots = b.spotsOf(b.spots[:0], c.Fleet[i])
 		r.Shuffle(len(b.spots), func(x, y int) { b.spots[x], b.spots[y] = b.spots[y], b.spots[x] })
-		*work += len(b.spots)
+		work += len(b.spots)
 		held = i
 	}
 	start := func(i int) {
@@ -185,10 +185,12 @@ func (b *Board) reset(c Config, seed uint64, work *int) error {
 		lv := &b.levels[i]
 		placed := false
 		for ; lv.next < len(b.spots); lv.next++ {
-			if *work++; *work > placeBudget {
-				return fmt.Errorf("battleship: could not place %d ships on a %dx%d board within the search budget", ships, c.Cols, c.Rows)
+			if work > budget {
+				return work, fmt.Errorf("battleship: could not place %d ships on a %dx%d board within the search budget", ships, c.Cols, c.Rows)
 			}
-			if s := b.spots[lv.next]; b.free(s, c.Fleet[i]) {
+			free, looked := b.free(b.spots[lv.next], c.Fleet[i])
+			work += looked
+			if s := b.spots[lv.next]; free {
 				lv.spot, placed = int(s), true
 				lv.next++
 				break
@@ -202,7 +204,7 @@ func (b *Board) reset(c Config, seed uint64, work *int) error {
 			continue
 		}
 		if i == 0 {
-			return fmt.Errorf("battleship: the %d ships cannot be placed on a %dx%d board", ships, c.Cols, c.Rows)
+			return work, fmt.Errorf("battleship: the %d ships cannot be placed on a %dx%d board", ships, c.Cols, c.Rows)
 		}
 		i--
 		b.mark(i, 0)
@@ -218,7 +220,7 @@ func (b *Board) reset(c Config, seed uint64, work *int) error {
 		}
 		b.Ships[i] = Ship{Cells: cells}
 	}
-	return nil
+	return work, nil
 }
 
 // A spot is a ship's position, coded as its first cell's index times two,
@@ -252,18 +254,19 @@ func (b *Board) spotStart(s int) (Point, Point) {
 	return p, Point{1, 0}
 }
 
-// free reports whether a ship of length l at spot s overlaps no ship.
-func (b *Board) free(s int32, l int) bool {
+// free reports whether a ship of length l at spot s overlaps no ship, and
+// how many cells it looked at.
+func (b *Board) free(s int32, l int) (bool, int) {
 	i, step := int(s/2), 1
 	if s%2 == 1 {
 		step = b.Cols
 	}
 	for k := 0; k < l; k, i = k+1, i+step {
 		if b.at[i] != 0 {
-			return false
+			return false, k + 1
 		}
 	}
-	return true
+	return true, l
 }
 
 // mark sets the cells of ship i, at its level's spot, to v.

@@ -25,8 +25,7 @@ type player struct {
 // c, and returns the game, which is valid until the next call.
 func (p *player) play(c Config, s *strategy, seed uint64, i int) (*Game, error) {
 	bs, ps := GameSeeds(seed, i)
-	var work int
-	if err := p.board.reset(c, bs, &work); err != nil {
+	if _, err := p.board.reset(c, bs, placeBudget); err != nil {
 		return nil, err
 	}
 	p.game.reset(&p.board, s.start(ps))
