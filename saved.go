@@ -23,8 +23,9 @@ import (
 // without its definition: [Tree.UnmarshalJSON] returns an error.
 //
 // The zero Saved holds no state: it marshals to JSON null, null unmarshals
-// to it, and restoring it is an error. A Saved is immutable, and may be
-// copied and used from any number of goroutines at once.
+// to it, and restoring it is an error. The state a Saved holds never
+// changes (unmarshalling into a Saved replaces it): copies share it, and may
+// be used from any number of goroutines at once.
 type Saved[L any] struct {
 	s  *savedState // nil for the zero Saved
 	at places      // how errors name its fields: as in the form it was read from

@@ -628,16 +628,31 @@ func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
 // decodeJSON parses the JSON form, checking its syntax and its enums, not
 // the positions it names.
 func decodeJSON(data []byte) (savedState, error) {
-	var s savedState
+	j, err := readStateJSON(data)
+	if err != nil {
+		return savedState{}, err
+	}
+	return j.state()
+}
+
+// readStateJSON reads data into a stateJSON: one object, with no unknown
+// fields, and nothing after it.
+func readStateJSON(data []byte) (*stateJSON, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var j stateJSON
 	if err := dec.Decode(&j); err != nil {
-		return s, &StateError{Msg: "invalid JSON: " + clipMessage(err.Error()), Err: err}
+		return nil, &StateError{Msg: "invalid JSON: " + clipMessage(err.Error()), Err: err}
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return s, &StateError{Msg: fmt.Sprintf("invalid JSON: data after the state at byte %d", dec.InputOffset())}
+		return nil, &StateError{Msg: fmt.Sprintf("invalid JSON: data after the state at byte %d", dec.InputOffset())}
 	}
+	return &j, nil
+}
+
+// state checks j's format and fields, and returns the state it holds.
+func (j *stateJSON) state() (savedState, error) {
+	var s savedState
 	if j.Format != stateFormat {
 		return s, &StateError{Where: `"format"`, Msg: fmt.Sprintf("%s, want %q", quoteInput(j.Format), stateFormat)}
 	}
