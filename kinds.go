@@ -31,6 +31,17 @@ const (
 	KindAlwaysFail
 	KindNegate
 	KindCustom
+	// The kinds below run only on the stepped engine ([NewStepped]); they
+	// have no Elixir JSON form and [Start] refuses them.
+	KindRoot      // Mistreevous root: Root
+	KindCondition // a leaf asking a question: Condition
+	KindWait      // a leaf that waits: Wait, WaitRange, WaitForever
+	KindParallel  // Parallel
+	KindRace      // Race
+	KindAll       // All
+	KindLotto     // Lotto
+	KindRepeat    // Repeat, RepeatCount, RepeatRange
+	KindRetry     // Retry, RetryCount, RetryRange
 	numKinds
 )
 
@@ -50,6 +61,8 @@ const (
 	paramNone    param = iota
 	paramN             // Params.N: a count >= 2 (RepeatN)
 	paramWeights       // Params.Weights: one weight > 0 per child (RandomWeighted)
+	paramLotto         // Params.Weights: none, or one weight >= 0 per child (Lotto)
+	paramBound         // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
 )
 
 // kindInfo is one entry of the table of kinds.
@@ -61,23 +74,49 @@ type kindInfo struct {
 	arity  arity
 	param  param
 	draws  bool // entering it draws from the tree's random state
+	// mistreevous is the kind's type name in Mistreevous JSON definitions
+	// ("selector", "flip", ...), or "" for kinds the stepped engine refuses.
+	mistreevous string
+	stepped     bool // only the stepped engine runs it: Start refuses it
+	carries     bool // a leaf kind that carries a value L (Leaf, Condition)
 }
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren},
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector"},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence"},
 	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild},
 	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild},
 	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN},
 	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true},
 	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed"},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail"},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip"},
 	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren},
+	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true},
+	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true},
+	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true},
+	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", stepped: true},
+	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", stepped: true},
+	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true},
+	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true},
+	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true},
+	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true},
 }
+
+// kindByMistreevous maps the Mistreevous JSON type names to their kinds
+// ("branch" is not a kind: the reader expands it).
+var kindByMistreevous = func() map[string]Kind {
+	m := make(map[string]Kind)
+	for k := Kind(0); k < numKinds; k++ {
+		if n := kinds[k].mistreevous; n != "" {
+			m[n] = k
+		}
+	}
+	return m
+}()
 
 // kindByName maps the Elixir JSON names of inner kinds to their kinds.
 var kindByName = func() map[string]Kind {
@@ -113,6 +152,39 @@ func (k Kind) TakesN() bool { return k < numKinds && kinds[k].param == paramN }
 // [Params.Weights].
 func (k Kind) TakesWeights() bool { return k < numKinds && kinds[k].param == paramWeights }
 
+// TakesBound reports whether nodes of kind k have a count or duration,
+// [Params.Bound] with [Params.Min] and [Params.Max]: Repeat, Retry and Wait.
+func (k Kind) TakesBound() bool { return k < numKinds && kinds[k].param == paramBound }
+
+// TakesLottoWeights reports whether nodes of kind k have optional weights
+// of 0 or more, [Params.Weights]: Lotto.
+func (k Kind) TakesLottoWeights() bool { return k < numKinds && kinds[k].param == paramLotto }
+
+// Stepped reports whether nodes of kind k run only on the stepped engine
+// ([NewStepped]); [Start] refuses them.
+func (k Kind) Stepped() bool { return k < numKinds && kinds[k].stepped }
+
+// Mistreevous returns the kind's type name in Mistreevous JSON definitions
+// ("action" for KindLeaf, "selector" for KindSelect, "flip" for KindNegate,
+// ...), or "" for the Elixir-only kinds that the stepped engine refuses.
+func (k Kind) Mistreevous() string {
+	if k < numKinds {
+		return kinds[k].mistreevous
+	}
+	return ""
+}
+
+// Bound says whether a Repeat or Retry has a count, or a Wait a duration,
+// and whether it is fixed or drawn from a range.
+type Bound uint8
+
+// The bounds.
+const (
+	Unbounded Bound = iota // forever: no count, no duration
+	Fixed                  // Params.Min exactly
+	Ranged                 // drawn from [Params.Min, Params.Max] at each start
+)
+
 // Params are what a node has besides its kind and children: the fields that
 // its kind takes, and zero values for the others.
 type Params struct {
@@ -120,7 +192,18 @@ type Params struct {
 	N int
 	// Weights are RandomWeighted's weights, one per child, each at least 1,
 	// adding up to at most 2,147,483,647.
+	//
+	// For a Lotto they are optional: nil gives every child one ticket;
+	// otherwise one weight per child, each 0 or more (0 counts as 1, as in
+	// Mistreevous), adding up to at most 2,147,483,647.
 	Weights []int
+	// Bound says whether a Repeat (its iterations), Retry (its attempts) or
+	// Wait (its duration in milliseconds) has a count: Unbounded (repeat,
+	// retry or wait forever), Fixed (Min), or Ranged (a value drawn from
+	// [Min, Max] each time the node starts). Min and Max are 0 to
+	// 2,147,483,647, and Min <= Max when Ranged.
+	Bound    Bound
+	Min, Max int
 }
 
 // Limits on parameters, the same on 32- and 64-bit platforms.
@@ -136,6 +219,8 @@ const (
 func (k Kind) check(p Params, children int) error {
 	info := kinds[k]
 	switch {
+	case info.arity == noChildren && children != 0:
+		return fmt.Errorf("%s takes no children, got %d", info.name, children)
 	case info.arity == oneChild && children != 1:
 		return fmt.Errorf("%s needs exactly 1 child, got %d", info.name, children)
 	case info.arity == someChildren && children == 0:
@@ -146,8 +231,57 @@ func (k Kind) check(p Params, children int) error {
 		return checkN(p.N)
 	case paramWeights:
 		return checkWeights(p.Weights, children)
+	case paramLotto:
+		return checkLottoWeights(p.Weights, children)
+	case paramBound:
+		return checkBound(info.name, p)
 	}
 	return nil
+}
+
+// checkLottoWeights checks a Lotto's optional weights.
+func checkLottoWeights(ws []int, children int) error {
+	if ws == nil {
+		return nil
+	}
+	if len(ws) != children {
+		return fmt.Errorf("lotto has %d children but %d weights", children, len(ws))
+	}
+	total := 0
+	for i, w := range ws {
+		if w < 0 {
+			return fmt.Errorf("lotto: weights[%d] must be >= 0, got %d", i, w)
+		}
+		w = max(w, 1)
+		if total > maxWeightTotal-w {
+			return fmt.Errorf("lotto: weights add up to more than %d", maxWeightTotal)
+		}
+		total += w
+	}
+	return nil
+}
+
+// checkBound checks the count of a Repeat or Retry, or a Wait's duration.
+func checkBound(name string, p Params) error {
+	what := map[string]string{"repeat": "iterations", "retry": "attempts", "wait": "duration"}[name]
+	switch p.Bound {
+	case Unbounded:
+		return nil
+	case Fixed:
+		if p.Min < 0 || p.Min > maxRepeat {
+			return fmt.Errorf("%s: %s must be 0 to %d, got %d", name, what, maxRepeat, p.Min)
+		}
+		return nil
+	case Ranged:
+		if p.Min < 0 || p.Min > maxRepeat || p.Max < 0 || p.Max > maxRepeat {
+			return fmt.Errorf("%s: %s must be 0 to %d, got [%d,%d]", name, what, maxRepeat, p.Min, p.Max)
+		}
+		if p.Min > p.Max {
+			return fmt.Errorf("%s: %s minimum %d is more than maximum %d", name, what, p.Min, p.Max)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: unknown bound %d", name, p.Bound)
 }
 
 // checkN checks RepeatN's count.
@@ -190,7 +324,7 @@ func checkWeights(ws []int, children int) error {
 // of range, a zero child, and for KindLeaf and KindCustom, which have their
 // own constructors ([Leaf], [CustomNode]).
 func Build[L any](k Kind, p Params, children ...Node[L]) (Node[L], error) {
-	if k >= numKinds || k == KindLeaf || k == KindCustom {
+	if k >= numKinds || kinds[k].carries || k == KindCustom {
 		return Node[L]{}, fmt.Errorf("behaviortree.Build: cannot build a %s node; use its constructor", k)
 	}
 	if err := k.check(p, len(children)); err != nil {
@@ -223,6 +357,16 @@ func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
 		nd.n.n = p.N
 	case paramWeights:
 		nd.n.setWeights(p.Weights)
+	case paramLotto:
+		if p.Weights != nil {
+			nd.n.weights = append([]int(nil), p.Weights...)
+		}
+	case paramBound:
+		nd.n.bound, nd.n.min, nd.n.max = p.Bound, p.Min, p.Max
+		if p.Bound == Fixed {
+			nd.n.max = p.Min
+		}
+		nd.n.random = nd.n.random || p.Bound == Ranged
 	}
 	return nd
 }
@@ -261,6 +405,13 @@ func (n Node[L]) Params() Params {
 		return Params{N: nd.n}
 	case paramWeights:
 		return Params{Weights: append([]int(nil), nd.weights...)}
+	case paramLotto:
+		if nd.weights == nil {
+			return Params{}
+		}
+		return Params{Weights: append([]int(nil), nd.weights...)}
+	case paramBound:
+		return Params{Bound: nd.bound, Min: nd.min, Max: nd.max}
 	}
 	return Params{}
 }
@@ -274,7 +425,10 @@ func (nd *node[L]) appendParams(b *strings.Builder) {
 		b.WriteByte('[')
 		b.WriteString(strconv.Itoa(nd.n))
 		b.WriteByte(']')
-	case paramWeights:
+	case paramWeights, paramLotto:
+		if nd.weights == nil {
+			return
+		}
 		b.WriteByte('[')
 		for i, w := range nd.weights {
 			if i > 0 {
@@ -283,5 +437,18 @@ func (nd *node[L]) appendParams(b *strings.Builder) {
 			b.WriteString(strconv.Itoa(w))
 		}
 		b.WriteByte(']')
+	case paramBound:
+		switch nd.bound {
+		case Fixed:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(nd.min))
+			b.WriteByte(']')
+		case Ranged:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(nd.min))
+			b.WriteByte(',')
+			b.WriteString(strconv.Itoa(nd.max))
+			b.WriteByte(']')
+		}
 	}
 }

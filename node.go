@@ -41,6 +41,13 @@ type node[L any] struct {
 	random     bool // the subtree has a Random or RandomWeighted node
 	hasCust    bool // the subtree has a custom node
 	prog       atomic.Pointer[program[L]]
+
+	// The fields below serve the stepped engine (stepped.go).
+	bound    Bound     // Repeat, Retry, Wait: Params.Bound
+	min, max int       // Repeat, Retry, Wait: Params.Min, Params.Max (max == min when Fixed)
+	attrs    *attrs[L] // guards and callbacks, or nil
+	stepped  bool      // the subtree has a stepped-only kind or attributes: Start refuses it
+	sprog    atomic.Pointer[sprogram[L]]
 }
 
 // Leaf returns a leaf node whose value is v: a behavior the tree can ask for.
@@ -103,7 +110,7 @@ func Negate[L any](child Node[L]) Node[L] {
 // Nodes, summarizing their subtrees. It returns the zero Node when the
 // definition would have more than maxNodes places.
 func inner[L any](k Kind, children []Node[L]) Node[L] {
-	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws}
+	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws, stepped: kinds[k].stepped}
 	for i, c := range children {
 		nd.children[i] = c.n
 		nd.size += c.n.size
@@ -112,6 +119,7 @@ func inner[L any](k Kind, children []Node[L]) Node[L] {
 		}
 		nd.random = nd.random || c.n.random
 		nd.hasCust = nd.hasCust || c.n.hasCust
+		nd.stepped = nd.stepped || c.n.stepped
 	}
 	return Node[L]{nd}
 }
@@ -128,11 +136,12 @@ func (n Node[L]) IsZero() bool { return n.n == nil }
 // Kind returns what n is.
 func (n Node[L]) Kind() Kind { return n.must("Kind").kind }
 
-// Leaf returns n's value and true when n is a leaf, and the zero L and false
-// otherwise.
+// Leaf returns n's value and true when n is a leaf that carries one (a
+// [Leaf], which the stepped engine runs as an action, or a [Condition]),
+// and the zero L and false otherwise.
 func (n Node[L]) Leaf() (L, bool) {
 	nd := n.must("Leaf")
-	return nd.leaf, nd.kind == KindLeaf
+	return nd.leaf, kinds[nd.kind].carries
 }
 
 // Len returns the number of n's children: 0 for a leaf, 1 for a decorator.

@@ -76,6 +76,9 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 	if root.n == nil {
 		panic("behaviortree.Start: zero Node")
 	}
+	if root.n.stepped {
+		panic(steppedOnly("Start", root.n))
+	}
 	prog := compiled(root.n)
 	var t Tree[L]
 	if prog.random || prog.custom {

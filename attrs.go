@@ -1,0 +1,257 @@
+package behaviortree
+
+import "fmt"
+
+// This file holds the constructors of the stepped kinds and the attributes
+// (guards and callbacks) that any node of a stepped tree may carry.
+
+// Root returns a Mistreevous root over child: the top of a stepped tree.
+// [NewStepped] treats a definition that is not a Root as if it were
+// wrapped in one. It panics if child is the zero Node.
+func Root[L any](child Node[L]) Node[L] {
+	return mustBuild(KindRoot, Params{}, []Node[L]{child})
+}
+
+// Condition returns a leaf that asks the agent's Condition function about
+// v: it succeeds when that returns true and fails otherwise. A [Leaf] in a
+// stepped tree is an action: the agent's Action function does v.
+func Condition[L any](v L) Node[L] {
+	return Node[L]{&node[L]{kind: KindCondition, leaf: v, size: 1, stepped: true}}
+}
+
+// Wait returns a leaf that stays running until ms milliseconds of the
+// tree's clock have passed (see [WithDeltaTime], [WithTurnClock]); Wait(0)
+// succeeds at its first update. It panics if ms is negative or more than
+// 2,147,483,647.
+func Wait[L any](ms int) Node[L] {
+	return mustBuild[L](KindWait, Params{Bound: Fixed, Min: ms}, nil)
+}
+
+// WaitRange returns a leaf that waits a number of milliseconds drawn from
+// [minMs, maxMs] each time it starts (one draw of the tree's random
+// function). It panics if the range is empty or out of bounds.
+func WaitRange[L any](minMs, maxMs int) Node[L] {
+	return mustBuild[L](KindWait, Params{Bound: Ranged, Min: minMs, Max: maxMs}, nil)
+}
+
+// WaitForever returns a leaf that stays running until something resets or
+// aborts it. It never reads the clock.
+func WaitForever[L any]() Node[L] {
+	return mustBuild[L](KindWait, Params{}, nil)
+}
+
+// Parallel returns a node that updates all of its running children at
+// every step: it fails as soon as one fails (aborting the others that are
+// still running), and succeeds when all have succeeded.
+// It panics when given no children or a zero Node.
+func Parallel[L any](children ...Node[L]) Node[L] {
+	return mustBuild(KindParallel, Params{}, children)
+}
+
+// Race returns a node that updates all of its running children at every
+// step: it succeeds as soon as one succeeds (aborting the others that are
+// still running), and fails when all have failed.
+// It panics when given no children or a zero Node.
+func Race[L any](children ...Node[L]) Node[L] {
+	return mustBuild(KindRace, Params{}, children)
+}
+
+// All returns a node that updates all of its running children at every
+// step until all have completed, then succeeds if at least one succeeded
+// and fails otherwise. It never aborts a child.
+// It panics when given no children or a zero Node.
+func All[L any](children ...Node[L]) Node[L] {
+	return mustBuild(KindAll, Params{}, children)
+}
+
+// Lotto returns a node that draws one of its children when it starts (one
+// call of the tree's random function; child i holds weights[i] tickets, a
+// weight of 0 counting as 1, or one ticket each when weights is nil) and
+// then behaves as that child until it is reset. It panics when given no
+// children, a zero Node, or weights that do not fit the children.
+func Lotto[L any](weights []int, children ...Node[L]) Node[L] {
+	return mustBuild(KindLotto, Params{Weights: weights}, children)
+}
+
+// Repeat returns a decorator that runs its child again each time it
+// succeeds, forever, and fails when the child fails.
+// It panics if child is the zero Node.
+func Repeat[L any](child Node[L]) Node[L] {
+	return mustBuild(KindRepeat, Params{}, []Node[L]{child})
+}
+
+// RepeatCount returns a decorator that runs its child until it has
+// succeeded n times, then succeeds, one update after the last success
+// (Mistreevous's rule: RepeatCount(0, c) succeeds without running c); it
+// fails when the child fails. It panics if n is out of [0, 2147483647].
+func RepeatCount[L any](n int, child Node[L]) Node[L] {
+	return mustBuild(KindRepeat, Params{Bound: Fixed, Min: n}, []Node[L]{child})
+}
+
+// RepeatRange is [RepeatCount] with a count drawn from [minN, maxN] each
+// time the node starts (one call of the tree's random function).
+func RepeatRange[L any](minN, maxN int, child Node[L]) Node[L] {
+	return mustBuild(KindRepeat, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
+}
+
+// Retry returns a decorator that runs its child again each time it fails,
+// forever, and succeeds when the child succeeds.
+// It panics if child is the zero Node.
+func Retry[L any](child Node[L]) Node[L] {
+	return mustBuild(KindRetry, Params{}, []Node[L]{child})
+}
+
+// RetryCount returns a decorator that runs its child until it has failed
+// n times, then fails, one update after the last failure; it succeeds when
+// the child succeeds. It panics if n is out of [0, 2147483647].
+func RetryCount[L any](n int, child Node[L]) Node[L] {
+	return mustBuild(KindRetry, Params{Bound: Fixed, Min: n}, []Node[L]{child})
+}
+
+// RetryRange is [RetryCount] with a count drawn from [minN, maxN] each
+// time the node starts (one call of the tree's random function).
+func RetryRange[L any](minN, maxN int, child Node[L]) Node[L] {
+	return mustBuild(KindRetry, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
+}
+
+// AttrKind says what an [Attr] is.
+type AttrKind uint8
+
+// The kinds of attribute. A node has at most one of each.
+const (
+	AttrWhile AttrKind = iota + 1 // guard: the node may go on while the condition holds
+	AttrUntil                     // guard: the node may go on until the condition holds
+	AttrEntry                     // callback when the node starts
+	AttrStep                      // callback at every update of the node
+	AttrExit                      // callback when the node completes or is aborted
+	numAttrs
+)
+
+var attrNames = [numAttrs]string{AttrWhile: "while", AttrUntil: "until", AttrEntry: "entry", AttrStep: "step", AttrExit: "exit"}
+
+// String returns the attribute's Mistreevous name: "while", "until",
+// "entry", "step" or "exit".
+func (k AttrKind) String() string {
+	if k > 0 && k < numAttrs {
+		return attrNames[k]
+	}
+	return fmt.Sprintf("AttrKind(%d)", uint8(k))
+}
+
+// Attr is a guard or a callback on a node of a stepped tree: a value of
+// the leaf type that the agent's Condition (guards) or Entry, Step and
+// Exit functions (callbacks) are called with. Make one with [While],
+// [Until], [Entry], [OnStep] or [Exit] and attach it with [Node.With].
+type Attr[L any] struct {
+	kind    AttrKind
+	v       L
+	succeed bool
+}
+
+// While returns a guard: before every update of the node, and of every
+// node below it, the agent's Condition(cond) is asked, and when it returns
+// false the node is aborted and fails (or succeeds, with
+// [Attr.ThenSucceed]).
+func While[L any](cond L) Attr[L] { return Attr[L]{kind: AttrWhile, v: cond} }
+
+// Until is the guard that aborts the node when Condition(cond) returns
+// true; otherwise as [While].
+func Until[L any](cond L) Attr[L] { return Attr[L]{kind: AttrUntil, v: cond} }
+
+// Entry returns a callback: the agent's Entry(v) is called when the node
+// starts (its first update since it was reset).
+func Entry[L any](v L) Attr[L] { return Attr[L]{kind: AttrEntry, v: v} }
+
+// OnStep returns a callback: the agent's Step(v) is called at every
+// update of the node.
+func OnStep[L any](v L) Attr[L] { return Attr[L]{kind: AttrStep, v: v} }
+
+// Exit returns a callback: the agent's Exit(v, succeeded, aborted) is
+// called when the node completes, or when it is aborted while running.
+func Exit[L any](v L) Attr[L] { return Attr[L]{kind: AttrExit, v: v} }
+
+// ThenSucceed returns the guard a, but making the node succeed instead of
+// fail when the guard aborts it (Mistreevous's "then succeed",
+// succeedOnAbort). It panics if a is not a guard.
+func (a Attr[L]) ThenSucceed() Attr[L] {
+	if a.kind != AttrWhile && a.kind != AttrUntil {
+		panic("behaviortree.Attr.ThenSucceed: " + a.kind.String() + " is not a guard")
+	}
+	a.succeed = true
+	return a
+}
+
+// Kind returns what a is.
+func (a Attr[L]) Kind() AttrKind { return a.kind }
+
+// Value returns the value the agent is called with.
+func (a Attr[L]) Value() L { return a.v }
+
+// SucceedOnAbort reports whether a is a guard made with [Attr.ThenSucceed].
+func (a Attr[L]) SucceedOnAbort() bool { return a.succeed }
+
+// attrs are a node's attributes, by kind; has[k] says whether kind k is
+// set.
+type attrs[L any] struct {
+	has [numAttrs]bool
+	a   [numAttrs]Attr[L]
+}
+
+// With returns a copy of n carrying the given attributes besides those it
+// has already (an attribute of a kind n has replaces it). The copy shares
+// n's children. Attributes only run on the stepped engine: [Start] refuses
+// a definition that has any. With panics for the zero Node, a zero Attr,
+// and two attributes of one kind in one call.
+func (n Node[L]) With(as ...Attr[L]) Node[L] {
+	nd := n.must("With")
+	at := &attrs[L]{}
+	if nd.attrs != nil {
+		*at = *nd.attrs
+	}
+	var seen [numAttrs]bool
+	for _, a := range as {
+		if a.kind == 0 || a.kind >= numAttrs {
+			panic("behaviortree.Node.With: zero Attr")
+		}
+		if seen[a.kind] {
+			panic("behaviortree.Node.With: two " + a.kind.String() + " attributes")
+		}
+		seen[a.kind] = true
+		at.has[a.kind], at.a[a.kind] = true, a
+	}
+	c := &node[L]{kind: nd.kind, leaf: nd.leaf, children: nd.children, n: nd.n, weights: nd.weights,
+		cumWeights: nd.cumWeights, total: nd.total, custom: nd.custom, size: nd.size, random: nd.random,
+		hasCust: nd.hasCust, bound: nd.bound, min: nd.min, max: nd.max, attrs: at, stepped: true}
+	return Node[L]{c}
+}
+
+// Attrs returns n's attributes: guards first (while, until), then
+// callbacks (entry, step, exit).
+func (n Node[L]) Attrs() []Attr[L] {
+	nd := n.must("Attrs")
+	if nd.attrs == nil {
+		return nil
+	}
+	var out []Attr[L]
+	for k := AttrWhile; k < numAttrs; k++ {
+		if nd.attrs.has[k] {
+			out = append(out, nd.attrs.a[k])
+		}
+	}
+	return out
+}
+
+// steppedOnly returns the panic message of Start for a definition that
+// needs the stepped engine, naming the first node that does.
+func steppedOnly[L any](fn string, root *node[L]) string {
+	for c := range (Node[L]{root}).Preorder() {
+		nd := c.n
+		if kinds[nd.kind].stepped {
+			return fmt.Sprintf("behaviortree.%s: %s nodes need the stepped engine (use NewStepped)", fn, nd.kind)
+		}
+		if nd.attrs != nil {
+			return fmt.Sprintf("behaviortree.%s: attributes (guards and callbacks) need the stepped engine (use NewStepped)", fn)
+		}
+	}
+	return "behaviortree." + fn + ": the definition needs the stepped engine (use NewStepped)"
+}

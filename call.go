@@ -1,0 +1,155 @@
+package behaviortree
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Call is the leaf type of trees read from Mistreevous definitions
+// ([ParseMistreevous]): the name of an agent function and its arguments.
+// Actions, conditions, guards and callbacks all carry a Call.
+//
+// An argument is nil, a bool, a float64, a string, or a [Property].
+type Call struct {
+	Name string
+	Args []any
+}
+
+// Property is an argument that refers to a property of the agent
+// (Mistreevous's $name; {"$": "name"} in JSON): [Functions] looks its value
+// up when the function is called.
+type Property string
+
+// String returns the call in MDSL form: Name, then its arguments, for
+// example `Attack, 2, "left", $target`.
+func (c Call) String() string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for _, a := range c.Args {
+		b.WriteString(", ")
+		switch v := a.(type) {
+		case nil:
+			b.WriteString("null")
+		case bool:
+			b.WriteString(strconv.FormatBool(v))
+		case float64:
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		case string:
+			b.WriteString(strconv.Quote(v))
+		case Property:
+			b.WriteString("$" + string(v))
+		default:
+			fmt.Fprintf(&b, "%v", v)
+		}
+	}
+	return b.String()
+}
+
+// checkArg reports whether a is a valid argument.
+func checkArg(a any) error {
+	switch a.(type) {
+	case nil, bool, float64, string, Property:
+		return nil
+	}
+	return fmt.Errorf("argument of type %T: must be nil, bool, float64, string or Property", a)
+}
+
+// Functions is an agent for trees of [Call]s, as a registry of functions
+// by name. [Functions.Agent] checks a definition against it and makes the
+// [Agent] that [NewStepped] takes.
+type Functions struct {
+	// Actions are called by action nodes ([Leaf]).
+	Actions map[string]func(args []any) Result
+	// Conditions are called by condition nodes and by guards.
+	Conditions map[string]func(args []any) bool
+	// Callbacks are called by entry and step callbacks.
+	Callbacks map[string]func(args []any)
+	// Exits are called by exit callbacks.
+	Exits map[string]func(args []any, succeeded, aborted bool)
+	// Property returns the value of the agent's property name, for
+	// [Property] arguments. It may be nil when no definition uses them.
+	Property func(name string) any
+}
+
+// Agent returns an agent that calls f's functions by name, after checking
+// that every name def uses is there (an unknown name is an error naming it
+// and the node), so that no step can meet a missing function.
+func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
+	if def.n == nil {
+		return Agent[Call]{}, fmt.Errorf("behaviortree.Functions.Agent: zero Node")
+	}
+	i := 0
+	for c := range def.Preorder() {
+		nd := c.n
+		check := func(role string, ok bool, call Call) error {
+			if !ok {
+				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): no %s function named %q", i, nd.kind.Mistreevous(), role, call.Name)
+			}
+			for _, a := range call.Args {
+				if _, isProp := a.(Property); isProp && f.Property == nil {
+					return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): %s uses a property argument but Functions.Property is nil", i, nd.kind.Mistreevous(), call.Name)
+				}
+			}
+			return nil
+		}
+		var err error
+		switch nd.kind {
+		case KindLeaf:
+			_, ok := f.Actions[nd.leaf.Name]
+			err = check("action", ok, nd.leaf)
+		case KindCondition:
+			_, ok := f.Conditions[nd.leaf.Name]
+			err = check("condition", ok, nd.leaf)
+		}
+		if err != nil {
+			return Agent[Call]{}, err
+		}
+		if at := nd.attrs; at != nil {
+			for k := AttrWhile; k < numAttrs; k++ {
+				if !at.has[k] {
+					continue
+				}
+				v := at.a[k].v
+				var ok bool
+				role := k.String()
+				switch k {
+				case AttrWhile, AttrUntil:
+					_, ok = f.Conditions[v.Name]
+					role += " guard's condition"
+				case AttrEntry, AttrStep:
+					_, ok = f.Callbacks[v.Name]
+					role += " callback"
+				case AttrExit:
+					_, ok = f.Exits[v.Name]
+					role += " callback"
+				}
+				if err := check(role, ok, v); err != nil {
+					return Agent[Call]{}, err
+				}
+			}
+		}
+		i++
+	}
+	args := func(c Call) []any {
+		for j, a := range c.Args {
+			if _, ok := a.(Property); ok {
+				out := append([]any(nil), c.Args...)
+				for k := j; k < len(out); k++ {
+					if p, ok := out[k].(Property); ok {
+						out[k] = f.Property(string(p))
+					}
+				}
+				return out
+			}
+		}
+		return c.Args
+	}
+	return Agent[Call]{
+		Action:    func(c Call) Result { return f.Actions[c.Name](args(c)) },
+		Condition: func(c Call) bool { return f.Conditions[c.Name](args(c)) },
+		Entry:     func(c Call) { f.Callbacks[c.Name](args(c)) },
+		Step:      func(c Call) { f.Callbacks[c.Name](args(c)) },
+		Exit:      func(c Call, s, a bool) { f.Exits[c.Name](args(c), s, a) },
+	}, nil
+}

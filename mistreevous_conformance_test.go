@@ -1,0 +1,247 @@
+package behaviortree
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// mcase is one case of the Mistreevous corpus (testdata/README of
+// /work/shared/mistreevous: one JSON object per line).
+type mcase struct {
+	ID         string              `json:"id"`
+	Name       string              `json:"name"`
+	Definition json.RawMessage     `json:"definition"`
+	Actions    map[string][]string `json:"actions"`
+	Conditions map[string][]bool   `json:"conditions"`
+	Random     []float64           `json:"random"`
+	Delta      []float64           `json:"delta"`
+	Steps      int                 `json:"steps"`
+	Resets     []int               `json:"resets"`
+	Nodes      [][]any             `json:"nodes"`
+	Trace      []struct {
+		Events []any  `json:"events"`
+		State  string `json:"state"`
+		NR     int    `json:"nr"`
+		ND     int    `json:"nd"`
+	} `json:"trace"`
+}
+
+// mistreevousCorpus returns the corpus file: $MISTREEVOUS_CORPUS, or the
+// testdata copy.
+func mistreevousCorpus() string {
+	if f := os.Getenv("MISTREEVOUS_CORPUS"); f != "" {
+		return f
+	}
+	return "testdata/mistreevous-4.3.1.jsonl.gz"
+}
+
+func readMistreevousCorpus(t testing.TB, file string) []mcase {
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	var cases []mcase
+	for sc.Scan() {
+		var c mcase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s: line %d: %v", file, len(cases)+1, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// runMistreevousCase replays c and returns the first difference, or "".
+func runMistreevousCase(c *mcase) string {
+	def, err := ParseMistreevous(c.Definition)
+	if err != nil {
+		return "parse: " + err.Error()
+	}
+	counts := map[string]int{}
+	var events []any
+	fns := Functions{
+		Actions:    map[string]func([]any) Result{},
+		Conditions: map[string]func([]any) bool{},
+		Callbacks:  map[string]func([]any){},
+		Exits:      map[string]func([]any, bool, bool){},
+	}
+	for name, list := range c.Actions {
+		fns.Actions[name] = func([]any) Result {
+			k := counts[name]
+			counts[name]++
+			switch list[k%len(list)] {
+			case "success":
+				return ResultSuccess
+			case "failure":
+				return ResultFailure
+			case "running":
+				return ResultRunning
+			case "async-success":
+				a := NewAsync()
+				a.Succeed()
+				return a.Result()
+			case "async-failure":
+				a := NewAsync()
+				a.Fail()
+				return a.Result()
+			}
+			panic("unknown scripted result " + list[k%len(list)])
+		}
+	}
+	for name, list := range c.Conditions {
+		fns.Conditions[name] = func([]any) bool {
+			k := counts[name]
+			counts[name]++
+			return list[k%len(list)]
+		}
+	}
+	// Callbacks and actions or conditions the script does not list.
+	for n := range def.Preorder() {
+		if n.n.attrs == nil {
+			continue
+		}
+		for _, a := range n.Attrs() {
+			name := a.Value().Name
+			switch a.Kind() {
+			case AttrEntry, AttrStep:
+				fns.Callbacks[name] = func([]any) {}
+			case AttrExit:
+				fns.Exits[name] = func([]any, bool, bool) {}
+			}
+		}
+	}
+	agent, err := fns.Agent(def)
+	if err != nil {
+		return "agent: " + err.Error()
+	}
+	nr, nd := 0, 0
+	tree, err := NewStepped(def, agent,
+		WithRandom(func() float64 { r := c.Random[nr%len(c.Random)]; nr++; return r }),
+		WithDeltaTime(func() float64 { d := c.Delta[nd%len(c.Delta)]; nd++; return d }))
+	if err != nil {
+		return "build: " + err.Error()
+	}
+	// The expanded tree.
+	i := 0
+	for info := range tree.Nodes() {
+		if i >= len(c.Nodes) {
+			return fmt.Sprintf("nodes: more than %d", len(c.Nodes))
+		}
+		want := c.Nodes[i]
+		got := []any{info.Kind.Mistreevous(), float64(info.Parent), info.Name}
+		if info.Kind == KindLeaf {
+			got[0] = "action"
+		}
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Sprintf("nodes[%d]: got %v, want %v", i, got, want)
+		}
+		i++
+	}
+	if i != len(c.Nodes) {
+		return fmt.Sprintf("nodes: got %d, want %d", i, len(c.Nodes))
+	}
+	emit := func(e Event[Call]) { events = append(events, eventJSON(e)) }
+	resets := map[int]bool{}
+	for _, r := range c.Resets {
+		resets[r] = true
+	}
+	for s := 0; s < c.Steps; s++ {
+		events = events[:0]
+		if resets[s] {
+			tree = tree.ResetWith(emit)
+		}
+		tree, err = tree.StepWith(emit)
+		if err != nil {
+			return fmt.Sprintf("step %d: %v", s, err)
+		}
+		want := c.Trace[s]
+		for j := range max(len(events), len(want.Events)) {
+			var g, w any = "(none)", "(none)"
+			if j < len(events) {
+				g = events[j]
+			}
+			if j < len(want.Events) {
+				w = want.Events[j]
+			}
+			if !reflect.DeepEqual(g, w) {
+				gj, _ := json.Marshal(g)
+				wj, _ := json.Marshal(w)
+				return fmt.Sprintf("step %d, event %d: got %s, want %s", s, j, gj, wj)
+			}
+		}
+		if got := tree.State().String(); got != want.State {
+			return fmt.Sprintf("step %d: state %s, want %s", s, got, want.State)
+		}
+		if nr != want.NR || nd != want.ND {
+			return fmt.Sprintf("step %d: nr/nd %d/%d, want %d/%d", s, nr, nd, want.NR, want.ND)
+		}
+	}
+	return ""
+}
+
+// eventJSON is an event as the corpus writes it, decoded.
+func eventJSON(e Event[Call]) any {
+	args := func() []any {
+		out := make([]any, len(e.Value.Args))
+		copy(out, e.Value.Args)
+		return out
+	}
+	switch e.Kind {
+	case EventState:
+		return []any{"node", float64(e.Node), e.From.String(), e.To.String()}
+	case EventAction:
+		r := map[Status]string{Success: "success", Failure: "failure", Running: "running"}[e.Result.Status]
+		if e.Result.Async != nil {
+			s, _ := e.Result.Async.Settled()
+			r = "async-" + map[Status]string{Success: "success", Failure: "failure", Running: "pending"}[s]
+		}
+		return []any{"action", e.Value.Name, args(), r}
+	case EventCondition:
+		return []any{"condition", e.Value.Name, args(), e.Holds}
+	case EventEntry:
+		return []any{"entry", e.Value.Name, args()}
+	case EventStep:
+		return []any{"step", e.Value.Name, args()}
+	case EventExit:
+		return []any{"exit", e.Value.Name, args(), map[string]any{"succeeded": e.Succeeded, "aborted": e.Aborted}}
+	case EventReset:
+		return []any{"reset"}
+	}
+	return []any{"unknown", float64(e.Kind)}
+}
+
+func TestMistreevousConformance(t *testing.T) {
+	file := mistreevousCorpus()
+	cases := readMistreevousCorpus(t, file)
+	ok := 0
+	var first string
+	for i := range cases {
+		c := &cases[i]
+		if d := runMistreevousCase(c); d != "" {
+			if first == "" {
+				first = fmt.Sprintf("case %s %s: %s", c.ID, c.Name, d)
+			}
+			continue
+		}
+		ok++
+	}
+	t.Logf("mistreevous conformance: %d/%d cases match (%s)", ok, len(cases), file)
+	if first != "" {
+		t.Errorf("%d cases differ; the first: %s", len(cases)-ok, first)
+	}
+}

@@ -1,0 +1,958 @@
+package behaviortree
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"time"
+)
+
+// State is the state of a node of a stepped tree, or of the whole tree
+// (its root's): Mistreevous's READY, RUNNING, SUCCEEDED and FAILED.
+type State uint8
+
+// The states.
+const (
+	StateReady     State = iota // not visited since its last reset
+	StateRunning                // in progress: resumed at the next step
+	StateSucceeded              // completed with success
+	StateFailed                 // completed with failure
+)
+
+var stateNames = [...]string{"READY", "RUNNING", "SUCCEEDED", "FAILED"}
+
+// String returns "READY", "RUNNING", "SUCCEEDED" or "FAILED", as
+// Mistreevous spells them.
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// Result is what an action returns: a Status (Success, Failure, or
+// Running for work still under way), or a pending [Async] result, with
+// Status left Running. The zero Result is Running, as an action that
+// returns nothing is in Mistreevous.
+type Result struct {
+	Status Status
+	Async  *Async
+}
+
+// The results of synchronous actions.
+var (
+	ResultSuccess = Result{Status: Success}
+	ResultFailure = Result{Status: Failure}
+	ResultRunning = Result{Status: Running}
+)
+
+// Async is the result of an action that completes later (Mistreevous's
+// promise-returning action). The agent makes one with [NewAsync] and
+// returns a.Result(); the game settles it once, from any goroutine, with
+// [Async.Succeed] or [Async.Fail]. Until it is settled the action node
+// stays running and its function is not called again; once settled, the
+// result applies at the node's next update. The result is readable any
+// number of times, so an old version stepped again sees it too; a reset
+// or an abort of the node throws the handle away.
+type Async struct {
+	v atomicStatus
+}
+
+// NewAsync returns an unsettled Async.
+func NewAsync() *Async { return &Async{} }
+
+// Result returns the Result that makes an action wait for a.
+func (a *Async) Result() Result { return Result{Async: a} }
+
+// Succeed settles a with success, if it is not settled yet, and reports
+// whether this call settled it.
+func (a *Async) Succeed() bool { return a.v.settle(Success) }
+
+// Fail settles a with failure, if it is not settled yet, and reports
+// whether this call settled it.
+func (a *Async) Fail() bool { return a.v.settle(Failure) }
+
+// Settled returns a's result, Success or Failure, and true once it is
+// settled, and Running and false before.
+func (a *Async) Settled() (Status, bool) {
+	s := a.v.load()
+	return s, s != Running
+}
+
+// Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
+// for a condition node and for guards Condition, and for callbacks Entry,
+// Step and Exit, each with the value the node or attribute carries. A
+// function may be nil when the definition has no node or attribute that
+// calls it; [NewStepped] checks that. For trees of [Call]s,
+// [Functions.Agent] makes one from functions by name.
+type Agent[L any] struct {
+	Action    func(v L) Result
+	Condition func(v L) bool
+	Entry     func(v L)
+	Step      func(v L)
+	Exit      func(v L, succeeded, aborted bool)
+}
+
+// EventKind says what an [Event] reports.
+type EventKind uint8
+
+// The kinds of event.
+const (
+	EventState     EventKind = iota // Node went From a state To another
+	EventAction                     // Node's action was called with Value and returned Result
+	EventCondition                  // Condition(Value) returned Holds, for a condition node or (Guard) a guard on Node
+	EventEntry                      // Node's entry callback was called with Value
+	EventStep                       // Node's step callback was called with Value
+	EventExit                       // Node's exit callback was called with Value, Succeeded and Aborted
+	EventReset                      // the tree was reset; the state changes of the reset follow
+)
+
+// Event is one thing a step did, in the order it happened: exactly the
+// order of the calls to the agent, with the state changes between them
+// (Mistreevous's onNodeStateChange, which reports only real changes).
+type Event[L any] struct {
+	Kind      EventKind
+	Node      int // the node's preorder index (0 is the root)
+	From, To  State
+	Value     L
+	Result    Result // EventAction
+	Holds     bool   // EventCondition
+	Guard     bool   // EventCondition: the call was a guard's (While or Until on Node)
+	Succeeded bool   // EventExit
+	Aborted   bool   // EventExit
+}
+
+// Stepped is a running stepped tree (Mistreevous semantics): a definition
+// whose nodes each have a [State]. [Stepped.Step] updates the tree once,
+// calling the agent, and returns a new version; every version stays valid
+// and may be stepped again (for undo, replay or "what if"), from any
+// goroutine. A version is a small value (six words).
+//
+// The zero Stepped is not valid: get one from [NewStepped].
+type Stepped[L any] struct {
+	m     *machine[L]
+	small uint64      // node states, 2 bits each, when the tree has at most 32 nodes
+	words []uint64    // never modified: node states (big trees), extras, generator
+	async *asyncEntry // pending async results, by node
+}
+
+// machine is what every version of one NewStepped shares.
+type machine[L any] struct {
+	p      *sprogram[L]
+	agent  Agent[L]
+	random func() float64 // nil: the version's own generator
+	delta  func() float64 // nil: the wall clock
+	def    Node[L]
+}
+
+// asyncEntry is one cell of a persistent list of pending async results.
+type asyncEntry struct {
+	node int32
+	a    *Async
+	next *asyncEntry
+}
+
+// SteppedOption configures [NewStepped].
+type SteppedOption func(*steppedConfig)
+
+type steppedConfig struct {
+	random func() float64
+	delta  func() float64
+	seed   uint64
+	seeded bool
+}
+
+// WithRandom makes the tree draw from random (which must return values in
+// [0, 1)) instead of its own generator: lotto draws, and the counts and
+// durations of Ranged repeats, retries and waits. The tree then no longer
+// decides its draws by itself: stepping an old version again calls random
+// again.
+func WithRandom(random func() float64) SteppedOption {
+	return func(c *steppedConfig) { c.random = random }
+}
+
+// WithRandomSeed seeds the tree's own generator, which is kept in the
+// version: the same version stepped again makes the same draws. Without it
+// (and without WithRandom) NewStepped draws a seed.
+func WithRandomSeed(seed uint64) SteppedOption {
+	return func(c *steppedConfig) { c.seed, c.seeded = seed, true }
+}
+
+// WithDeltaTime makes waits advance by delta() seconds at each update
+// (Mistreevous's getDeltaTime) instead of reading the wall clock.
+func WithDeltaTime(delta func() float64) SteppedOption {
+	return func(c *steppedConfig) { c.delta = delta }
+}
+
+// WithTurnClock makes waits advance by a fixed number of seconds at each
+// update: a turn-based clock, under which a version stepped again behaves
+// the same.
+func WithTurnClock(seconds float64) SteppedOption {
+	return WithDeltaTime(func() float64 { return seconds })
+}
+
+// NewStepped returns a ready stepped tree for def, which calls agent. A
+// def that is not a [Root] runs as if wrapped in one (index 0). It returns
+// an error for a definition the stepped engine cannot run (Elixir-only
+// kinds: Continually, RepeatUntilSucceed, RepeatN, Random, RandomWeighted
+// and custom nodes; a Root below the top; more than 4,096 levels) and for
+// an agent that lacks a function the definition calls.
+//
+// The first NewStepped of a definition compiles it in O(size); later ones
+// reuse that.
+func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Stepped[L], error) {
+	if def.n == nil {
+		return Stepped[L]{}, errors.New("behaviortree.NewStepped: zero Node")
+	}
+	p, err := steppedCompiled(def.n)
+	if err != nil {
+		return Stepped[L]{}, fmt.Errorf("behaviortree.NewStepped: %w", err)
+	}
+	missing := ""
+	switch {
+	case p.uses[usesAction] && agent.Action == nil:
+		missing = "actions but the agent has no Action"
+	case p.uses[usesCondition] && agent.Condition == nil:
+		missing = "conditions or guards but the agent has no Condition"
+	case p.uses[AttrEntry] && agent.Entry == nil:
+		missing = "entry callbacks but the agent has no Entry"
+	case p.uses[AttrStep] && agent.Step == nil:
+		missing = "step callbacks but the agent has no Step"
+	case p.uses[AttrExit] && agent.Exit == nil:
+		missing = "exit callbacks but the agent has no Exit"
+	}
+	if missing != "" {
+		return Stepped[L]{}, fmt.Errorf("behaviortree.NewStepped: the definition has %s function", missing)
+	}
+	var c steppedConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def}}
+	if p.nwords > 0 {
+		t.words = make([]uint64, p.nwords)
+		if p.rngAt >= 0 {
+			if !c.seeded {
+				c.seed = rand.Uint64()
+			}
+			t.words[p.rngAt] = c.seed
+		}
+	}
+	return t, nil
+}
+
+// Definition returns the tree's definition.
+func (t Stepped[L]) Definition() Node[L] { return t.mustM("Definition").def }
+
+// State returns the state of the tree: its root's.
+func (t Stepped[L]) State() State {
+	t.mustM("State")
+	return t.nodeState(0)
+}
+
+// IsRunning reports whether the tree is running: its root is RUNNING.
+func (t Stepped[L]) IsRunning() bool { return t.State() == StateRunning }
+
+// Len returns the number of nodes in the tree, the root included.
+func (t Stepped[L]) Len() int { return len(t.mustM("Len").p.nodes) }
+
+// NodeState returns the state of node i (in preorder; 0 is the root).
+// It panics if i is out of range.
+func (t Stepped[L]) NodeState(i int) State {
+	m := t.mustM("NodeState")
+	if i < 0 || i >= len(m.p.nodes) {
+		panic(fmt.Sprintf("behaviortree.Stepped.NodeState: index %d out of range [0,%d)", i, len(m.p.nodes)))
+	}
+	return t.nodeState(int32(i))
+}
+
+func (t Stepped[L]) nodeState(i int32) State {
+	if t.m.p.small {
+		return State(t.small >> (2 * uint(i)) & 3)
+	}
+	return State(t.words[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// NodeInfo describes one node of a running stepped tree (Mistreevous's
+// getTreeNodeDetails).
+type NodeInfo[L any] struct {
+	ID       int    // preorder index; 0 is the root
+	Parent   int    // the parent's ID, -1 for the root
+	Kind     Kind   //
+	Name     string // Mistreevous's display name: "SEQUENCE", "REPEAT 3x", "WAIT 100ms-900ms", an action's function name...
+	Value    L      // the value of an action or condition
+	State    State
+	Children []int
+}
+
+// Nodes returns an iterator over the tree's nodes in preorder, with their
+// states in this version.
+func (t Stepped[L]) Nodes() iter.Seq[NodeInfo[L]] {
+	m := t.mustM("Nodes")
+	return func(yield func(NodeInfo[L]) bool) {
+		for i := range m.p.nodes {
+			s := &m.p.nodes[i]
+			info := NodeInfo[L]{ID: i, Parent: int(s.parent), Kind: s.kind, Name: s.displayName(), State: t.nodeState(int32(i))}
+			if kinds[s.kind].carries {
+				info.Value = s.leaf
+			}
+			for _, k := range s.kids {
+				info.Children = append(info.Children, int(k))
+			}
+			if !yield(info) {
+				return
+			}
+		}
+	}
+}
+
+func (t Stepped[L]) mustM(method string) *machine[L] {
+	if t.m == nil {
+		panic("behaviortree.Stepped." + method + ": zero Stepped (use NewStepped)")
+	}
+	return t.m
+}
+
+// Step updates the tree once and returns the new version; t is unchanged.
+// If the root had completed, the tree is reset first. The error is non-nil
+// when an agent function panicked or an action returned an invalid
+// Result, or when the random or delta-time function returned an invalid
+// value: it names the node, and t is still valid (the returned version is
+// then t).
+func (t Stepped[L]) Step() (Stepped[L], error) {
+	return t.StepWith(nil)
+}
+
+// StepWith is [Stepped.Step], calling events (if not nil) with each thing
+// the step does, in order.
+func (t Stepped[L]) StepWith(events func(Event[L])) (out Stepped[L], err error) {
+	m := t.mustM("Step")
+	s := stepper[L]{m: m, p: m.p, small: t.small, words: t.words, async: t.async, emit: events, cur: -1}
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = t, s.recovered(r)
+		}
+	}()
+	if s.get(0) >= StateSucceeded {
+		s.reset(0)
+		s.async = nil // every node is READY: no pending result can apply
+	}
+	s.update(0)
+	return Stepped[L]{m: m, small: s.small, words: s.words, async: s.async}, nil
+}
+
+// Reset returns the version in which every node is READY (no callbacks
+// are called), as Mistreevous's reset; t is unchanged.
+func (t Stepped[L]) Reset() Stepped[L] { return t.ResetWith(nil) }
+
+// ResetWith is [Stepped.Reset], calling events (if not nil) with an
+// EventReset and then the state changes.
+func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
+	m := t.mustM("Reset")
+	s := stepper[L]{m: m, p: m.p, small: t.small, words: t.words, async: t.async, emit: events, cur: -1}
+	if events != nil {
+		events(Event[L]{Kind: EventReset})
+	}
+	s.reset(0)
+	return Stepped[L]{m: m, small: s.small, words: s.words, async: nil}
+}
+
+// stepper is the working state of one step: a copy-on-write view of a
+// version.
+type stepper[L any] struct {
+	m      *machine[L]
+	p      *sprogram[L]
+	small  uint64
+	words  []uint64
+	owned  bool // words is this step's own copy
+	async  *asyncEntry
+	emit   func(Event[L])
+	cur    int32 // the node whose agent function is being called
+	what   string
+	gfSucc bool // the guard that failed last has succeedOnAbort
+}
+
+// stepFailure is the panic value by which the engine abandons a step.
+type stepFailure struct{ err error }
+
+// recovered turns a recovered panic into the step's error.
+func (s *stepper[L]) recovered(r any) error {
+	if f, ok := r.(stepFailure); ok {
+		return f.err
+	}
+	where := "the engine"
+	if s.cur >= 0 {
+		where = fmt.Sprintf("node %d (%s): %s", s.cur, s.p.nodes[s.cur].displayName(), s.what)
+	}
+	if e, ok := r.(error); ok {
+		return fmt.Errorf("behaviortree.Stepped.Step: %s panicked: %w", where, e)
+	}
+	return fmt.Errorf("behaviortree.Stepped.Step: %s panicked: %v", where, r)
+}
+
+// fail abandons the step with an error about node n.
+func (s *stepper[L]) fail(n int32, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %s", n, s.p.nodes[n].displayName(), msg)})
+}
+
+func (s *stepper[L]) get(i int32) State {
+	if s.p.small {
+		return State(s.small >> (2 * uint(i)) & 3)
+	}
+	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// own makes words this step's own copy.
+func (s *stepper[L]) own() {
+	if !s.owned {
+		w := make([]uint64, len(s.words))
+		copy(w, s.words)
+		s.words, s.owned = w, true
+	}
+}
+
+func (s *stepper[L]) set(i int32, to State) {
+	from := s.get(i)
+	if from == to {
+		return
+	}
+	sh := 2 * uint(i&31)
+	if s.p.small {
+		s.small = s.small&^(3<<sh) | uint64(to)<<sh
+	} else {
+		s.own()
+		w := &s.words[i>>5]
+		*w = *w&^(3<<sh) | uint64(to)<<sh
+	}
+	if s.emit != nil {
+		s.emit(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
+	}
+}
+
+// reset makes node n and its subtree READY, with events in preorder.
+func (s *stepper[L]) reset(n int32) {
+	lo, hi := uint(n), uint(s.p.nodes[n].end)
+	if s.p.small {
+		mask := rangeMask(2*lo, 2*hi)
+		x := s.small & mask
+		if x == 0 {
+			return
+		}
+		s.small &^= mask
+		if s.emit != nil {
+			s.emitResets(x, 0)
+		}
+		return
+	}
+	first, last := lo>>5, (hi-1)>>5
+	dirty := false
+	for w := first; w <= last; w++ {
+		if s.words[w]&wordMask(w, lo, hi) != 0 {
+			dirty = true
+			break
+		}
+	}
+	if !dirty {
+		return
+	}
+	s.own()
+	for w := first; w <= last; w++ {
+		mask := wordMask(w, lo, hi)
+		x := s.words[w] & mask
+		s.words[w] &^= mask
+		if x != 0 && s.emit != nil {
+			s.emitResets(x, int(w)*32)
+		}
+	}
+}
+
+// wordMask is the mask of the 2-bit fields of nodes [lo, hi) in word w.
+func wordMask(w, lo, hi uint) uint64 {
+	a, b := max(lo, w*32), min(hi, w*32+32)
+	return rangeMask(2*(a-w*32), 2*(b-w*32))
+}
+
+// rangeMask has bits [a, b) set, 0 <= a <= b <= 64.
+func rangeMask(a, b uint) uint64 {
+	var hiMask uint64 = math.MaxUint64
+	if b < 64 {
+		hiMask = 1<<b - 1
+	}
+	return hiMask &^ (1<<a - 1)
+}
+
+// emitResets reports the resets of the non-zero fields of x, a word of
+// states whose first node is base.
+func (s *stepper[L]) emitResets(x uint64, base int) {
+	for x != 0 {
+		tz := uint(bits.TrailingZeros64(x)) &^ 1
+		s.emit(Event[L]{Kind: EventState, Node: base + int(tz/2), From: State(x >> tz & 3), To: StateReady})
+		x &^= 3 << tz
+	}
+}
+
+// slot returns node n's two extra words (read-only).
+func (s *stepper[L]) slot(n int32) (uint64, uint64) {
+	i := s.p.sw + 2*s.p.nodes[n].slot
+	return s.words[i], s.words[i+1]
+}
+
+func (s *stepper[L]) setSlot(n int32, a, b uint64) {
+	s.own()
+	i := s.p.sw + 2*s.p.nodes[n].slot
+	s.words[i], s.words[i+1] = a, b
+}
+
+// random draws a number in [0, 1) for node n.
+func (s *stepper[L]) random(n int32) float64 {
+	if f := s.m.random; f != nil {
+		s.cur, s.what = n, "random"
+		r := f()
+		if !(r >= 0 && r < 1) {
+			s.fail(n, "random() returned %v, not in [0, 1)", r)
+		}
+		return r
+	}
+	s.own()
+	x := s.words[s.p.rngAt] + 0x9e3779b97f4a7c15
+	s.words[s.p.rngAt] = x
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11) / (1 << 53)
+}
+
+// drawBound returns floor(r*(max-min+1)+min) for a Ranged node, as
+// Mistreevous computes it in float64 (no fused multiply-add).
+func (s *stepper[L]) drawBound(n int32) float64 {
+	nd := &s.p.nodes[n]
+	r := s.random(n)
+	return math.Floor(float64(r*float64(nd.max-nd.min+1)) + float64(nd.min))
+}
+
+// guards checks the guards on the path from the root down to g, a node
+// with guards, top-down; it returns the node whose guard failed, or -1.
+func (s *stepper[L]) guards(g int32) int32 {
+	nd := &s.p.nodes[g]
+	if nd.gup >= 0 {
+		if f := s.guards(nd.gup); f >= 0 {
+			return f
+		}
+	}
+	at := nd.at
+	for _, k := range [2]AttrKind{AttrWhile, AttrUntil} {
+		if !at.has[k] {
+			continue
+		}
+		a := &at.a[k]
+		s.cur, s.what = g, k.String()+" guard"
+		ok := s.m.agent.Condition(a.v)
+		if s.emit != nil {
+			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
+		}
+		if ok == (k == AttrUntil) {
+			s.gfSucc = a.succeed
+			return g
+		}
+	}
+	return -1
+}
+
+// update updates node n, if it is READY or RUNNING. It returns -1, or the
+// node above n at which a guard failed: the update of n was abandoned and
+// that node's update handles the failure.
+func (s *stepper[L]) update(n int32) int32 {
+	st := s.get(n)
+	if st >= StateSucceeded {
+		return -1
+	}
+	nd := &s.p.nodes[n]
+	f := int32(-1)
+	if nd.g >= 0 {
+		f = s.guards(nd.g)
+	}
+	if f < 0 {
+		if at := nd.at; at != nil {
+			if st == StateReady && at.has[AttrEntry] {
+				s.callback(n, AttrEntry)
+			}
+			if at.has[AttrStep] {
+				s.callback(n, AttrStep)
+			}
+		}
+		f = s.run(n, nd, st)
+		if f < 0 {
+			if at := nd.at; at != nil && at.has[AttrExit] {
+				if st := s.get(n); st >= StateSucceeded {
+					s.exit(n, st == StateSucceeded, false)
+				}
+			}
+			return -1
+		}
+	}
+	if f != n {
+		return f
+	}
+	succ := s.gfSucc
+	s.abort(n)
+	if succ {
+		s.set(n, StateSucceeded)
+	} else {
+		s.set(n, StateFailed)
+	}
+	return -1
+}
+
+func (s *stepper[L]) callback(n int32, k AttrKind) {
+	v := s.p.nodes[n].at.a[k].v
+	s.cur, s.what = n, k.String()+" callback"
+	if k == AttrEntry {
+		s.m.agent.Entry(v)
+		if s.emit != nil {
+			s.emit(Event[L]{Kind: EventEntry, Node: int(n), Value: v})
+		}
+		return
+	}
+	s.m.agent.Step(v)
+	if s.emit != nil {
+		s.emit(Event[L]{Kind: EventStep, Node: int(n), Value: v})
+	}
+}
+
+func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
+	v := s.p.nodes[n].at.a[AttrExit].v
+	s.cur, s.what = n, "exit callback"
+	s.m.agent.Exit(v, succeeded, aborted)
+	if s.emit != nil {
+		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
+	}
+}
+
+// abort aborts node n if it is RUNNING: its running children first, then
+// a reset of its subtree, then its exit callback.
+func (s *stepper[L]) abort(n int32) {
+	if s.get(n) != StateRunning {
+		return
+	}
+	nd := &s.p.nodes[n]
+	for _, c := range nd.kids {
+		s.abort(c)
+	}
+	if nd.kind == KindLeaf && s.async != nil {
+		s.dropAsync(n)
+	}
+	s.reset(n)
+	if nd.at != nil && nd.at.has[AttrExit] {
+		s.exit(n, false, true)
+	}
+}
+
+// child updates c if it is READY or RUNNING and returns its state, or the
+// guard failure to pass on.
+func (s *stepper[L]) child(c int32) (State, int32) {
+	st := s.get(c)
+	if st <= StateRunning {
+		if f := s.update(c); f >= 0 {
+			return 0, f
+		}
+		st = s.get(c)
+	}
+	return st, -1
+}
+
+// run is the kind-specific part of updating n, whose state was st.
+func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
+	switch nd.kind {
+	case KindLeaf:
+		s.action(n, nd, st)
+	case KindCondition:
+		s.cur, s.what = n, "condition"
+		ok := s.m.agent.Condition(nd.leaf)
+		if s.emit != nil {
+			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
+		}
+		if ok {
+			s.set(n, StateSucceeded)
+		} else {
+			s.set(n, StateFailed)
+		}
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if nd.kind == KindSelect {
+			goOn = StateFailed
+		}
+		for i, c := range nd.kids {
+			cs, f := s.child(c)
+			if f >= 0 {
+				return f
+			}
+			if cs == goOn && i+1 < len(nd.kids) {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			return -1
+		}
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		cs, f := s.child(nd.kids[0])
+		if f >= 0 {
+			return f
+		}
+		if cs >= StateSucceeded {
+			switch nd.kind {
+			case KindNegate:
+				cs ^= 1 // SUCCEEDED <-> FAILED
+			case KindAlwaysSucceed:
+				cs = StateSucceeded
+			case KindAlwaysFail:
+				cs = StateFailed
+			}
+		}
+		if cs != StateReady {
+			s.set(n, cs)
+		}
+	case KindParallel, KindRace, KindAll:
+		return s.concurrent(n, nd)
+	case KindLotto:
+		var pick uint64
+		if st == StateReady {
+			r := s.random(n)
+			t := float64(nd.cum[len(nd.cum)-1])
+			k := int32(math.Floor(r * t))
+			for pick = 0; int(pick) < len(nd.cum)-1 && nd.cum[pick] <= k; pick++ {
+			}
+			s.setSlot(n, pick, 0)
+		} else {
+			pick, _ = s.slot(n)
+		}
+		cs, f := s.child(nd.kids[pick])
+		if f >= 0 {
+			return f
+		}
+		if cs != StateReady {
+			s.set(n, cs)
+		}
+	case KindRepeat, KindRetry:
+		return s.repeat(n, nd, st)
+	case KindWait:
+		s.wait(n, nd, st)
+	}
+	return -1
+}
+
+// action updates action node n.
+func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
+	if s.async != nil {
+		if st == StateRunning {
+			for e := s.async; e != nil; e = e.next {
+				if e.node == n {
+					r, ok := e.a.Settled()
+					if !ok {
+						return
+					}
+					s.dropAsync(n)
+					if r == Success {
+						s.set(n, StateSucceeded)
+					} else {
+						s.set(n, StateFailed)
+					}
+					return
+				}
+			}
+		} else {
+			s.dropAsync(n)
+		}
+	}
+	s.cur, s.what = n, "action"
+	r := s.m.agent.Action(nd.leaf)
+	if s.emit != nil {
+		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
+	}
+	if r.Async != nil {
+		if r.Status != Running {
+			s.fail(n, "action returned an Async result with status %v", r.Status)
+		}
+		s.async = &asyncEntry{node: n, a: r.Async, next: s.async}
+		s.set(n, StateRunning)
+		return
+	}
+	switch r.Status {
+	case Success:
+		s.set(n, StateSucceeded)
+	case Failure:
+		s.set(n, StateFailed)
+	case Running:
+		s.set(n, StateRunning)
+	default:
+		s.fail(n, "action returned an invalid status %d", r.Status)
+	}
+}
+
+// dropAsync removes node n's pending async result, if any.
+func (s *stepper[L]) dropAsync(n int32) {
+	var keep []*asyncEntry
+	for e := s.async; e != nil; e = e.next {
+		if e.node == n {
+			rest := e.next
+			for i := len(keep) - 1; i >= 0; i-- {
+				rest = &asyncEntry{node: keep[i].node, a: keep[i].a, next: rest}
+			}
+			s.async = rest
+			return
+		}
+		keep = append(keep, e)
+	}
+}
+
+// concurrent is the update of a parallel, race or all node.
+func (s *stepper[L]) concurrent(n int32, nd *snode[L]) int32 {
+	succeeded, failed := 0, 0
+	for _, c := range nd.kids {
+		cs, f := s.child(c)
+		if f >= 0 {
+			return f
+		}
+		switch cs {
+		case StateSucceeded:
+			succeeded++
+		case StateFailed:
+			failed++
+		}
+	}
+	k := len(nd.kids)
+	var to State
+	abort := false
+	switch nd.kind {
+	case KindParallel:
+		switch {
+		case failed > 0:
+			to, abort = StateFailed, true
+		case succeeded == k:
+			to = StateSucceeded
+		default:
+			to = StateRunning
+		}
+	case KindRace:
+		switch {
+		case succeeded > 0:
+			to, abort = StateSucceeded, true
+		case failed == k:
+			to = StateFailed
+		default:
+			to = StateRunning
+		}
+	default: // KindAll
+		switch {
+		case succeeded+failed < k:
+			to = StateRunning
+		case succeeded > 0:
+			to = StateSucceeded
+		default:
+			to = StateFailed
+		}
+	}
+	s.set(n, to)
+	if abort {
+		for _, c := range nd.kids {
+			if s.get(c) == StateRunning {
+				s.abort(c)
+			}
+		}
+	}
+	return -1
+}
+
+// repeat is the update of a repeat or retry node: count and target are in
+// its slot (bounded ones only).
+func (s *stepper[L]) repeat(n int32, nd *snode[L], st State) int32 {
+	c := nd.kids[0]
+	again, stop := StateSucceeded, StateFailed // repeat: a success goes again, a failure stops
+	if nd.kind == KindRetry {
+		again, stop = StateFailed, StateSucceeded
+	}
+	var count, target uint64
+	bounded := nd.bound != Unbounded
+	if st == StateReady {
+		s.reset(c)
+		switch nd.bound {
+		case Fixed:
+			target = uint64(nd.min)
+		case Ranged:
+			target = uint64(s.drawBound(n))
+		}
+		if bounded {
+			s.setSlot(n, 0, target)
+		}
+	} else if bounded {
+		count, target = s.slot(n)
+	}
+	if bounded && count >= target {
+		s.set(n, again) // a repeat that has repeated enough succeeds; a retry fails
+		return -1
+	}
+	s.set(n, StateRunning)
+	if s.get(c) == again {
+		s.reset(c)
+	}
+	if f := s.update(c); f >= 0 {
+		return f
+	}
+	switch s.get(c) {
+	case stop:
+		s.set(n, stop)
+	case again:
+		if bounded {
+			s.setSlot(n, count+1, target)
+		}
+	}
+	return -1
+}
+
+// wait is the update of a wait node; its slot holds the time waited (or,
+// on the wall clock, the start time) in ms and the total, as float64 bits.
+func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
+	var waited, total float64
+	if st == StateReady {
+		switch nd.bound {
+		case Fixed:
+			total = float64(nd.min)
+		case Ranged:
+			total = s.drawBound(n)
+		}
+		if nd.bound != Unbounded && s.m.delta == nil {
+			waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+		}
+		s.set(n, StateRunning)
+		if nd.bound == Unbounded {
+			return
+		}
+	} else {
+		if nd.bound == Unbounded {
+			return
+		}
+		a, b := s.slot(n)
+		waited, total = math.Float64frombits(a), math.Float64frombits(b)
+	}
+	var elapsed float64
+	if f := s.m.delta; f != nil {
+		s.cur, s.what = n, "delta time"
+		d := f()
+		if math.IsNaN(d) {
+			s.fail(n, "delta time is NaN")
+		}
+		waited += float64(d * 1000)
+		elapsed = waited
+	} else {
+		elapsed = float64(time.Now().UnixNano())/1e6 - waited
+	}
+	s.setSlot(n, math.Float64bits(waited), math.Float64bits(total))
+	if elapsed >= total {
+		s.set(n, StateSucceeded)
+	}
+}

@@ -1,0 +1,221 @@
+package behaviortree
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file compiles a definition for the stepped engine (stepped.go) into
+// flat arrays in preorder: a node's subtree is the range [i, end) of
+// indexes, which makes a reset one masked clear of a bit range.
+
+// maxSteppedDepth bounds the depth of a stepped tree: the engine updates,
+// aborts and checks guards recursively, at most this deep.
+const maxSteppedDepth = 4096
+
+// sprogram is a definition compiled for the stepped engine.
+type sprogram[L any] struct {
+	nodes  []snode[L]
+	small  bool  // at most 32 nodes: the states fit in one word, inline in the version
+	sw     int32 // state words in Stepped.words (0 when small)
+	nslots int32 // two words each, after the state words
+	rngAt  int32 // the word of the version's own generator, or -1 when nothing draws
+	nwords int32 // len(Stepped.words); 0 when the version needs none
+	draws  bool  // some node draws at random
+	uses   [numAttrs + 2]bool
+}
+
+// indexes of sprogram.uses beyond the attribute kinds.
+const (
+	usesAction    = numAttrs
+	usesCondition = numAttrs + 1
+)
+
+// snode is one place of a compiled stepped tree.
+type snode[L any] struct {
+	kind   Kind
+	bound  Bound
+	parent int32
+	end    int32   // one past the last index of the subtree
+	slot   int32   // the node's two extra words, or -1
+	g      int32   // the nearest node on the path from the root, this one included, that has guards; -1 if none
+	gup    int32   // for a node with guards, the nearest strict ancestor with guards, or -1
+	kids   []int32 // children's indexes
+	min    int32
+	max    int32
+	cum    []int32 // Lotto: cumulative tickets
+	leaf   L
+	at     *attrs[L]
+	def    *node[L]
+}
+
+// steppedCompiled returns root's stepped program, compiling it once.
+func steppedCompiled[L any](root *node[L]) (*sprogram[L], error) {
+	if p := root.sprog.Load(); p != nil {
+		return p, nil
+	}
+	p, err := compileStepped(root)
+	if err != nil {
+		return nil, err
+	}
+	if root.sprog.CompareAndSwap(nil, p) {
+		return p, nil
+	}
+	return root.sprog.Load(), nil
+}
+
+// compileStepped lays root out in preorder, without recursion. A root
+// that is not a KindRoot gets an implicit one, index 0.
+func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
+	n := root.size
+	implicit := root.kind != KindRoot
+	if implicit {
+		n++
+	}
+	if n > maxNodes {
+		return nil, errTooBig
+	}
+	p := &sprogram[L]{nodes: make([]snode[L], n), rngAt: -1}
+	kids := make([]int32, n-1)
+	type item struct {
+		nd     *node[L]
+		parent int32
+		index  int32
+		depth  int
+	}
+	stack := []item{{nd: root, parent: -1}}
+	id := int32(0)
+	if implicit {
+		p.nodes[0] = snode[L]{kind: KindRoot, parent: -1, slot: -1, g: -1, gup: -1, end: int32(n)}
+		p.nodes[0].kids, kids = kids[:1:1], kids[1:]
+		stack[0].parent, stack[0].depth = 0, 1
+		id = 1
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := it.nd
+		info := kinds[nd.kind]
+		if info.mistreevous == "" {
+			return nil, fmt.Errorf("node %d: %s nodes are Elixir-style only; the stepped engine cannot run them", id, nd.kind)
+		}
+		if nd.kind == KindRoot && it.parent >= 0 {
+			return nil, fmt.Errorf("node %d: a root can only be the top of a tree", id)
+		}
+		if it.depth >= maxSteppedDepth {
+			return nil, fmt.Errorf("node %d: the tree is deeper than %d levels", id, maxSteppedDepth)
+		}
+		s := &p.nodes[id]
+		*s = snode[L]{kind: nd.kind, bound: nd.bound, parent: it.parent, end: id + int32(nd.size), slot: -1, g: -1, gup: -1,
+			min: int32(nd.min), max: int32(nd.max), leaf: nd.leaf, at: nd.attrs, def: nd}
+		if it.parent >= 0 {
+			par := &p.nodes[it.parent]
+			par.kids[it.index] = id
+			s.g = par.g
+		}
+		if nd.attrs != nil {
+			at := nd.attrs
+			if at.has[AttrWhile] || at.has[AttrUntil] {
+				s.gup, s.g = s.g, id
+			}
+			for k := AttrWhile; k < numAttrs; k++ {
+				if at.has[k] {
+					p.uses[k] = true
+				}
+			}
+		}
+		switch nd.kind {
+		case KindLeaf:
+			p.uses[usesAction] = true
+		case KindCondition:
+			p.uses[usesCondition] = true
+		case KindLotto:
+			s.slot = p.nslots
+			p.nslots++
+			p.draws = true
+			s.cum = make([]int32, len(nd.children))
+			t := int32(0)
+			for i := range nd.children {
+				w := int32(1)
+				if nd.weights != nil && nd.weights[i] > 0 {
+					w = int32(nd.weights[i])
+				}
+				t += w
+				s.cum[i] = t
+			}
+		case KindRepeat, KindRetry, KindWait:
+			if nd.bound != Unbounded {
+				s.slot = p.nslots
+				p.nslots++
+			}
+			if nd.bound == Ranged {
+				p.draws = true
+			}
+		}
+		if k := len(nd.children); k > 0 {
+			s.kids, kids = kids[:k:k], kids[k:]
+			for i := k - 1; i >= 0; i-- {
+				stack = append(stack, item{nd: nd.children[i], parent: id, index: int32(i), depth: it.depth + 1})
+			}
+		}
+		id++
+	}
+	p.small = n <= 32
+	if !p.small {
+		p.sw = int32((n + 31) / 32)
+	}
+	p.nwords = p.sw + 2*p.nslots
+	if p.draws {
+		p.rngAt = p.nwords
+		p.nwords++
+	}
+	if p.uses[AttrWhile] || p.uses[AttrUntil] {
+		p.uses[usesCondition] = true
+	}
+	return p, nil
+}
+
+// displayName is a node's name as Mistreevous's getTreeNodeDetails gives it.
+func (s *snode[L]) displayName() string {
+	switch s.kind {
+	case KindLeaf, KindCondition:
+		switch v := any(s.leaf).(type) {
+		case Call:
+			return v.Name
+		case string:
+			return v
+		case fmt.Stringer:
+			return v.String()
+		}
+		return fmt.Sprint(s.leaf)
+	case KindLotto:
+		if s.def == nil || s.def.weights == nil {
+			return "LOTTO"
+		}
+		var b strings.Builder
+		b.WriteString("LOTTO [")
+		for i, w := range s.def.weights {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(w))
+		}
+		b.WriteByte(']')
+		return b.String()
+	case KindRepeat, KindRetry, KindWait:
+		name := strings.ToUpper(s.kind.Mistreevous())
+		unit := "x"
+		if s.kind == KindWait {
+			unit = "ms"
+		}
+		switch s.bound {
+		case Fixed:
+			return fmt.Sprintf("%s %d%s", name, s.min, unit)
+		case Ranged:
+			return fmt.Sprintf("%s %d%s-%d%s", name, s.min, unit, s.max, unit)
+		}
+		return name
+	}
+	return strings.ToUpper(s.kind.Mistreevous())
+}
