@@ -12,8 +12,9 @@ func BenchmarkGame(b *testing.B) {
 		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var p player
+			c := DefaultConfig()
 			for i := 0; i < b.N; i++ {
-				if _, err := p.play(DefaultConfig(), s, 1, i); err != nil {
+				if _, err := p.play(c, s, 1, i); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,6 +3,7 @@ package battleship
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -102,9 +103,10 @@ type Board struct {
 
 	// Placement's buffers, kept so that a board can be placed again
 	// without allocating (see reset).
-	points []Point
-	spots  []int32
-	levels []level
+	points   []Point
+	spots    []int32
+	levels   []level
+	src, tmp rand.PCG // the placement's random state, and a copy to shuffle a ship's spots again
 }
 
 // ShipAt returns the index of the ship at p (in Ships, from 0), or -1 for
@@ -162,25 +164,23 @@ func (b *Board) reset(c Config, seed uint64, budget int) (work int, err error) {
 	b.levels = grow(b.levels, ships)
 	b.spots = grow(b.spots, 2*n)[:0] // at most two spots a cell
 
-	var src rand.PCG
-	src.Seed(seed, 0x5eed)
-	rng := rand.New(&src)
+	b.src.Seed(seed, 0x5eed)
 	held := -1 // the ship whose shuffled spots b.spots holds
-	shuffle := func(i int, r *rand.Rand) {
+	shuffle := func(i int, r *rand.PCG) {
 		b.spots = b.spotsOf(b.spots[:0], c.Fleet[i])
-		r.Shuffle(len(b.spots), func(x, y int) { b.spots[x], b.spots[y] = b.spots[y], b.spots[x] })
+		shuffleSpots(b.spots, r)
 		work += len(b.spots)
 		held = i
 	}
 	start := func(i int) {
-		b.levels[i] = level{rng: src}
-		shuffle(i, rng)
+		b.levels[i] = level{rng: b.src}
+		shuffle(i, &b.src)
 	}
 	start(0)
 	for i := 0; i < ships; {
 		if held != i {
-			again := b.levels[i].rng
-			shuffle(i, rand.New(&again))
+			b.tmp = b.levels[i].rng
+			shuffle(i, &b.tmp)
 		}
 		lv := &b.levels[i]
 		placed := false
@@ -242,6 +242,32 @@ func (b *Board) spotsOf(dst []int32, l int) []int32 {
 		}
 	}
 	return dst
+}
+
+// shuffleSpots shuffles s as rand.New(r).Shuffle does, without its
+// indirect calls: the same draws give the same order, so that a seed
+// places the same fleet as it always has.
+func shuffleSpots(s []int32, r *rand.PCG) {
+	for i := len(s) - 1; i > 0; i-- {
+		j := uintN(r, uint64(i+1))
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// uintN returns a uniform draw from [0, n), n > 0, as math/rand/v2's
+// Rand.Uint64N does on every architecture (Lemire's method).
+func uintN(r *rand.PCG, n uint64) uint64 {
+	if n&(n-1) == 0 { // a power of two
+		return r.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(r.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.Uint64(), n)
+		}
+	}
+	return hi
 }
 
 // spotStart returns the first cell of spot s and the direction of the ship.

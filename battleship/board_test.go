@@ -1,6 +1,8 @@
 package battleship
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -139,6 +141,26 @@ func TestPointString(t *testing.T) {
 	for p, want := range map[Point]string{{0, 0}: "A1", {9, 9}: "J10", {25, 0}: "Z1", {26, 1}: "AA2", {99, 99}: "CV100", {-1, 0}: "(-1,0)"} {
 		if got := p.String(); got != want {
 			t.Errorf("%#v: %s, want %s", p, got, want)
+		}
+	}
+}
+
+// TestShuffleIsStdlib checks that shuffleSpots makes the order that
+// rand.Rand.Shuffle makes from the same state, so that boards stay what
+// they were.
+func TestShuffleIsStdlib(t *testing.T) {
+	for n := 0; n < 300; n += 7 {
+		a, b := make([]int32, n), make([]int32, n)
+		for i := range a {
+			a[i], b[i] = int32(i), int32(i)
+		}
+		var p, q rand.PCG
+		p.Seed(uint64(n), 3)
+		q.Seed(uint64(n), 3)
+		shuffleSpots(a, &p)
+		rand.New(&q).Shuffle(n, func(i, j int) { b[i], b[j] = b[j], b[i] })
+		if !slices.Equal(a, b) || p != q {
+			t.Fatalf("n=%d: %v, want %v", n, a, b)
 		}
 	}
 }

@@ -260,26 +260,35 @@ func (g *Game) Turns() []Turn { return g.turns }
 // bot that cannot decide, or names a shot the game refuses, is an error,
 // and the game is unchanged.
 func (g *Game) PlayTurn() (Turn, error) {
+	if err := g.turn(); err != nil {
+		return Turn{}, err
+	}
+	return g.turns[len(g.turns)-1], nil
+}
+
+// turn is PlayTurn, without the copy of the turn.
+func (g *Game) turn() error {
 	if g.Over() {
-		return Turn{}, errors.New("battleship: the game is over")
+		return errors.New("battleship: the game is over")
 	}
-	b := g.bot
+	// The bot changes in place (a copy on the stack would escape through
+	// the handler's function values); on an error, it is put back to the
+	// version the last turn kept.
 	from := len(g.ticks)
-	shot, err := b.decide(&g.sea.view, &g.ticks)
-	if err != nil {
-		g.ticks = g.ticks[:from]
-		return Turn{}, fmt.Errorf("battleship: turn %d: %w", len(g.turns)+1, err)
+	shot, err := g.bot.decide(&g.sea.view, &g.ticks)
+	if err == nil {
+		var a Answer
+		if a, err = g.sea.fire(shot); err == nil {
+			s := g.bot.hear(shot, a)
+			g.turns = append(g.turns, Turn{Ticks: g.ticks[from:len(g.ticks):len(g.ticks)], Shot: shot, Answer: a, Signal: s, Bot: g.bot})
+			return nil
+		}
 	}
-	a, err := g.sea.fire(shot)
-	if err != nil {
-		g.ticks = g.ticks[:from]
-		return Turn{}, fmt.Errorf("battleship: bot %s at turn %d: %w", b.Name(), len(g.turns)+1, err)
+	g.bot, g.ticks = g.start, g.ticks[:from]
+	if n := len(g.turns); n > 0 {
+		g.bot = g.turns[n-1].Bot
 	}
-	s := b.hear(shot, a)
-	t := Turn{Ticks: g.ticks[from:len(g.ticks):len(g.ticks)], Shot: shot, Answer: a, Signal: s, Bot: b}
-	g.turns = append(g.turns, t)
-	g.bot = b
-	return t, nil
+	return fmt.Errorf("battleship: bot %s at turn %d: %w", g.bot.Name(), len(g.turns)+1, err)
 }
 
 // Play plays turns until the fleet is sunk. A bot that needs more shots
@@ -289,7 +298,7 @@ func (g *Game) Play() error {
 		if len(g.turns) >= g.sea.board.Cells() {
 			return fmt.Errorf("battleship: bot %s did not sink the fleet in %d shots", g.bot.Name(), len(g.turns))
 		}
-		if _, err := g.PlayTurn(); err != nil {
+		if err := g.turn(); err != nil {
 			return err
 		}
 	}
