@@ -613,7 +613,9 @@ func (s *savedState) marshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// RestoreJSON is [Restore] for the JSON form of [Tree.MarshalJSON].
+// RestoreJSON is [Restore] for the JSON form of [Tree.MarshalJSON]. A
+// struct that holds a saved tree and is unmarshalled as a whole should hold
+// a [Saved], which unmarshals without the definition, rather than a Tree.
 func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
 	if def.n == nil {
 		return Tree[L]{}, &StateError{Msg: "zero definition"}
