@@ -1,27 +1,18 @@
 package behaviortree
 
 import (
-	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
-// The JSON form of a definition is the one of the Elixir conformance corpus:
-//
-//   - a leaf is the JSON of its value;
-//   - an inner node is {"type": T, "children": [...]}, where T is a Kind's
-//     name (see [Kind.String]; "continually" is read as "repeat_until_fail"),
-//     with "n" for repeat_n and "weights" for random_weighted.
-//
-// A JSON object with a "type" or a "children" key is always read as an inner
-// node, so leaf types whose JSON is such an object are not supported.
-// Custom nodes have no JSON form.
-
-// DefinitionError reports a JSON definition that is not a valid tree. Path
-// says where, as a chain of children indexes from the root
+// DefinitionError reports a JSON definition that is not a valid tree, or
+// not JSON. Path says where, as a chain of children indexes from the root
 // ("children[1].children[0]"); it is empty for the root itself.
 type DefinitionError struct {
 	Path string
@@ -29,62 +20,82 @@ type DefinitionError struct {
 	Err  error // the underlying error, if any (a leaf's decoding error)
 }
 
-// Error returns "behaviortree: PATH: MSG", or "behaviortree: MSG" at the root.
+// Error returns "behaviortree: PATH: MSG", or "behaviortree: MSG" at the
+// root. A path of more than eight steps is shown by its first and last four.
 func (e *DefinitionError) Error() string {
 	if e.Path == "" {
 		return "behaviortree: " + e.Msg
 	}
-	return "behaviortree: " + e.Path + ": " + e.Msg
+	return "behaviortree: " + shortPath(e.Path) + ": " + e.Msg
 }
 
 // Unwrap returns the underlying error.
 func (e *DefinitionError) Unwrap() error { return e.Err }
 
-// MarshalJSON returns n's definition in the JSON form described above. It
-// fails for the zero Node, for custom nodes, and for leaves whose values do
-// not marshal. It works for any depth.
+// MarshalJSON returns n's definition in the JSON form that [ParseJSON]
+// reads. It fails, with a *[DefinitionError] saying where, for the zero
+// Node, for kinds that have no JSON form (custom nodes), for leaves whose
+// values do not marshal or marshal to null, and for definitions that would
+// nest more than 10,000 levels of arrays and objects (5,000 levels of inner
+// nodes with string leaves): the limit of ParseJSON, and of json.Marshal,
+// which checks what MarshalJSON returns. So what MarshalJSON writes,
+// ParseJSON, json.Marshal and json.Unmarshal all accept.
 func (n Node[L]) MarshalJSON() ([]byte, error) {
 	if n.n == nil {
-		return nil, fmt.Errorf("behaviortree: cannot marshal the zero Node")
+		return nil, &DefinitionError{Msg: "cannot marshal the zero Node"}
 	}
-	var buf bytes.Buffer
+	var buf []byte
 	type item struct {
 		nd   *node[L]
 		next int // next child to write
 	}
 	var stack []item
 	var path []int // children indexes down to the node being written
+	fail := func(msg string, err error) error {
+		return &DefinitionError{Path: formatPath(path), Msg: msg, Err: err}
+	}
 	// open writes a leaf whole, or an inner node's header and pushes it.
 	open := func(nd *node[L]) error {
-		switch nd.kind {
-		case KindLeaf:
+		nesting := 2 * len(stack) // of the arrays and objects around nd
+		if nd.kind == KindLeaf {
 			b, err := json.Marshal(nd.leaf)
-			if err != nil {
-				return &DefinitionError{Path: formatPath(path), Msg: "leaf: " + err.Error(), Err: err}
+			switch {
+			case err != nil:
+				return fail("leaf: "+clipMessage(err.Error()), err)
+			case string(b) == "null":
+				return fail(fmt.Sprintf("leaf: %T value marshals to null, which is not a node", nd.leaf), nil)
+			case (b[0] == '{' || b[0] == '[') && nesting+jsonNesting(b) > maxJSONDepth:
+				return fail(errTooDeep, nil)
 			}
-			buf.Write(b)
+			buf = append(buf, b...)
 			return nil
-		case KindCustom:
-			return &DefinitionError{Path: formatPath(path), Msg: fmt.Sprintf("custom node %T has no JSON form", nd.custom)}
 		}
-		buf.WriteString(`{"type":"`)
-		buf.WriteString(nd.kind.String())
-		buf.WriteByte('"')
+		switch {
+		case nd.kind == KindCustom:
+			return fail(fmt.Sprintf("custom node %T has no JSON form", nd.custom), nil)
+		case !kinds[nd.kind].elixir:
+			return fail(fmt.Sprintf("%s node has no JSON form", nd.kind), nil)
+		case nesting+2 > maxJSONDepth:
+			return fail(errTooDeep, nil)
+		}
+		buf = append(buf, `{"type":"`...)
+		buf = append(buf, nd.kind.String()...)
+		buf = append(buf, '"')
 		switch kinds[nd.kind].param {
 		case paramN:
-			buf.WriteString(`,"n":`)
-			buf.WriteString(strconv.Itoa(nd.n))
+			buf = append(buf, `,"n":`...)
+			buf = strconv.AppendInt(buf, int64(nd.n), 10)
 		case paramWeights:
-			buf.WriteString(`,"weights":[`)
+			buf = append(buf, `,"weights":[`...)
 			for i, w := range nd.weights {
 				if i > 0 {
-					buf.WriteByte(',')
+					buf = append(buf, ',')
 				}
-				buf.WriteString(strconv.Itoa(w))
+				buf = strconv.AppendInt(buf, int64(w), 10)
 			}
-			buf.WriteByte(']')
+			buf = append(buf, ']')
 		}
-		buf.WriteString(`,"children":[`)
+		buf = append(buf, `,"children":[`...)
 		stack = append(stack, item{nd: nd})
 		return nil
 	}
@@ -94,7 +105,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next == len(top.nd.children) {
-			buf.WriteString("]}")
+			buf = append(buf, "]}"...)
 			stack = stack[:len(stack)-1]
 			if len(path) > 0 { // every inner node but the root has one entry
 				path = path[:len(path)-1]
@@ -102,7 +113,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 			continue
 		}
 		if top.next > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
 		child := top.nd.children[top.next]
 		path = append(path, top.next)
@@ -114,12 +125,17 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 			path = path[:len(path)-1]
 		}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
-// UnmarshalJSON sets n to the definition in data. Bad input returns an error
-// that says what was wrong and where, a *DefinitionError for a well-formed
-// document that is not a valid tree. n is left unchanged on error.
+// errTooDeep is the message of a definition nested past maxJSONDepth.
+var errTooDeep = fmt.Sprintf("the JSON form would nest more than %d levels of arrays and objects", maxJSONDepth)
+
+// UnmarshalJSON sets n to the definition in data, as [ParseJSON] reads it.
+// n is left unchanged on error. Through json.Unmarshal, encoding/json
+// checks the syntax of the whole document first, so a syntax error is
+// encoding/json's *json.SyntaxError, and its nesting limit of 10,000
+// levels counts the levels around the definition too.
 func (n *Node[L]) UnmarshalJSON(data []byte) error {
 	nd, err := ParseJSON[L](data)
 	if err != nil {
@@ -129,166 +145,461 @@ func (n *Node[L]) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ParseJSON returns the definition in data, in the JSON form described
-// above. It is what [Node.UnmarshalJSON] does. encoding/json limits nesting
-// to 10,000 levels, which is about 5,000 levels of inner nodes.
+// ParseJSON returns the definition in data, in the JSON form of the Elixir
+// conformance corpus, which [Node.MarshalJSON] writes:
+//
+//   - a leaf is the JSON of its value, which must not be null;
+//   - an inner node is an object {"type": T, "children": [C, ...]}, where T
+//     is its kind's name ([Kind.String]; "continually" is read as
+//     "repeat_until_fail") and each C is a node, with "n": N for repeat_n
+//     and "weights": [W, ...] (one weight per child) for random_weighted.
+//     Its keys may come in any order, each once, and no other key.
+//
+// An object with a "type" or a "children" key is always read as an inner
+// node, so leaf types whose JSON is such an object are not supported.
+// Kinds outside the Elixir form, such as custom nodes, have no JSON form.
+//
+// Leaves of type string, or of another type whose kind is string and which
+// has no UnmarshalJSON or UnmarshalText method, are decoded directly (as
+// encoding/json would: invalid UTF-8 becomes U+FFFD); other leaves are
+// decoded by json.Unmarshal of their bytes. The document may nest at most
+// 10,000 levels of arrays and objects, leaf values and weights included:
+// encoding/json's limit, and that of MarshalJSON. With string leaves, that
+// is 5,000 levels of inner nodes. Any width is fine. White space may
+// follow the definition, nothing else.
+//
+// Every error is a *[DefinitionError] for the first problem in the input,
+// with the path of the node where it is; a syntax error gives its byte
+// offset, counting from 0. Messages quote at most about 100 bytes of the
+// input.
 func ParseJSON[L any](data []byte) (Node[L], error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: %w", err)
-	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		return Node[L]{}, fmt.Errorf("behaviortree: invalid JSON definition: data after the definition at byte %d", dec.InputOffset())
-	}
-	return fromJSONValue[L](v)
+	p := parser[L]{s: scanner{data: data}, leaf: leafDecoderOf[L]()}
+	return p.parse()
 }
 
-// jsonFrame is an inner node being read: its checked header, and the
-// children built so far.
-type jsonFrame[L any] struct {
-	kind   Kind
-	params Params
-	kids   []any
-	built  []Node[L]
-	index  int // this node's index in its parent
+// leafDecoder is how ParseJSON decodes leaves of one type.
+type leafDecoder uint8
+
+const (
+	leafUnmarshal leafDecoder = iota // json.Unmarshal of the leaf's bytes
+	leafString                       // L's kind is string, with no decoding methods
+)
+
+// leafDecoderOf returns the decoder for leaves of type L.
+func leafDecoderOf[L any]() leafDecoder {
+	var leaf L
+	_, isJSON := any(&leaf).(json.Unmarshaler)
+	_, isText := any(&leaf).(encoding.TextUnmarshaler)
+	if !isJSON && !isText && reflect.TypeFor[L]().Kind() == reflect.String {
+		return leafString
+	}
+	return leafUnmarshal
 }
 
-// fromJSONValue builds a definition from a decoded JSON value, without
-// recursion, checking it fully before any constructor sees it.
-func fromJSONValue[L any](v any) (Node[L], error) {
-	var stack []*jsonFrame[L]
-	var result Node[L]
-	// place returns the path of the child at index i of the top frame, or of
-	// the root when the stack is empty.
-	place := func(i int) string {
-		if len(stack) == 0 {
-			return ""
-		}
-		path := make([]int, 0, len(stack))
-		for _, f := range stack[1:] {
-			path = append(path, f.index)
-		}
-		return formatPath(append(path, i))
+// parser reads a definition from a JSON document, without recursion: each
+// object at a node's place is a frame on a stack until its '}', and the
+// nodes read so far wait in built for their parent.
+type parser[L any] struct {
+	s      scanner
+	leaf   leafDecoder
+	frames []jsonFrame // the objects being read, the root's first
+	built  []Node[L]   // the children read so far; frame f's are built[f.base:]
+	root   Node[L]
+}
+
+// jsonFrame is an object being read at a node's place.
+type jsonFrame struct {
+	start   int // the offset of its '{'
+	index   int // its index among its parent's children
+	base    int // where its children start in parser.built
+	reading bool
+	header
+}
+
+// header is what an object's keys say, as tokens of the input, until the
+// object is read whole. A token of kind tokNone is a key not seen.
+type header struct {
+	inner    bool  // it has "type" or "children": an inner node, not a leaf
+	typ      token // the value of "type"
+	n        token // the value of "n"
+	weights  token // the start of the value of "weights"
+	children token // the start of the value of "children"
+	unknown  token // the first other key
+	dup      string
+}
+
+// parse reads the whole document.
+func (p *parser[L]) parse() (Node[L], error) {
+	t, err := p.next()
+	if err == nil {
+		err = p.startNode(t, 0)
 	}
-	deliver := func(nd Node[L]) {
-		if len(stack) == 0 {
-			result = nd
-			return
-		}
-		top := stack[len(stack)-1]
-		top.built = append(top.built, nd)
+	for err == nil && len(p.frames) > 0 {
+		err = p.step()
 	}
-	// visit reads value v, the child at index i of the top frame.
-	visit := func(v any, i int) error {
-		obj, isObj := v.(map[string]any)
-		if isObj {
-			_, hasType := obj["type"]
-			_, hasKids := obj["children"]
-			isObj = hasType || hasKids
-		}
-		if !isObj {
-			leaf, err := decodeLeaf[L](v)
-			if err != nil {
-				return &DefinitionError{Path: place(i), Msg: "leaf: " + err.Error(), Err: err}
-			}
-			deliver(Leaf(leaf))
-			return nil
-		}
-		f, msg := readHeader[L](obj)
-		if msg != "" {
-			return &DefinitionError{Path: place(i), Msg: msg}
-		}
-		f.index = i
-		stack = append(stack, f)
-		return nil
+	if err == nil {
+		_, err = p.next() // the end of the input
 	}
-	if err := visit(v, 0); err != nil {
+	if err != nil {
 		return Node[L]{}, err
 	}
-	for len(stack) > 0 {
-		top := stack[len(stack)-1]
-		if i := len(top.built); i < len(top.kids) {
-			if err := visit(top.kids[i], i); err != nil {
-				return Node[L]{}, err
-			}
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		deliver(build(top.kind, top.params, top.built))
-	}
-	return result, nil
+	return p.root, nil
 }
 
-// readHeader checks an inner node's object against its kind's entry in the
-// table of kinds, and returns its frame, or a message saying what is wrong.
-func readHeader[L any](obj map[string]any) (*jsonFrame[L], string) {
-	rawType, ok := obj["type"]
-	if !ok {
-		return nil, `inner node needs a "type"`
+// next returns the next token, or a syntax error at the innermost object.
+func (p *parser[L]) next() (token, error) {
+	t, err := p.s.next()
+	if err != nil {
+		return t, p.frameError(err.Error(), nil)
 	}
-	name, ok := rawType.(string)
-	if !ok {
-		return nil, fmt.Sprintf("type must be a string, got %s", jsonKind(rawType))
+	return t, nil
+}
+
+// skip reads the rest of the value t begins and returns the offset past it.
+func (p *parser[L]) skip(t token) (int, error) {
+	end, err := p.s.skip(t)
+	if err != nil {
+		return 0, p.frameError(err.Error(), nil)
 	}
+	return end, nil
+}
+
+// step reads the next token of the innermost object.
+func (p *parser[L]) step() error {
+	f := &p.frames[len(p.frames)-1]
+	t, err := p.next()
+	switch {
+	case err != nil:
+		return err
+	case f.reading && t.kind == tokArrayEnd:
+		f.reading = false
+		return nil
+	case f.reading:
+		return p.startNode(t, len(p.built)-f.base)
+	case t.kind == tokObjectEnd:
+		return p.endObject(t.end)
+	}
+	return p.readKey(f, t)
+}
+
+// startNode reads the node that token t begins, child i of the innermost
+// object (or the root): a leaf whole, or an object's '{'.
+func (p *parser[L]) startNode(t token, i int) error {
+	switch {
+	case t.kind == tokObject:
+		p.frames = append(p.frames, jsonFrame{start: t.start, index: i, base: len(p.built)})
+		return nil
+	case t.kind == tokNull:
+		return &DefinitionError{Path: p.childPath(i), Msg: "null is not a node"}
+	case t.kind == tokString && p.leaf == leafString:
+		var leaf L
+		*(*string)(unsafe.Pointer(&leaf)) = decodeString(p.s.data, t) // L's underlying type is string
+		p.deliver(Leaf(leaf))
+		return nil
+	}
+	end, err := p.skip(t)
+	if err != nil {
+		return err
+	}
+	return p.readLeaf(i, t.start, end)
+}
+
+// readLeaf decodes data[start:end], child i of the innermost object (or the
+// root), as a leaf value.
+func (p *parser[L]) readLeaf(i, start, end int) error {
+	var leaf L
+	if err := json.Unmarshal(p.s.data[start:end], &leaf); err != nil {
+		return &DefinitionError{Path: p.childPath(i), Msg: "leaf: " + clipMessage(err.Error()), Err: err}
+	}
+	p.deliver(Leaf(leaf))
+	return nil
+}
+
+// deliver hands a node read whole to its parent, or makes it the root.
+func (p *parser[L]) deliver(nd Node[L]) {
+	if len(p.frames) == 0 {
+		p.root = nd
+		return
+	}
+	p.built = append(p.built, nd)
+}
+
+// readKey reads key t of object f and its value, except for the elements
+// of "children", which are nodes that step reads next.
+func (p *parser[L]) readKey(f *jsonFrame, t token) error {
+	key := jsonKey(p.s.data, t)
+	v, err := p.next()
+	if err != nil {
+		return err
+	}
+	h := &f.header
+	switch key {
+	case "type", "children":
+		seen := &h.typ
+		if key == "children" {
+			seen = &h.children
+		}
+		if seen.kind != tokNone {
+			return p.frameError(fmt.Sprintf("duplicate key %q", key), nil)
+		}
+		h.inner = true
+		*seen = v
+		if key == "children" && v.kind == tokArray {
+			if h.typ.kind != tokNone { // report what the keys so far say first
+				if _, _, msg := p.readHeader(h, false, 0); msg != "" {
+					return p.frameError(msg, nil)
+				}
+			}
+			f.reading = true
+			return nil
+		}
+	case "n", "weights":
+		seen := &h.n
+		if key == "weights" {
+			seen = &h.weights
+		}
+		if seen.kind != tokNone && h.dup == "" {
+			h.dup = key
+		}
+		*seen = v
+	default:
+		if h.unknown.kind == tokNone {
+			h.unknown = t
+		}
+	}
+	_, err = p.skip(v)
+	return err
+}
+
+// endObject reads the '}' of the innermost object, which ends at end: it
+// is a leaf's value, or an inner node with all its children read.
+func (p *parser[L]) endObject(end int) error {
+	f := &p.frames[len(p.frames)-1]
+	if !f.inner {
+		i, start := f.index, f.start
+		p.frames = p.frames[:len(p.frames)-1]
+		return p.readLeaf(i, start, end)
+	}
+	kind, params, msg := p.readHeader(&f.header, true, len(p.built)-f.base)
+	if msg != "" {
+		return p.frameError(msg, nil)
+	}
+	nd := build(kind, params, p.built[f.base:])
+	if nd.n == nil {
+		return p.frameError(errTooBig.Error(), nil)
+	}
+	clear(p.built[f.base:])
+	p.built = p.built[:f.base]
+	p.frames = p.frames[:len(p.frames)-1]
+	p.deliver(nd)
+	return nil
+}
+
+// readHeader checks an inner node's header against its kind's entry in the
+// table of kinds, and returns its kind and params, or a message saying what
+// is wrong. Until the object is read whole (final false), it checks only
+// what the keys read so far say; then it checks the node whole, with its
+// number of children.
+func (p *parser[L]) readHeader(h *header, final bool, children int) (Kind, Params, string) {
+	kind, msg := p.headerKind(h)
+	if msg == "" {
+		msg = p.headerFields(h, kinds[kind].param)
+	}
+	if msg == "" && final {
+		msg = p.headerChildren(h)
+	}
+	var params Params
+	if msg == "" {
+		params, msg = p.headerParams(h, kind, final)
+	}
+	if msg == "" && final {
+		if err := kind.check(params, children); err != nil {
+			msg = err.Error()
+		}
+	}
+	return kind, params, msg
+}
+
+// headerKind returns the kind that "type" names.
+func (p *parser[L]) headerKind(h *header) (Kind, string) {
+	switch h.typ.kind {
+	case tokNone:
+		return 0, `inner node needs a "type"`
+	case tokString:
+	default:
+		return 0, "type must be a string, got " + jsonKind(h.typ.kind)
+	}
+	if h.typ.simple { // no escape to resolve: look it up without a copy
+		if kind, ok := kindByName[string(p.s.data[h.typ.start+1:h.typ.end-1])]; ok {
+			return kind, ""
+		}
+	}
+	name := decodeString(p.s.data, h.typ)
 	kind, ok := kindByName[name]
 	if !ok {
-		return nil, fmt.Sprintf("unknown type %s", quoteInput(name))
+		return 0, "unknown type " + quoteInput(name)
 	}
-	info := kinds[kind]
-	for key := range obj {
-		switch {
-		case key == "type" || key == "children":
-		case key == "n" || key == "weights":
-			if (key == "n") != (info.param == paramN) || (key == "weights") != (info.param == paramWeights) {
-				return nil, fmt.Sprintf(`%s does not take %q`, name, key)
-			}
-		default:
-			return nil, fmt.Sprintf("%s has an unknown field %s", name, quoteInput(key))
-		}
+	return kind, ""
+}
+
+// typeName returns the type as written, for messages.
+func (p *parser[L]) typeName(h *header) string { return decodeString(p.s.data, h.typ) }
+
+// headerFields checks that the object has no key its kind does not take,
+// and no key twice.
+func (p *parser[L]) headerFields(h *header, param param) string {
+	switch {
+	case h.unknown.kind != tokNone:
+		return p.typeName(h) + " has an unknown field " + quoteInput(decodeString(p.s.data, h.unknown))
+	case h.n.kind != tokNone && param != paramN:
+		return p.typeName(h) + ` does not take "n"`
+	case h.weights.kind != tokNone && param != paramWeights:
+		return p.typeName(h) + ` does not take "weights"`
+	case h.dup != "":
+		return fmt.Sprintf("duplicate key %q", h.dup)
 	}
-	rawKids, ok := obj["children"]
-	if !ok {
-		return nil, name + ` needs "children"`
+	return ""
+}
+
+// headerChildren checks that the object has an array of children.
+func (p *parser[L]) headerChildren(h *header) string {
+	switch h.children.kind {
+	case tokNone:
+		return p.typeName(h) + ` needs "children"`
+	case tokArray:
+		return ""
 	}
-	kids, ok := rawKids.([]any)
-	if !ok {
-		return nil, fmt.Sprintf("%s: children must be an array, got %s", name, jsonKind(rawKids))
-	}
-	f := &jsonFrame[L]{kind: kind, kids: kids, built: make([]Node[L], 0, len(kids))}
-	switch info.param {
+	return p.typeName(h) + ": children must be an array, got " + jsonKind(h.children.kind)
+}
+
+// headerParams reads the parameter that kind takes, if any: "n" or
+// "weights". Until the object is read whole (final false), a missing one
+// is no error.
+func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, string) {
+	var params Params
+	name := kinds[kind].name
+	switch kinds[kind].param {
 	case paramN:
-		raw, ok := obj["n"]
-		if !ok {
-			return nil, `repeat_n needs "n"`
-		}
-		n, ok := jsonInt(raw)
-		if !ok {
-			return nil, fmt.Sprintf("repeat_n needs an integer n, got %s", jsonText(raw))
-		}
-		f.params.N = clampInt(n)
-	case paramWeights:
-		raw, ok := obj["weights"]
-		if !ok {
-			return nil, `random_weighted needs "weights"`
-		}
-		ws, ok := raw.([]any)
-		if !ok {
-			return nil, fmt.Sprintf("random_weighted: weights must be an array, got %s", jsonKind(raw))
-		}
-		for i, w := range ws {
-			x, ok := jsonInt(w)
-			if !ok {
-				return nil, fmt.Sprintf("random_weighted: weights[%d] must be an integer, got %s", i, jsonText(w))
+		if h.n.kind == tokNone {
+			if final {
+				return params, name + ` needs "n"`
 			}
-			f.params.Weights = append(f.params.Weights, clampInt(x))
+			return params, ""
+		}
+		n, ok := p.jsonInt(h.n)
+		if !ok {
+			return params, name + " needs an integer n, got " + p.jsonText(h.n)
+		}
+		params.N = clampInt(n)
+	case paramWeights:
+		switch h.weights.kind {
+		case tokNone:
+			if final {
+				return params, name + ` needs "weights"`
+			}
+			return params, ""
+		case tokArray:
+		default:
+			return params, name + ": weights must be an array, got " + jsonKind(h.weights.kind)
+		}
+		// The array is valid JSON: read it again, from its '['.
+		s := scanner{data: p.s.data, pos: h.weights.start}
+		s.next()
+		for i := 0; ; i++ {
+			t, _ := s.next()
+			if t.kind == tokArrayEnd {
+				break
+			}
+			w, ok := p.jsonInt(t)
+			if !ok {
+				return params, fmt.Sprintf("%s: weights[%d] must be an integer, got %s", name, i, p.jsonText(t))
+			}
+			params.Weights = append(params.Weights, clampInt(w))
 		}
 	}
-	if err := kind.check(f.params, len(kids)); err != nil {
-		return nil, err.Error()
+	return params, ""
+}
+
+// jsonInt returns token t as an int64 if it is a JSON integer.
+func (p *parser[L]) jsonInt(t token) (int64, bool) {
+	if t.kind != tokNumber {
+		return 0, false
 	}
-	return f, ""
+	x, err := strconv.ParseInt(string(p.s.data[t.start:t.end]), 10, 64)
+	return x, err == nil
+}
+
+// jsonText shows the value that token t begins: a scalar as written (cut to
+// about maxQuoted bytes), or its kind.
+func (p *parser[L]) jsonText(t token) string {
+	switch t.kind {
+	case tokNumber:
+		return clipMessage(string(p.s.data[t.start:t.end]))
+	case tokString:
+		return quoteInput(decodeString(p.s.data, t))
+	}
+	return jsonKind(t.kind)
+}
+
+// jsonKind names the JSON kind of a value from its first token.
+func jsonKind(k tokKind) string {
+	switch k {
+	case tokNull:
+		return "null"
+	case tokTrue, tokFalse:
+		return "a boolean"
+	case tokNumber:
+		return "a number"
+	case tokString:
+		return "a string"
+	case tokArray:
+		return "an array"
+	}
+	return "an object"
+}
+
+// jsonKey returns the text of the key token t of data, without a copy for
+// the keys of inner nodes.
+func jsonKey(data []byte, t token) string {
+	if t.simple {
+		switch raw := data[t.start+1 : t.end-1]; string(raw) {
+		case "type":
+			return "type"
+		case "children":
+			return "children"
+		case "n":
+			return "n"
+		case "weights":
+			return "weights"
+		}
+	}
+	return decodeString(data, t)
+}
+
+// childPath returns the path of child i of the innermost object, or of the
+// root when no object is open.
+func (p *parser[L]) childPath(i int) string {
+	if len(p.frames) == 0 {
+		return ""
+	}
+	return formatPath(append(p.framePath(), i))
+}
+
+// framePath returns the children indexes down to the innermost object.
+func (p *parser[L]) framePath() []int {
+	if len(p.frames) == 0 {
+		return nil
+	}
+	path := make([]int, 0, len(p.frames))
+	for _, f := range p.frames[1:] {
+		path = append(path, f.index)
+	}
+	return path
+}
+
+// frameError returns the error msg at the innermost object (or the root).
+func (p *parser[L]) frameError(msg string, err error) error {
+	return &DefinitionError{Path: formatPath(p.framePath()), Msg: msg, Err: err}
 }
 
 // clampInt converts x to an int, saturating where int is narrower, so that
@@ -314,62 +625,6 @@ func quoteInput(s string) string {
 	return strconv.Quote(s[:maxQuoted]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
-// decodeLeaf turns a decoded JSON value into a leaf value.
-func decodeLeaf[L any](v any) (L, error) {
-	var leaf L
-	if s, ok := v.(string); ok {
-		if p, ok := any(&leaf).(*string); ok {
-			*p = s
-			return leaf, nil
-		}
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return leaf, err
-	}
-	err = json.Unmarshal(b, &leaf)
-	return leaf, err
-}
-
-// jsonInt returns v as an int64 if it is a JSON integer.
-func jsonInt(v any) (int64, bool) {
-	num, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	x, err := strconv.ParseInt(string(num), 10, 64)
-	return x, err == nil
-}
-
-// jsonKind names the JSON kind of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	default:
-		return "an object"
-	}
-}
-
-// jsonText shows a decoded scalar as it was written, or names its kind.
-func jsonText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return string(x)
-	case string:
-		return strconv.Quote(x)
-	}
-	return jsonKind(v)
-}
-
 // formatPath formats a chain of children indexes.
 func formatPath(path []int) string {
 	var b strings.Builder
@@ -377,7 +632,25 @@ func formatPath(path []int) string {
 		if k > 0 {
 			b.WriteByte('.')
 		}
-		fmt.Fprintf(&b, "children[%d]", i)
+		b.WriteString("children[")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// shortPath shows a path of more than eight steps by its first and last
+// four, and how many are left out.
+func shortPath(path string) string {
+	const keep = 4
+	steps := strings.Count(path, ".") + 1
+	if steps <= 2*keep {
+		return path
+	}
+	head, tail := 0, len(path)
+	for k := 0; k < keep; k++ {
+		head += strings.IndexByte(path[head:], '.') + 1
+		tail = strings.LastIndexByte(path[:tail], '.')
+	}
+	return fmt.Sprintf("%s...(%d more)...%s", path[:head-1], steps-2*keep, path[tail+1:])
 }
