@@ -24,7 +24,7 @@ func BenchmarkGame(b *testing.B) {
 
 // BenchmarkGameParallel is BenchmarkGame on every core, through PlayMany.
 func BenchmarkGameParallel(b *testing.B) {
-	for _, name := range Names {
+	for _, name := range Names() {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			if _, err := PlayMany(DefaultConfig(), name, 1, b.N, 0, nil); err != nil {

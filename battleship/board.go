@@ -12,8 +12,8 @@ import (
 // column letters and row numbers from 1, so Point{0, 0} is A1.
 type Point struct{ X, Y int }
 
-// Add returns p moved by d.
-func (p Point) Add(d Point) Point { return Point{p.X + d.X, p.Y + d.Y} }
+// add returns p moved by d.
+func (p Point) add(d Point) Point { return Point{p.X + d.X, p.Y + d.Y} }
 
 // String returns the board coordinates of p, as the board is labelled:
 // "A1" for Point{0, 0}, "J10" for Point{9, 9}, and after column Z, "AA",
@@ -56,9 +56,6 @@ func DefaultConfig() Config {
 
 // Cells returns the number of cells of the board.
 func (c Config) Cells() int { return c.Cols * c.Rows }
-
-// In reports whether p is on the board.
-func (c Config) In(p Point) bool { return p.X >= 0 && p.Y >= 0 && p.X < c.Cols && p.Y < c.Rows }
 
 // Check returns an error if the configuration cannot make a game: a side
 // shorter than 1 or longer than MaxSide, an empty fleet or one of more than
@@ -216,7 +213,7 @@ func (b *Board) reset(c Config, seed uint64, budget int) (work int, err error) {
 		s, d := b.spotStart(b.levels[i].spot)
 		for k := range cells {
 			cells[k] = s
-			s = s.Add(d)
+			s = s.add(d)
 		}
 		b.Ships[i] = Ship{Cells: cells}
 	}

@@ -81,8 +81,8 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// Names lists the bots, for NewBot.
-var Names = []string{"A", "B", "C", "D"}
+// Names returns the bots' names, for NewBot: "A", "B", "C" and "D".
+func Names() []string { return []string{"A", "B", "C", "D"} }
 
 // NewBot returns the bot with the given letter ("a" to "d", either case),
 // seeded with seed: its tree's Random nodes and its random guesses draw
@@ -178,9 +178,9 @@ func (b *Bot) narrow(v *View, dir Intent) move {
 		b.cur, b.dir = b.anchor, dir
 	}
 	d := direction(dir)
-	p := b.cur.Add(d)
+	p := b.cur.add(d)
 	for v.In(p) && v.At(p) == Hit {
-		p = p.Add(d)
+		p = p.add(d)
 	}
 	if !v.playable(p) {
 		b.dir = ""

@@ -31,7 +31,7 @@ var botB = strategy{
 		case topLeft:
 			p = Point{0, 0}
 		case goRight:
-			p = b.cur.Add(Point{1, 0})
+			p = b.cur.add(Point{1, 0})
 		case beginningOfNextRow:
 			p = Point{0, b.cur.Y + 1}
 		}

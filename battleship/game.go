@@ -240,9 +240,6 @@ func (g *Game) reset(board *Board, bot Bot) {
 // View returns what the bot knows of the board. It changes as shots land.
 func (g *Game) View() *View { return &g.sea.view }
 
-// Board returns the placed fleet.
-func (g *Game) Board() *Board { return g.sea.board }
-
 // Shots returns the number of shots fired.
 func (g *Game) Shots() int { return g.sea.shots }
 

@@ -55,7 +55,7 @@ func TestEveryBotFinishesEveryGame(t *testing.T) {
 	params.MinSuccessfulTests = 150
 	t.Logf("gopter seed %d", seed)
 	props := gopter.NewProperties(params)
-	for _, name := range Names {
+	for _, name := range Names() {
 		props.Property("bot "+name+" finishes every game", prop.ForAll(func(s setup) string {
 			board, err := NewBoard(s.Config, s.BoardSeed)
 			if err != nil {
@@ -97,7 +97,7 @@ func playGame(t testing.TB, c Config, name string, seed uint64, i int) *Game {
 
 // TestSameSeedSameGame checks that seeds fix a game.
 func TestSameSeedSameGame(t *testing.T) {
-	for _, name := range Names {
+	for _, name := range Names() {
 		a := playGame(t, DefaultConfig(), name, 5, 3)
 		b := playGame(t, DefaultConfig(), name, 5, 3)
 		c := playGame(t, DefaultConfig(), name, 6, 3)
@@ -122,7 +122,7 @@ func shots(g *Game) string {
 // same games as fresh boards and games, on one worker and on several.
 func TestPlayManyIsPlayGame(t *testing.T) {
 	c := Config{Cols: 9, Rows: 7, Fleet: []int{4, 3, 2, 1}}
-	for _, name := range Names {
+	for _, name := range Names() {
 		for _, workers := range []int{1, 3} {
 			got, err := PlayMany(c, name, 11, 700, workers, nil)
 			if err != nil {
@@ -141,7 +141,7 @@ func TestPlayManyIsPlayGame(t *testing.T) {
 // stepping back and playing on repeats the same turns, and kept versions
 // are unchanged by later play.
 func TestHistoryAndUndo(t *testing.T) {
-	for _, name := range Names {
+	for _, name := range Names() {
 		g := playGame(t, DefaultConfig(), name, 9, 0)
 		full := shots(g)
 		turns := g.Turns()

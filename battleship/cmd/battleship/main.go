@@ -66,7 +66,10 @@ type options struct {
 // usageError marks errors that exit with status 2.
 type usageError struct{ err error }
 
+// Error returns the wrapped error's message.
 func (e usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e usageError) Unwrap() error { return e.err }
 
 // usage marks err as a usage error.
@@ -83,6 +86,8 @@ type wrapped struct {
 	err     error
 }
 
+// Error returns the context, then the wrapped error's message without its
+// prefix, cut to 200 bytes.
 func (e wrapped) Error() string {
 	m := strings.TrimPrefix(e.err.Error(), "battleship: ")
 	if len(m) > 200 { // such as encoding/json's, which quote input whole
@@ -90,6 +95,8 @@ func (e wrapped) Error() string {
 	}
 	return e.context + ": " + m
 }
+
+// Unwrap returns the wrapped error.
 func (e wrapped) Unwrap() error { return e.err }
 
 // wrap returns err with context in front.
@@ -152,7 +159,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	switch b := strings.ToLower(*bot); b {
 	case "all":
-		o.bots = battleship.Names
+		o.bots = battleship.Names()
 	case "a", "b", "c", "d":
 		o.bots = []string{strings.ToUpper(b)}
 	default:

@@ -31,7 +31,7 @@ func recordOf(t *testing.T, names ...string) string {
 
 // TestRecordEveryBot records a game of every bot and replays the record.
 func TestRecordEveryBot(t *testing.T) {
-	rec := recordOf(t, battleship.Names...)
+	rec := recordOf(t, battleship.Names()...)
 	var out bytes.Buffer
 	games, turns, err := replayRecord(strings.NewReader(rec), "rec.jsonl", &out)
 	if err != nil {
@@ -91,7 +91,7 @@ func TestReplayDamaged(t *testing.T) {
 
 // TestStateSizes logs the encoded size of each bot's tree state mid-game.
 func TestStateSizes(t *testing.T) {
-	for _, name := range battleship.Names {
+	for _, name := range battleship.Names() {
 		bs, ps := battleship.GameSeeds(2, 0)
 		g, err := newGame(setup{Config: battleship.DefaultConfig(), bot: name, boardSeed: bs, botSeed: ps})
 		if err != nil {

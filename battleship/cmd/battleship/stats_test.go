@@ -23,7 +23,7 @@ func TestStatistics(t *testing.T) {
 		"D": "mean 60.07 median 59 p90 81 max 100",
 	}
 	means := map[string]float64{}
-	for _, name := range battleship.Names {
+	for _, name := range battleship.Names() {
 		s, err := battleship.PlayMany(battleship.DefaultConfig(), name, 1, 2000, 0, nil)
 		if err != nil {
 			t.Fatal(err)
