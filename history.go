@@ -1,9 +1,9 @@
 package behaviortree
 
 import (
+	"fmt"
 	"iter"
-
-	"github.com/benbjohnson/immutable"
+	"sync/atomic"
 )
 
 // History is a timeline of tree versions: a start version and the versions
@@ -11,30 +11,66 @@ import (
 // a value: every operation returns a new History that shares its versions
 // with the receiver, and leaves the receiver as it was. So a game can keep a
 // History per turn, or branch one, at the cost of the versions themselves.
+// History values may be used, and signalled, from many goroutines at once.
 //
 // A signal after an Undo drops the redo tail of that History value only;
 // older History values, and the versions they hold, are untouched.
 //
-// Layout: versions are kept in full chunks of 32, never modified once
-// filled, in an immutable.List, and the newest (fewer than 32) in a
-// persistent linked list. Appending a signal allocates one small cell, and
-// every 32nd append moves the cells into a chunk, so a version costs about
-// 33 bytes kept and a signal about a hundred nanoseconds.
+// Costs: versions are stored in chunks of 31. A signal from the newest
+// History value of a line writes the new version into spare room of the
+// last chunk, so it usually allocates nothing; a new chunk is allocated
+// every 31 signals. A signal from any other value (after an Undo, or a
+// second signal from the same value) copies the versions of its last
+// chunk, at most 30, into a new chunk. A chunk shared by several branches
+// keeps the versions of all of them.
 //
 // The zero History is not valid: use [NewHistory] or [Replay].
 type History[L any] struct {
-	chunks *immutable.List[*[chunkSize]Tree[L]] // full chunks, oldest first
-	tail   *versionCell[L]                      // versions after the chunks, newest first
-	n      int                                  // versions in all
-	pos    int                                  // the current version's index
+	// Layout: the versions are kept in chunks of chunkSize. last holds
+	// versions base to n-1, where base is the largest multiple of chunkSize
+	// below n, so it holds at least one; the base/chunkSize chunks before
+	// it are in a trie of fan-wide index nodes, root, of the given height.
+	// A slot of a chunk or of an index node, once written, never changes.
+	//
+	// Appending works like append on a slice with spare capacity, made safe
+	// for sharing: a chunk or index node counts its written slots (filled),
+	// and a History whose last item there is the node's last written one
+	// claims the next slot with a compare-and-swap on that count, then
+	// writes it. Any other History (one that was undone and branched, or
+	// that lost the race to another append from the same value) copies its
+	// part of the node instead. So a signal usually allocates nothing, one
+	// chunk is allocated per chunkSize signals, and one index node per fan
+	// chunks. Slots past a History's own count may hold versions of other
+	// branches; it never reads them.
+	root   *index[L] // nil until a chunk is full
+	height int       // root's height: it holds up to fan^height chunks
+	last   *chunk[L]
+	n      int // versions in all
+	pos    int // the current version's index
 }
 
-const chunkSize = 32
+// chunkSize is the number of versions in a chunk: 31 Trees of four words
+// and the count fill 1,000 bytes, the 1,024-byte allocation size class.
+const chunkSize = 31
 
-// versionCell is one version of a History's tail.
-type versionCell[L any] struct {
-	t    Tree[L]
-	prev *versionCell[L]
+// chunk holds chunkSize versions, written in order.
+type chunk[L any] struct {
+	trees  [chunkSize]Tree[L]
+	filled atomic.Int32 // slots claimed: trees[:filled] are set or being set
+}
+
+// fanBits is log2 of fan, the number of slots of an index node.
+const (
+	fanBits = 5
+	fan     = 1 << fanBits
+)
+
+// index is a node of a History's trie of chunks: at height 1 its slots are
+// chunks, above that index nodes of the height below.
+type index[L any] struct {
+	chunks [fan]*chunk[L] // at height 1
+	subs   [fan]*index[L] // at height > 1
+	filled atomic.Int32   // slots claimed, as in a chunk
 }
 
 // NewHistory returns a History whose only version is t.
@@ -42,13 +78,23 @@ func NewHistory[L any](t Tree[L]) History[L] {
 	if t.z.focus == nil {
 		zeroTree("NewHistory")
 	}
-	return History[L]{chunks: immutable.NewList[*[chunkSize]Tree[L]](), tail: &versionCell[L]{t: t}, n: 1}
+	c := new(chunk[L])
+	c.trees[0] = t
+	c.filled.Store(1)
+	return History[L]{last: c, n: 1}
 }
 
 // Replay returns the History of starting def with seed and applying
 // signals: the same definition, seed and signals always give the same
 // versions. Running signals are skipped, as [History.Signal] skips them.
+// Replay panics with "behaviortree.Replay: invalid Status(7) at index 3"
+// (say) if a signal is not Success, Failure or Running.
 func Replay[L any](def Node[L], seed uint64, signals []Status) History[L] {
+	for i, s := range signals {
+		if s != Running && s != Success && s != Failure {
+			panic(fmt.Sprintf("behaviortree.Replay: invalid Status(%d) at index %d", int(s), i))
+		}
+	}
 	h := NewHistory(Start(def, WithSeed(seed)))
 	for _, s := range signals {
 		h = h.Signal(s)
@@ -62,72 +108,148 @@ func (h History[L]) Current() Tree[L] {
 	return h.get(h.pos)
 }
 
-// get returns version i.
+// base returns the index of last's first version.
+func (h History[L]) base() int { return (h.n - 1) / chunkSize * chunkSize }
+
+// get returns version i, for 0 <= i < h.n.
 func (h History[L]) get(i int) Tree[L] {
-	if full := h.chunks.Len() * chunkSize; i < full {
-		return h.chunks.Get(i / chunkSize)[i%chunkSize]
+	if b := h.base(); i >= b {
+		return h.last.trees[i-b]
 	}
-	c := h.tail
-	for k := h.n - 1; k > i; k-- {
-		c = c.prev
-	}
-	return c.t
+	return h.chunk(i / chunkSize).trees[i%chunkSize]
 }
 
-// Len returns the number of signals from the start to the current version.
+// chunk returns chunk c, for c < h.base()/chunkSize.
+func (h History[L]) chunk(c int) *chunk[L] {
+	x := h.root
+	for shift := (h.height - 1) * fanBits; shift > 0; shift -= fanBits {
+		x = x.subs[c>>shift%fan]
+	}
+	return x.chunks[c%fan]
+}
+
+// Pos returns the current version's index: the number of signals from the
+// start to the current version. It is 0 for a new History, and Undo and
+// Redo move it down and up.
+func (h History[L]) Pos() int {
+	h.must("Pos")
+	return h.pos
+}
+
+// Len returns the number of versions in h: the start version, the versions
+// up to the current one, and the redo tail after it.
 func (h History[L]) Len() int {
 	h.must("Len")
-	return h.pos
+	return h.n
 }
 
 // Signal returns a new History whose current version is the current
 // version given s, appended after it; any redo tail is dropped. Running
-// changes nothing, and returns h itself.
+// changes nothing, and returns h itself. Signal panics with
+// "behaviortree.History.Signal: invalid Status(7)" (say) if s is not
+// Success, Failure or Running.
 func (h History[L]) Signal(s Status) History[L] {
 	h.must("Signal")
-	if s == Running {
-		return h
+	if s != Success && s != Failure {
+		if s == Running {
+			return h
+		}
+		panic(fmt.Sprintf("behaviortree.History.Signal: invalid Status(%d)", int(s)))
 	}
-	next := h.get(h.pos).Signal(s)
 	if h.pos+1 < h.n {
 		h = h.truncate(h.pos + 1)
 	}
-	return h.push(next)
-}
-
-// push appends t after the last version and makes it current.
-func (h History[L]) push(t Tree[L]) History[L] {
-	h.tail = &versionCell[L]{t: t, prev: h.tail}
-	h.n++
-	h.pos = h.n - 1
-	if h.n-h.chunks.Len()*chunkSize == chunkSize {
-		chunk := new([chunkSize]Tree[L])
-		c := h.tail
-		for i := chunkSize - 1; i >= 0; i-- {
-			chunk[i], c = c.t, c.prev
-		}
-		h.chunks, h.tail = h.chunks.Append(chunk), nil
+	b := h.base()
+	k := h.n - b // the new version's slot in last
+	t := h.last.trees[k-1].Signal(s)
+	switch {
+	case k == chunkSize: // last is full: file it and start a new chunk
+		h.file(b/chunkSize, h.last)
+		h.last = new(chunk[L])
+		h.last.trees[0] = t
+		h.last.filled.Store(1)
+	case h.last.filled.CompareAndSwap(int32(k), int32(k+1)): // at the frontier
+		h.last.trees[k] = t
+	default: // slot k belongs to another History: copy ours
+		c := new(chunk[L])
+		copy(c.trees[:k], h.last.trees[:k])
+		c.trees[k] = t
+		c.filled.Store(int32(k + 1))
+		h.last = c
 	}
+	h.pos = h.n
+	h.n++
 	return h
 }
 
-// truncate returns h with only its first n versions.
-func (h History[L]) truncate(n int) History[L] {
-	keep := n / chunkSize // whole chunks kept
-	out := History[L]{chunks: h.chunks, tail: h.tail, n: h.n}
-	if keep < h.chunks.Len() {
-		out.chunks = h.chunks.Slice(0, keep)
-		out.tail, out.n = nil, keep*chunkSize
-		for i := keep * chunkSize; i < n; i++ {
-			out = out.push(h.get(i))
+// file puts full chunk x into h's trie as chunk c, after the c chunks
+// there.
+func (h *History[L]) file(c int, x *chunk[L]) {
+	if h.root == nil || c == 1<<(h.height*fanBits) { // grow a level
+		up := new(index[L])
+		if h.root == nil {
+			h.height = 0
+		} else {
+			up.subs[0] = h.root
+			up.filled.Store(1)
 		}
-	} else {
-		for out.n > n {
-			out.tail, out.n = out.tail.prev, out.n-1
-		}
+		h.root = up
+		h.height++
 	}
-	out.pos = n - 1
-	return out
+	h.root = h.root.add(h.height, c, x)
+}
+
+// add returns x with chunk at position c of its subtree of the given
+// height, after the c chunks there: x itself if every slot the chunk
+// needs was free to claim, else a copy of the part of x before c.
+func (x *index[L]) add(height, c int, ch *chunk[L]) *index[L] {
+	shift := (height - 1) * fanBits
+	slot, rest := c>>shift, c&(1<<shift-1)
+	if height > 1 && rest > 0 { // into the subtree at slot, which exists
+		sub := x.subs[slot]
+		if got := sub.add(height-1, rest, ch); got != sub {
+			y := x.copyTo(slot + 1)
+			y.subs[slot] = got
+			return y
+		}
+		return x
+	}
+	var sub *index[L]
+	if height > 1 { // a new subtree at slot
+		sub = new(index[L]).add(height-1, 0, ch)
+	}
+	if x.filled.CompareAndSwap(int32(slot), int32(slot+1)) {
+		x.subs[slot], x.chunks[slot] = sub, nil
+		if height == 1 {
+			x.chunks[slot] = ch
+		}
+		return x
+	}
+	y := x.copyTo(slot + 1)
+	y.subs[slot] = sub
+	if height == 1 {
+		y.chunks[slot] = ch
+	}
+	return y
+}
+
+// copyTo returns a new index node with x's first n-1 slots, and n filled.
+func (x *index[L]) copyTo(n int) *index[L] {
+	y := new(index[L])
+	copy(y.chunks[:n-1], x.chunks[:n-1])
+	copy(y.subs[:n-1], x.subs[:n-1])
+	y.filled.Store(int32(n))
+	return y
+}
+
+// truncate returns h with only its first n versions, 0 < n <= h.n.
+func (h History[L]) truncate(n int) History[L] {
+	if c := (n - 1) / chunkSize; c < h.base()/chunkSize {
+		h.last = h.chunk(c)
+	}
+	h.n = n
+	h.pos = min(h.pos, n-1)
+	return h
 }
 
 // Succeed is h.Signal(Success).
@@ -167,35 +289,30 @@ func (h History[L]) Redo() History[L] {
 func (h History[L]) All() iter.Seq2[Tree[L], Status] {
 	h.must("All")
 	return func(yield func(Tree[L], Status) bool) {
-		i := 0
-		it := h.chunks.Iterator()
-		for !it.Done() {
-			_, chunk := it.Next()
-			for _, t := range chunk {
-				if i > h.pos || !yield(t, t.signal) {
-					return
-				}
-				i++
+		// Index loops, not range over a chunk or a slice of one: Go before
+		// 1.25.4 fails to compile those in this generic closure ("bad ptr
+		// to array in slice").
+		b := h.base()
+		var c *chunk[L]
+		for i := 0; i <= h.pos; i++ {
+			switch k := i % chunkSize; {
+			case i >= b:
+				c = h.last
+			case k == 0:
+				c = h.chunk(i / chunkSize)
 			}
-		}
-		var tail [chunkSize]Tree[L]
-		k := h.n - i
-		for c := h.tail; c != nil; c = c.prev {
-			k--
-			tail[k] = c.t
-		}
-		for _, t := range tail[:h.n-i] {
-			if i > h.pos || !yield(t, t.signal) {
+			t := c.trees[i%chunkSize]
+			if !yield(t, t.signal) {
 				return
 			}
-			i++
 		}
 	}
 }
 
 // Signals returns the signals from the start to the current version.
 func (h History[L]) Signals() []Status {
-	out := make([]Status, 0, h.Len())
+	h.must("Signals")
+	out := make([]Status, 0, h.pos)
 	for _, s := range h.All() {
 		if s != Running {
 			out = append(out, s)
@@ -205,7 +322,7 @@ func (h History[L]) Signals() []Status {
 }
 
 func (h History[L]) must(method string) bool {
-	if h.chunks == nil {
+	if h.last == nil {
 		panic("behaviortree.History." + method + ": zero History (use NewHistory)")
 	}
 	return true

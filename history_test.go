@@ -3,6 +3,7 @@ package behaviortree_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
@@ -23,10 +24,10 @@ func TestHistoryLaws(t *testing.T) {
 		h := bt.NewHistory(bt.Start(c.Tree, bt.WithSeed(1)))
 		for k, s := range statuses(c.Signals) {
 			next := h.Signal(s)
-			if u := next.Undo(); u.Current() != h.Current() || u.Len() != h.Len() {
+			if u := next.Undo(); u.Current() != h.Current() || u.Pos() != h.Pos() {
 				t.Fatalf("case %d step %d: Undo after Signal is not the identity", i, k)
 			}
-			if r := next.Undo().Redo(); r.Current() != next.Current() || r.Len() != next.Len() {
+			if r := next.Undo().Redo(); r.Current() != next.Current() || r.Pos() != next.Pos() {
 				t.Fatalf("case %d step %d: Redo after Undo is not the identity", i, k)
 			}
 			if next.Current().Value() != c.Values[k+1] {
@@ -35,8 +36,8 @@ func TestHistoryLaws(t *testing.T) {
 			h = next
 		}
 		replayed := bt.Replay(c.Tree, 1, h.Signals())
-		if replayed.Len() != h.Len() {
-			t.Fatalf("case %d: replay has %d signals, live %d", i, replayed.Len(), h.Len())
+		if replayed.Pos() != h.Pos() {
+			t.Fatalf("case %d: replay has %d signals, live %d", i, replayed.Pos(), h.Pos())
 		}
 		var live []bt.Tree[string]
 		for v := range h.All() {
@@ -59,13 +60,13 @@ func TestHistoryBranching(t *testing.T) {
 	abc := h.Succeed().Succeed() // at c
 	back := abc.Undo()           // at b, c redoable
 	branch := back.Fail()        // b fails: the tree starts over at a
-	if branch.CanRedo() || branch.Current().Value() != "a" || branch.Len() != 2 {
-		t.Fatalf("branch: redo %v, value %q, len %d", branch.CanRedo(), branch.Current().Value(), branch.Len())
+	if branch.CanRedo() || branch.Current().Value() != "a" || branch.Pos() != 2 {
+		t.Fatalf("branch: redo %v, value %q, pos %d", branch.CanRedo(), branch.Current().Value(), branch.Pos())
 	}
 	if !back.CanRedo() || back.Redo().Current().Value() != "c" {
 		t.Fatal("the older History lost its redo tail")
 	}
-	if abc.Current().Value() != "c" || abc.Len() != 2 {
+	if abc.Current().Value() != "c" || abc.Pos() != 2 {
 		t.Fatal("the oldest History changed")
 	}
 	if fmt.Sprint(branch.Signals()) != "[success failure]" || fmt.Sprint(abc.Signals()) != "[success success]" {
@@ -128,8 +129,9 @@ func TestHistoryAgainstModel(t *testing.T) {
 	m := model{versions: []bt.Tree[string]{h.Current()}}
 	check := func(step int, h bt.History[string], m model) {
 		t.Helper()
-		if !h.Current().Equal(m.versions[m.pos]) || h.Len() != m.pos {
-			t.Fatalf("step %d: current or Len differs (len %d, model %d)", step, h.Len(), m.pos)
+		if !h.Current().Equal(m.versions[m.pos]) || h.Pos() != m.pos || h.Len() != len(m.versions) {
+			t.Fatalf("step %d: current, Pos or Len differs (pos %d, len %d; model %d, %d)",
+				step, h.Pos(), h.Len(), m.pos, len(m.versions))
 		}
 		if h.CanUndo() != (m.pos > 0) || h.CanRedo() != (m.pos+1 < len(m.versions)) {
 			t.Fatalf("step %d: CanUndo/CanRedo differ", step)
@@ -148,7 +150,7 @@ func TestHistoryAgainstModel(t *testing.T) {
 	longest := 0
 	for step := 0; step < 3000; step++ {
 		longest = max(longest, len(m.versions))
-		switch op := r.IntN(20); {
+		switch op := r.IntN(21); {
 		case op < 18:
 			s := []bt.Status{bt.Success, bt.Failure}[r.IntN(2)]
 			next := m.versions[m.pos].Signal(s)
@@ -159,10 +161,15 @@ func TestHistoryAgainstModel(t *testing.T) {
 				m.pos--
 				h = h.Undo()
 			}
-		default:
+		case op < 20:
 			for k := r.IntN(20); k > 0 && m.pos+1 < len(m.versions); k-- {
 				m.pos++
 				h = h.Redo()
+			}
+		default: // go on from an older value: its next slot may be taken
+			if len(all) > 0 && r.IntN(4) == 0 {
+				k := all[r.IntN(len(all))]
+				h, m = k.h, k.m
 			}
 		}
 		check(step, h, m)
@@ -179,6 +186,194 @@ func TestHistoryAgainstModel(t *testing.T) {
 	t.Logf("longest timeline: %d versions", longest)
 }
 
+// TestHistoryLongBranches grows a History past 32*32 chunks of versions,
+// so that its index of chunks is three levels deep, then branches it from
+// random points with up to three thousand signals each, and checks every
+// branch, and the trunk, against slices of versions.
+func TestHistoryLongBranches(t *testing.T) {
+	def := balanced(4)
+	const n = 40000
+	r := rand.New(rand.NewPCG(9, 9))
+	trunk := []bt.Tree[string]{bt.Start(def)}
+	h := bt.NewHistory(trunk[0])
+	for len(trunk) < n {
+		h = h.Signal(statusOf(r.IntN(2) == 0))
+		trunk = append(trunk, h.Current())
+	}
+	check := func(what string, h bt.History[string], want []bt.Tree[string]) {
+		t.Helper()
+		if h.Len() != len(want) || h.Pos() != len(want)-1 || !h.Current().Equal(want[len(want)-1]) {
+			t.Fatalf("%s: Len %d, Pos %d, want %d versions", what, h.Len(), h.Pos(), len(want))
+		}
+		i := 0
+		for v := range h.All() {
+			if !v.Equal(want[i]) {
+				t.Fatalf("%s: version %d differs", what, i)
+			}
+			i++
+		}
+	}
+	check("trunk", h, trunk)
+	type branch struct {
+		h    bt.History[string]
+		want []bt.Tree[string]
+	}
+	var branches []branch
+	for trial := 0; trial < 40; trial++ {
+		from := r.IntN(n)
+		b := h
+		for b.Pos() > from {
+			b = b.Undo()
+		}
+		if !b.Current().Equal(trunk[from]) {
+			t.Fatalf("branch %d: version %d after Undo differs", trial, from)
+		}
+		want := append([]bt.Tree[string]{}, trunk[:from+1]...)
+		for k := 1 + r.IntN(3000); k > 0; k-- {
+			s := statusOf(r.IntN(2) == 0)
+			b = b.Signal(s)
+			want = append(want, want[len(want)-1].Signal(s))
+		}
+		check(fmt.Sprintf("branch %d from %d", trial, from), b, want)
+		branches = append(branches, branch{b, want})
+	}
+	check("trunk after the branches", h, trunk)
+	for i, b := range branches {
+		check(fmt.Sprintf("branch %d at the end", i), b.h, b.want)
+	}
+}
+
+// TestHistoryPosAndLen checks that Pos is the current version's index and
+// Len the number of versions, redo tail included.
+func TestHistoryPosAndLen(t *testing.T) {
+	h := bt.NewHistory(bt.Start(balanced(3)))
+	check := func(what string, h bt.History[string], pos, n int) {
+		t.Helper()
+		if h.Pos() != pos || h.Len() != n {
+			t.Errorf("%s: Pos %d, Len %d; want %d, %d", what, h.Pos(), h.Len(), pos, n)
+		}
+	}
+	check("new", h, 0, 1)
+	three := h.Succeed().Fail().Succeed()
+	check("three signals", three, 3, 4)
+	check("undone", three.Undo(), 2, 4)
+	check("undone twice, redone", three.Undo().Undo().Redo(), 2, 4)
+	check("undone and branched", three.Undo().Undo().Fail(), 2, 3)
+	check("the older value", three, 3, 4)
+}
+
+// TestHistoryInvalidSignal checks that Signal and Replay refuse a status
+// that is not Success, Failure or Running, with a precise message, and that
+// the History is unchanged.
+func TestHistoryInvalidSignal(t *testing.T) {
+	def := balanced(3)
+	h := bt.NewHistory(bt.Start(def)).Succeed()
+	for _, tc := range []struct {
+		want string
+		call func()
+	}{
+		{"behaviortree.History.Signal: invalid Status(7)", func() { h.Signal(bt.Status(7)) }},
+		{"behaviortree.History.Signal: invalid Status(-1)", func() { h.Signal(bt.Status(-1)) }},
+		{"behaviortree.Replay: invalid Status(3) at index 2", func() {
+			bt.Replay(def, 1, []bt.Status{bt.Success, bt.Running, bt.Status(3)})
+		}},
+	} {
+		got := func() (msg any) {
+			defer func() { msg = recover() }()
+			tc.call()
+			return nil
+		}()
+		if got != tc.want {
+			t.Errorf("panic %v, want %q", got, tc.want)
+		}
+	}
+	if h.Pos() != 1 || h.Len() != 2 || h.Succeed().Len() != 3 {
+		t.Errorf("after the refused signals: Pos %d, Len %d", h.Pos(), h.Len())
+	}
+}
+
+// TestHistoryConcurrentSignals appends, from many goroutines at once, to
+// shared History values: at a chunk's frontier, behind it, and undone. Run
+// with -race. Every result must hold the versions its own signals made,
+// and no shared value may change.
+func TestHistoryConcurrentSignals(t *testing.T) {
+	def := balanced(4)
+	start := bt.NewHistory(bt.Start(def))
+	for i := 0; i < 31*33+20; i++ { // into the second chunk of the second index node
+
+		start = start.Signal(statusOf(i%3 != 0))
+	}
+	shared := []bt.History[string]{start, start, start.Undo(), start.Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo()}
+	versions := func(h bt.History[string]) []bt.Tree[string] {
+		var out []bt.Tree[string]
+		for v := range h.All() {
+			out = append(out, v)
+		}
+		return out
+	}
+	same := func(a, b []bt.Tree[string]) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !a[i].Equal(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	const workers = 8
+	for round := 0; round < 30; round++ {
+		before := make([][]bt.Tree[string], len(shared))
+		for i, h := range shared {
+			before[i] = versions(h)
+		}
+		type result struct {
+			from    int
+			signals []bt.Status
+			got     bt.History[string]
+		}
+		results := make([]result, workers)
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(uint64(round), uint64(w)))
+				res := result{from: r.IntN(len(shared))}
+				res.got = shared[res.from]
+				for k := 1 + r.IntN(70); k > 0; k-- {
+					s := statusOf(r.IntN(2) == 0)
+					res.got = res.got.Signal(s)
+					res.signals = append(res.signals, s)
+				}
+				results[w] = res
+			}(w)
+		}
+		wg.Wait()
+		for i, h := range shared {
+			if !same(versions(h), before[i]) {
+				t.Fatalf("round %d: shared History %d changed", round, i)
+			}
+		}
+		var next []bt.History[string]
+		for w, res := range results {
+			want := append([]bt.Tree[string]{}, before[res.from]...)
+			for _, s := range res.signals {
+				want = append(want, want[len(want)-1].Signal(s))
+			}
+			if !same(versions(res.got), want) || res.got.Len() != len(want) {
+				t.Fatalf("round %d, worker %d: the versions differ from its own signals'", round, w)
+			}
+			next = append(next, res.got)
+			if w%3 == 0 {
+				next = append(next, res.got.Undo().Undo())
+			}
+		}
+		shared = next
+	}
+}
+
 // A History keeps every version: undo a move, try another, and the old line
 // is still there in the older History value.
 func ExampleHistory() {
@@ -186,7 +381,7 @@ func ExampleHistory() {
 	h := bt.NewHistory(bt.Start(plan))
 	h = h.Succeed() // scouting worked: now attack
 	attacked := h.Succeed()
-	fmt.Println(attacked.Current().Value(), attacked.Len())
+	fmt.Println(attacked.Current().Value(), attacked.Pos())
 
 	undone := attacked.Undo() // back before the attack
 	failed := undone.Fail()   // this time it fails: the plan starts over
