@@ -1,0 +1,70 @@
+package behaviortree_test
+
+import (
+	"fmt"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// A guard in a turn-based game: it aims while its weapon cools down (a
+// parallel of an action and a wait on a turn clock), then fires, an async
+// action that the game resolves after the turn. A while guard stops the
+// attack as soon as it is out of ammo, and it reloads instead.
+func ExampleNewStepped() {
+	ammo := 2
+	var shot *bt.Async // the shot in flight, resolved by the game
+	agent := bt.Agent[string]{
+		Action: func(v string) bt.Result {
+			switch v {
+			case "aim":
+				return bt.ResultSuccess
+			case "fire":
+				ammo--
+				shot = bt.NewAsync()
+				return shot.Result()
+			case "reload":
+				ammo = 2
+				return bt.ResultSuccess
+			}
+			return bt.ResultFailure
+		},
+		Condition: func(v string) bool { return ammo > 0 }, // "has ammo"
+	}
+	def := bt.Root(bt.Select(
+		bt.Sequence(
+			bt.Parallel(bt.Leaf("aim"), bt.Wait[string](200)), // 200 ms to cool down
+			bt.Leaf("fire"),
+		).With(bt.While("has ammo")),
+		bt.Leaf("reload"),
+	))
+	tree, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1)) // a turn is 100 ms
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for turn := 1; turn <= 7; turn++ {
+		var did []string
+		tree, err = tree.StepWith(func(e bt.Event[string]) {
+			if e.Kind == bt.EventAction {
+				did = append(did, e.Value)
+			}
+		})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("turn %d: %-8s ammo %d, tree %v\n", turn, fmt.Sprint(did), ammo, tree.State())
+		if shot != nil {
+			shot.Succeed() // the game resolves the shot: a hit
+			shot = nil
+		}
+	}
+	// Output:
+	// turn 1: [aim]    ammo 2, tree RUNNING
+	// turn 2: [fire]   ammo 1, tree RUNNING
+	// turn 3: []       ammo 1, tree SUCCEEDED
+	// turn 4: [aim]    ammo 1, tree RUNNING
+	// turn 5: [fire]   ammo 0, tree RUNNING
+	// turn 6: [reload] ammo 2, tree SUCCEEDED
+	// turn 7: [aim]    ammo 2, tree RUNNING
+}
