@@ -219,13 +219,15 @@ type jsonFrame struct {
 // header is what an object's keys say, as tokens of the input, until the
 // object is read whole. A token of kind tokNone is a key not seen.
 type header struct {
-	inner    bool  // it has "type" or "children": an inner node, not a leaf
-	typ      token // the value of "type"
-	n        token // the value of "n"
-	weights  token // the start of the value of "weights"
-	children token // the start of the value of "children"
-	unknown  token // the first other key
-	dup      string
+	inner    bool   // it has "type" or "children": an inner node, not a leaf
+	typ      token  // the value of "type"
+	n        token  // the value of "n"
+	weights  token  // the start of the value of "weights"
+	children token  // the start of the value of "children"
+	unknown  token  // the first other key
+	dup      string // the first of "n" and "weights" seen twice
+	kind     Kind   // the kind "type" names, once known
+	known    bool
 }
 
 // parse reads the whole document.
@@ -422,6 +424,9 @@ func (p *parser[L]) readHeader(h *header, final bool, children int) (Kind, Param
 
 // headerKind returns the kind that "type" names.
 func (p *parser[L]) headerKind(h *header) (Kind, string) {
+	if h.known {
+		return h.kind, ""
+	}
 	switch h.typ.kind {
 	case tokNone:
 		return 0, `inner node needs a "type"`
@@ -431,6 +436,7 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 	}
 	if h.typ.simple { // no escape to resolve: look it up without a copy
 		if kind, ok := kindByName[string(p.s.data[h.typ.start+1:h.typ.end-1])]; ok {
+			h.kind, h.known = kind, true
 			return kind, ""
 		}
 	}
@@ -439,6 +445,7 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 	if !ok {
 		return 0, "unknown type " + quoteInput(name)
 	}
+	h.kind, h.known = kind, true
 	return kind, ""
 }
 
