@@ -311,9 +311,14 @@ func (t Stepped[L]) Nodes() iter.Seq[NodeInfo[L]] {
 
 func (t Stepped[L]) mustM(method string) *machine[L] {
 	if t.m == nil {
-		panic("behaviortree.Stepped." + method + ": zero Stepped (use NewStepped)")
+		zeroStepped(method)
 	}
 	return t.m
+}
+
+// zeroStepped panics for a method called on the zero Stepped.
+func zeroStepped(method string) {
+	panic("behaviortree.Stepped." + method + ": zero Stepped (use NewStepped)")
 }
 
 // Step updates the tree once and returns the new version; t is unchanged.
@@ -328,12 +333,29 @@ func (t Stepped[L]) Step() (Stepped[L], error) {
 
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
 // the step does, in order.
-func (t Stepped[L]) StepWith(events func(Event[L])) (out Stepped[L], err error) {
-	m := t.mustM("Step")
-	s := stepper[L]{m: m, p: m.p, small: t.small, words: t.words, async: t.async, emit: events, cur: -1}
+func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
+	m := t.m
+	if m == nil {
+		zeroStepped("Step")
+	}
+	var s stepper[L]
+	s.m, s.p, s.isSmall = m, m.p, m.p.small
+	s.small, s.words, s.async = t.small, t.words, t.async
+	s.emit, s.cur = events, -1
+	if err := s.run0(); err != nil {
+		return t, err
+	}
+	t.small, t.words, t.async = s.small, s.words, s.async
+	return t, nil
+}
+
+// run0 is one step of the whole tree. A panic in an agent function, or
+// the engine's own abandonment of the step (stepFailure), becomes the
+// error.
+func (s *stepper[L]) run0() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = t, s.recovered(r)
+			err = s.recovered(r)
 		}
 	}()
 	if s.get(0) >= StateSucceeded {
@@ -341,7 +363,7 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (out Stepped[L], err error) 
 		s.async = nil // every node is READY: no pending result can apply
 	}
 	s.update(0)
-	return Stepped[L]{m: m, small: s.small, words: s.words, async: s.async}, nil
+	return nil
 }
 
 // Reset returns the version in which every node is READY (no callbacks
@@ -352,7 +374,10 @@ func (t Stepped[L]) Reset() Stepped[L] { return t.ResetWith(nil) }
 // EventReset and then the state changes.
 func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 	m := t.mustM("Reset")
-	s := stepper[L]{m: m, p: m.p, small: t.small, words: t.words, async: t.async, emit: events, cur: -1}
+	var s stepper[L]
+	s.m, s.p, s.isSmall = m, m.p, m.p.small
+	s.small, s.words = t.small, t.words
+	s.emit, s.cur = events, -1
 	if events != nil {
 		events(Event[L]{Kind: EventReset})
 	}
@@ -363,17 +388,35 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 // stepper is the working state of one step: a copy-on-write view of a
 // version.
 type stepper[L any] struct {
-	m      *machine[L]
-	p      *sprogram[L]
-	small  uint64
-	words  []uint64
-	owned  bool // words is this step's own copy
-	async  *asyncEntry
-	emit   func(Event[L])
-	cur    int32 // the node whose agent function is being called
-	what   string
-	gfSucc bool // the guard that failed last has succeedOnAbort
+	m       *machine[L]
+	p       *sprogram[L]
+	isSmall bool // p.small
+	small   uint64
+	words   []uint64
+	owned   bool // words is this step's own copy
+	async   *asyncEntry
+	emit    func(Event[L])
+	cur     int32 // the node whose agent function is being called
+	what    what  // and which function
+	gfSucc  bool  // the guard that failed last has succeedOnAbort
 }
+
+// what names the agent function being called, for errors.
+type what uint8
+
+const (
+	whatAction what = iota
+	whatCondition
+	whatWhile
+	whatUntil
+	whatEntry
+	whatStep
+	whatExit
+	whatRandom
+	whatDelta
+)
+
+var whatNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
 
 // stepFailure is the panic value by which the engine abandons a step.
 type stepFailure struct{ err error }
@@ -385,7 +428,7 @@ func (s *stepper[L]) recovered(r any) error {
 	}
 	where := "the engine"
 	if s.cur >= 0 {
-		where = fmt.Sprintf("node %d (%s): %s", s.cur, s.p.nodes[s.cur].displayName(), s.what)
+		where = fmt.Sprintf("node %d (%s): %s", s.cur, s.p.nodes[s.cur].displayName(), whatNames[s.what])
 	}
 	if e, ok := r.(error); ok {
 		return fmt.Errorf("behaviortree.Stepped.Step: %s panicked: %w", where, e)
@@ -400,7 +443,7 @@ func (s *stepper[L]) fail(n int32, format string, args ...any) {
 }
 
 func (s *stepper[L]) get(i int32) State {
-	if s.p.small {
+	if s.isSmall {
 		return State(s.small >> (2 * uint(i)) & 3)
 	}
 	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
@@ -416,12 +459,21 @@ func (s *stepper[L]) own() {
 }
 
 func (s *stepper[L]) set(i int32, to State) {
+	if s.isSmall && s.emit == nil {
+		sh := 2 * uint(i)
+		s.small = s.small&^(3<<sh) | uint64(to)<<sh
+		return
+	}
+	s.setSlow(i, to)
+}
+
+func (s *stepper[L]) setSlow(i int32, to State) {
 	from := s.get(i)
 	if from == to {
 		return
 	}
 	sh := 2 * uint(i&31)
-	if s.p.small {
+	if s.isSmall {
 		s.small = s.small&^(3<<sh) | uint64(to)<<sh
 	} else {
 		s.own()
@@ -436,7 +488,7 @@ func (s *stepper[L]) set(i int32, to State) {
 // reset makes node n and its subtree READY, with events in preorder.
 func (s *stepper[L]) reset(n int32) {
 	lo, hi := uint(n), uint(s.p.nodes[n].end)
-	if s.p.small {
+	if s.isSmall {
 		mask := rangeMask(2*lo, 2*hi)
 		x := s.small & mask
 		if x == 0 {
@@ -510,7 +562,7 @@ func (s *stepper[L]) setSlot(n int32, a, b uint64) {
 // random draws a number in [0, 1) for node n.
 func (s *stepper[L]) random(n int32) float64 {
 	if f := s.m.random; f != nil {
-		s.cur, s.what = n, "random"
+		s.cur, s.what = n, whatRandom
 		r := f()
 		if !(r >= 0 && r < 1) {
 			s.fail(n, "random() returned %v, not in [0, 1)", r)
@@ -549,7 +601,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 			continue
 		}
 		a := &at.a[k]
-		s.cur, s.what = g, k.String()+" guard"
+		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
 		ok := s.m.agent.Condition(a.v)
 		if s.emit != nil {
 			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
@@ -571,6 +623,63 @@ func (s *stepper[L]) update(n int32) int32 {
 		return -1
 	}
 	nd := &s.p.nodes[n]
+	if !nd.plain {
+		return s.updateFull(n, nd, st)
+	}
+	// The fast path: a node without guards on its path and without
+	// callbacks, of a common kind, is updated here without further calls
+	// of the engine.
+	switch nd.kind {
+	case KindLeaf:
+		if s.async != nil || s.emit != nil {
+			s.action(n, nd, st)
+			return -1
+		}
+		s.cur, s.what = n, whatAction
+		r := s.m.agent.Action(nd.leaf)
+		switch {
+		case r.Async != nil:
+			s.actionResult(n, r)
+		case r.Status == Success:
+			s.set(n, StateSucceeded)
+		case r.Status == Failure:
+			s.set(n, StateFailed)
+		default:
+			s.actionResult(n, r)
+		}
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if nd.kind == KindSelect {
+			goOn = StateFailed
+		}
+		last := len(nd.kids) - 1
+		for i, c := range nd.kids {
+			cs := s.get(c)
+			if cs <= StateRunning {
+				if f := s.update(c); f >= 0 {
+					return f
+				}
+				cs = s.get(c)
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			return -1
+		}
+		return -1
+	case KindRepeat, KindRetry:
+		return s.repeat(n, nd, st)
+	}
+	return s.run(n, nd, st)
+}
+
+// updateFull is update for a node with guards on its path or callbacks.
+func (s *stepper[L]) updateFull(n int32, nd *snode[L], st State) int32 {
 	f := int32(-1)
 	if nd.g >= 0 {
 		f = s.guards(nd.g)
@@ -609,7 +718,7 @@ func (s *stepper[L]) update(n int32) int32 {
 
 func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
-	s.cur, s.what = n, k.String()+" callback"
+	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
 	if k == AttrEntry {
 		s.m.agent.Entry(v)
 		if s.emit != nil {
@@ -625,7 +734,7 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
-	s.cur, s.what = n, "exit callback"
+	s.cur, s.what = n, whatExit
 	s.m.agent.Exit(v, succeeded, aborted)
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
@@ -670,7 +779,7 @@ func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
 	case KindLeaf:
 		s.action(n, nd, st)
 	case KindCondition:
-		s.cur, s.what = n, "condition"
+		s.cur, s.what = n, whatCondition
 		ok := s.m.agent.Condition(nd.leaf)
 		if s.emit != nil {
 			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
@@ -769,11 +878,16 @@ func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
 			s.dropAsync(n)
 		}
 	}
-	s.cur, s.what = n, "action"
+	s.cur, s.what = n, whatAction
 	r := s.m.agent.Action(nd.leaf)
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
 	}
+	s.actionResult(n, r)
+}
+
+// actionResult applies what action n returned.
+func (s *stepper[L]) actionResult(n int32, r Result) {
 	if r.Async != nil {
 		if r.Status != Running {
 			s.fail(n, "action returned an Async result with status %v", r.Status)
@@ -941,7 +1055,7 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	}
 	var elapsed float64
 	if f := s.m.delta; f != nil {
-		s.cur, s.what = n, "delta time"
+		s.cur, s.what = n, whatDelta
 		d := f()
 		if math.IsNaN(d) {
 			s.fail(n, "delta time is NaN")

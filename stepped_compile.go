@@ -36,6 +36,7 @@ const (
 type snode[L any] struct {
 	kind   Kind
 	bound  Bound
+	plain  bool // no guards on the path from the root, no callbacks
 	parent int32
 	end    int32   // one past the last index of the subtree
 	slot   int32   // the node's two extra words, or -1
@@ -160,6 +161,9 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 			}
 		}
 		id++
+	}
+	for i := range p.nodes {
+		p.nodes[i].plain = p.nodes[i].g < 0 && p.nodes[i].at == nil
 	}
 	p.small = n <= 32
 	if !p.small {
