@@ -20,33 +20,45 @@ import (
 // History value of a line writes the new version into spare room of the
 // last chunk, so it usually allocates nothing; a new chunk is allocated
 // every 31 signals. A signal from any other value (after an Undo, or a
-// second signal from the same value) copies the versions of its last
-// chunk, at most 30, into a new chunk. A chunk shared by several branches
-// keeps the versions of all of them.
+// second signal from the same value) starts a branch: it allocates one
+// small cell per signal, as a linked list would, until the branch reaches
+// the end of its chunk, where its versions move into a chunk of their own.
+// A chunk shared by several branches keeps the versions of all of them.
 //
 // The zero History is not valid: use [NewHistory] or [Replay].
 type History[L any] struct {
-	// Layout: the versions are kept in chunks of chunkSize. last holds
-	// versions base to n-1, where base is the largest multiple of chunkSize
-	// below n, so it holds at least one; the base/chunkSize chunks before
-	// it are in a trie of fan-wide index nodes, root, of the given height.
-	// A slot of a chunk or of an index node, once written, never changes.
+	// Layout: the versions are kept in chunks of chunkSize. Versions base
+	// to n-1, where base is the largest multiple of chunkSize below n, are
+	// the first m slots of last (m >= 1), then the cells of tail; the
+	// base/chunkSize chunks before them are in a trie of fan-wide index
+	// nodes, root, of the given height. A slot of a chunk or of an index
+	// node, once written, never changes.
 	//
 	// Appending works like append on a slice with spare capacity, made safe
 	// for sharing: a chunk or index node counts its written slots (filled),
 	// and a History whose last item there is the node's last written one
 	// claims the next slot with a compare-and-swap on that count, then
 	// writes it. Any other History (one that was undone and branched, or
-	// that lost the race to another append from the same value) copies its
-	// part of the node instead. So a signal usually allocates nothing, one
-	// chunk is allocated per chunkSize signals, and one index node per fan
-	// chunks. Slots past a History's own count may hold versions of other
-	// branches; it never reads them.
+	// that lost the race to another append from the same value) appends a
+	// cell to its tail instead, and at the end of the chunk copies its part
+	// of last and its cells into a chunk of its own; an index node is
+	// copied at once. So a signal usually allocates nothing, one chunk is
+	// allocated per chunkSize signals, and one index node per fan chunks.
+	// Slots past a History's own count may hold versions of other branches;
+	// it never reads them.
 	root   *index[L] // nil until a chunk is full
-	height int       // root's height: it holds up to fan^height chunks
+	height int32     // root's height: it holds up to fan^height chunks
+	m      int32     // the slots of last in use
 	last   *chunk[L]
-	n      int // versions in all
-	pos    int // the current version's index
+	tail   *cell[L] // the versions after last's m, newest first
+	n      int      // versions in all
+	pos    int      // the current version's index
+}
+
+// cell is one version of a History's tail.
+type cell[L any] struct {
+	t    Tree[L]
+	prev *cell[L]
 }
 
 // chunkSize is the number of versions in a chunk: 31 Trees of four words
@@ -81,7 +93,7 @@ func NewHistory[L any](t Tree[L]) History[L] {
 	c := new(chunk[L])
 	c.trees[0] = t
 	c.filled.Store(1)
-	return History[L]{last: c, n: 1}
+	return History[L]{last: c, m: 1, n: 1}
 }
 
 // Replay returns the History of starting def with seed and applying
@@ -113,16 +125,24 @@ func (h History[L]) base() int { return (h.n - 1) / chunkSize * chunkSize }
 
 // get returns version i, for 0 <= i < h.n.
 func (h History[L]) get(i int) Tree[L] {
-	if b := h.base(); i >= b {
+	b := h.base()
+	switch {
+	case i < b:
+		return h.chunk(i / chunkSize).trees[i%chunkSize]
+	case i < b+int(h.m):
 		return h.last.trees[i-b]
 	}
-	return h.chunk(i / chunkSize).trees[i%chunkSize]
+	c := h.tail
+	for k := h.n - 1; k > i; k-- {
+		c = c.prev
+	}
+	return c.t
 }
 
 // chunk returns chunk c, for c < h.base()/chunkSize.
 func (h History[L]) chunk(c int) *chunk[L] {
 	x := h.root
-	for shift := (h.height - 1) * fanBits; shift > 0; shift -= fanBits {
+	for shift := (int(h.height) - 1) * fanBits; shift > 0; shift -= fanBits {
 		x = x.subs[c>>shift%fan]
 	}
 	return x.chunks[c%fan]
@@ -161,21 +181,33 @@ func (h History[L]) Signal(s Status) History[L] {
 	}
 	b := h.base()
 	k := h.n - b // the new version's slot in last
-	t := h.last.trees[k-1].Signal(s)
+	var t Tree[L]
+	if h.tail == nil {
+		t = h.last.trees[k-1].Signal(s)
+	} else {
+		t = h.tail.t.Signal(s)
+	}
 	switch {
-	case k == chunkSize: // last is full: file it and start a new chunk
-		h.file(b/chunkSize, h.last)
+	case k == chunkSize: // the chunk is full: file it and start a new one
+		full := h.last
+		if h.tail != nil { // a branch's: copy it into a chunk of its own
+			full = new(chunk[L])
+			copy(full.trees[:h.m], h.last.trees[:h.m])
+			for i, c := chunkSize-1, h.tail; c != nil; i, c = i-1, c.prev {
+				full.trees[i] = c.t
+			}
+			full.filled.Store(chunkSize)
+		}
+		h.file(b/chunkSize, full)
 		h.last = new(chunk[L])
 		h.last.trees[0] = t
 		h.last.filled.Store(1)
-	case h.last.filled.CompareAndSwap(int32(k), int32(k+1)): // at the frontier
-		h.last.trees[k] = t
-	default: // slot k belongs to another History: copy ours
-		c := new(chunk[L])
-		copy(c.trees[:k], h.last.trees[:k])
-		c.trees[k] = t
-		c.filled.Store(int32(k + 1))
-		h.last = c
+		h.m, h.tail = 1, nil
+	case h.tail == nil && h.last.filled.CompareAndSwap(int32(k), int32(k+1)):
+		h.last.trees[k] = t // at the frontier
+		h.m++
+	default: // slot k belongs to another History: branch
+		h.tail = &cell[L]{t: t, prev: h.tail}
 	}
 	h.pos = h.n
 	h.n++
@@ -185,7 +217,7 @@ func (h History[L]) Signal(s Status) History[L] {
 // file puts full chunk x into h's trie as chunk c, after the c chunks
 // there.
 func (h *History[L]) file(c int, x *chunk[L]) {
-	if h.root == nil || c == 1<<(h.height*fanBits) { // grow a level
+	if h.root == nil || c == 1<<(int(h.height)*fanBits) { // grow a level
 		up := new(index[L])
 		if h.root == nil {
 			h.height = 0
@@ -196,7 +228,7 @@ func (h *History[L]) file(c int, x *chunk[L]) {
 		h.root = up
 		h.height++
 	}
-	h.root = h.root.add(h.height, c, x)
+	h.root = h.root.add(int(h.height), c, x)
 }
 
 // add returns x with chunk at position c of its subtree of the given
@@ -244,8 +276,16 @@ func (x *index[L]) copyTo(n int) *index[L] {
 
 // truncate returns h with only its first n versions, 0 < n <= h.n.
 func (h History[L]) truncate(n int) History[L] {
-	if c := (n - 1) / chunkSize; c < h.base()/chunkSize {
-		h.last = h.chunk(c)
+	b := h.base()
+	switch c := (n - 1) / chunkSize; {
+	case c < b/chunkSize: // into a filed chunk
+		h.last, h.m, h.tail = h.chunk(c), int32(n-c*chunkSize), nil
+	case n <= b+int(h.m): // into last
+		h.m, h.tail = int32(n-b), nil
+	default: // into the tail
+		for k := h.n; k > n; k-- {
+			h.tail = h.tail.prev
+		}
 	}
 	h.n = n
 	h.pos = min(h.pos, n-1)
@@ -293,15 +333,26 @@ func (h History[L]) All() iter.Seq2[Tree[L], Status] {
 		// 1.25.4 fails to compile those in this generic closure ("bad ptr
 		// to array in slice").
 		b := h.base()
+		var tail [chunkSize]Tree[L] // the tail's versions, oldest first
+		k := h.n - b
+		for c := h.tail; c != nil; c = c.prev {
+			k--
+			tail[k] = c.t
+		}
 		var c *chunk[L]
 		for i := 0; i <= h.pos; i++ {
-			switch k := i % chunkSize; {
+			var t Tree[L]
+			switch {
+			case i >= b+int(h.m):
+				t = tail[i-b]
 			case i >= b:
-				c = h.last
-			case k == 0:
-				c = h.chunk(i / chunkSize)
+				t = h.last.trees[i-b]
+			default:
+				if i%chunkSize == 0 {
+					c = h.chunk(i / chunkSize)
+				}
+				t = c.trees[i%chunkSize]
 			}
-			t := c.trees[i%chunkSize]
 			if !yield(t, t.signal) {
 				return
 			}

@@ -24,9 +24,8 @@ func BenchmarkHistorySignalShort(b *testing.B) {
 }
 
 // BenchmarkHistoryBranch signals from a History value whose next slot is
-// taken, as after an Undo or for a second outcome of the same value: the
-// signal copies its part of the last chunk. The History is 1,000 versions
-// long, so the copy is about half a chunk.
+// taken, as for a second outcome of the same value: the signal starts a
+// branch, with one cell for the new version.
 func BenchmarkHistoryBranch(b *testing.B) {
 	h := bt.NewHistory(bt.Start(balanced(8)))
 	sig := bits(1 << 16)
@@ -40,8 +39,8 @@ func BenchmarkHistoryBranch(b *testing.B) {
 	}
 }
 
-// BenchmarkHistoryUndoSignal undoes one version and signals again: a
-// branch one version back, which copies too.
+// BenchmarkHistoryUndoSignal undoes one version and signals again, each
+// time: a branch one version back.
 func BenchmarkHistoryUndoSignal(b *testing.B) {
 	h := bt.NewHistory(bt.Start(balanced(8)))
 	sig := bits(1 << 16)
