@@ -27,7 +27,7 @@ func TestConfigLimits(t *testing.T) {
 		{"10,000 ships", Config{100, 100, fleetOf(10000, 1)}, "battleship: the fleet has 10000 ships, more than the limit of 100"},
 		{"101 ships", Config{100, 100, fleetOf(101, 1)}, "battleship: the fleet has 101 ships, more than the limit of 100"},
 		{"101 columns", Config{101, 10, []int{1}}, "battleship: board 101x10: each side must be 1 to 100"},
-		{"huge rows", Config{10, 1 << 40, []int{1}}, "battleship: board 10x1099511627776: each side must be 1 to 100"},
+		{"huge rows", Config{10, 1 << 30, []int{1}}, "battleship: board 10x1073741824: each side must be 1 to 100"},
 	}
 	for _, tc := range tests {
 		if _, err := NewBoard(tc.c, 1); err == nil || err.Error() != tc.want {
