@@ -234,3 +234,34 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnErrors checks that a stuck bot, or one that fires a shot the game
+// refuses, is an error that leaves the game unchanged.
+func TestTurnErrors(t *testing.T) {
+	board, err := NewBoard(Config{Cols: 3, Rows: 3, Fleet: []int{2}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := strategy{name: "S", tree: TreeA,
+		act:  func(*Bot, *View) move { return failIntent() },
+		hear: func(*Bot, Point, Answer) bt.Status { return bt.Success }}
+	wild := strategy{name: "W", tree: TreeA,
+		act:  func(*Bot, *View) move { return shootAt(Point{3, 0}) },
+		hear: func(*Bot, Point, Answer) bt.Status { return bt.Success }}
+	for _, tc := range []struct {
+		s    *strategy
+		want string
+	}{
+		{&stuck, "battleship: bot S at turn 1: no shot named in 64 ticks (the tree is at random_guess)"},
+		{&wild, "battleship: bot W at turn 1: shot refused: D1 is off the 3x3 board"},
+	} {
+		g := NewGame(board, tc.s.start(1))
+		start := g.Bot()
+		if _, err := g.PlayTurn(); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+		if len(g.Turns()) != 0 || g.Shots() != 0 || g.Bot() != start || len(g.ticks) != 0 {
+			t.Errorf("bot %s: the failed turn changed the game", tc.s.name)
+		}
+	}
+}

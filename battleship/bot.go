@@ -34,7 +34,7 @@ const maxTicks = 64
 // is at, its strategy (the tree's definition and the handler code that
 // carries out its intents, one per bot_*.go file), and the handler's
 // memory. Bots are values: a game keeps one per turn, and each stays as it
-// was.
+// was. The zero Bot is not usable; use NewBot.
 type Bot struct {
 	tree     bt.Tree[Intent]
 	strategy *strategy
@@ -66,6 +66,7 @@ type move struct {
 	signal bt.Status
 }
 
+// The moves, the bots in play order, and seeds derived from a seed.
 func shootAt(p Point) move             { return move{fire: true, at: p} }
 func signalOnly(s bt.Status) move      { return move{signal: s} }
 func failIntent() move                 { return signalOnly(bt.Failure) }
@@ -124,7 +125,7 @@ func (b *Bot) decide(v *View, ticks *[]Tick) (Point, error) {
 		*ticks = append(*ticks, Tick{Intent: intent, Signal: m.signal})
 		b.tree = b.tree.Signal(m.signal)
 	}
-	return Point{}, fmt.Errorf("bot %s named no shot in %d ticks (its tree is at %s)", b.Name(), maxTicks, b.tree.Value())
+	return Point{}, fmt.Errorf("no shot named in %d ticks (the tree is at %s)", maxTicks, b.tree.Value())
 }
 
 // hear gives the tree the signal the answer to the shot calls for, and
