@@ -203,7 +203,8 @@ func (h History[L]) Signal(s Status) History[L] {
 		h.last.trees[0] = t
 		h.last.filled.Store(1)
 		h.m, h.tail = 1, nil
-	case h.tail == nil && h.last.filled.CompareAndSwap(int32(k), int32(k+1)):
+	case h.tail == nil && h.last.filled.Load() == int32(k) && // (a load is cheaper than a failed CAS)
+		h.last.filled.CompareAndSwap(int32(k), int32(k+1)):
 		h.last.trees[k] = t // at the frontier
 		h.m++
 	default: // slot k belongs to another History: branch
