@@ -228,11 +228,27 @@ type header struct {
 	dup      string // the first of "n" and "weights" seen twice
 	kind     Kind   // the kind "type" names, once known
 	known    bool
+	params   Params // the parameters, once read
+	// haveParams is set once params are read: when the object is read
+	// whole, or when the keys before "children" hold them.
+	haveParams bool
+}
+
+// hasParam reports whether the keys read so far hold kind's parameter, if
+// it takes one.
+func (h *header) hasParam(kind Kind) bool {
+	switch kinds[kind].param {
+	case paramN:
+		return h.n.kind != tokNone
+	case paramWeights:
+		return h.weights.kind != tokNone
+	}
+	return true
 }
 
 // parse reads the whole document.
 func (p *parser[L]) parse() (Node[L], error) {
-	t, err := p.next()
+	t, err := p.s.next()
 	if err == nil {
 		err = p.startNode(t, 0)
 	}
@@ -240,36 +256,21 @@ func (p *parser[L]) parse() (Node[L], error) {
 		err = p.step()
 	}
 	if err == nil {
-		_, err = p.next() // the end of the input
+		_, err = p.s.next() // the end of the input
 	}
 	if err != nil {
+		if se, ok := err.(*syntaxError); ok {
+			err = p.frameError(se.Error(), nil)
+		}
 		return Node[L]{}, err
 	}
 	return p.root, nil
 }
 
-// next returns the next token, or a syntax error at the innermost object.
-func (p *parser[L]) next() (token, error) {
-	t, err := p.s.next()
-	if err != nil {
-		return t, p.frameError(err.Error(), nil)
-	}
-	return t, nil
-}
-
-// skip reads the rest of the value t begins and returns the offset past it.
-func (p *parser[L]) skip(t token) (int, error) {
-	end, err := p.s.skip(t)
-	if err != nil {
-		return 0, p.frameError(err.Error(), nil)
-	}
-	return end, nil
-}
-
 // step reads the next token of the innermost object.
 func (p *parser[L]) step() error {
 	f := &p.frames[len(p.frames)-1]
-	t, err := p.next()
+	t, err := p.s.next()
 	switch {
 	case err != nil:
 		return err
@@ -299,7 +300,7 @@ func (p *parser[L]) startNode(t token, i int) error {
 		p.deliver(Leaf(leaf))
 		return nil
 	}
-	end, err := p.skip(t)
+	end, err := p.s.skip(t)
 	if err != nil {
 		return err
 	}
@@ -330,7 +331,7 @@ func (p *parser[L]) deliver(nd Node[L]) {
 // of "children", which are nodes that step reads next.
 func (p *parser[L]) readKey(f *jsonFrame, t token) error {
 	key := jsonKey(p.s.data, t)
-	v, err := p.next()
+	v, err := p.s.next()
 	if err != nil {
 		return err
 	}
@@ -369,7 +370,7 @@ func (p *parser[L]) readKey(f *jsonFrame, t token) error {
 			h.unknown = t
 		}
 	}
-	_, err = p.skip(v)
+	_, err = p.s.skip(v)
 	return err
 }
 
@@ -410,16 +411,16 @@ func (p *parser[L]) readHeader(h *header, final bool, children int) (Kind, Param
 	if msg == "" && final {
 		msg = p.headerChildren(h)
 	}
-	var params Params
-	if msg == "" {
-		params, msg = p.headerParams(h, kind, final)
+	if msg == "" && !h.haveParams {
+		h.params, msg = p.headerParams(h, kind, final)
+		h.haveParams = msg == "" && (final || h.hasParam(kind))
 	}
 	if msg == "" && final {
-		if err := kind.check(params, children); err != nil {
+		if err := kind.check(h.params, children); err != nil {
 			msg = err.Error()
 		}
 	}
-	return kind, params, msg
+	return kind, h.params, msg
 }
 
 // headerKind returns the kind that "type" names.
