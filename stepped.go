@@ -1,3 +1,99 @@
+// # Stepped trees: the Mistreevous engine
+//
+// (A section for the package doc, to be merged into doc.go.)
+//
+// Besides the Elixir-style driving of a [Tree] (Start, Value, Succeed,
+// Fail), the package runs trees the way Mistreevous 4.3.1, BehaviorTree.CPP
+// and go-behaviortree do: [NewStepped] makes a [Stepped] version whose
+// leaves call an [Agent], and [Stepped.Step] updates the whole tree once
+// (one tick), returning a new version. Actions may run for several steps
+// (Running) or complete later ([Async]); guards ([While], [Until]) abort
+// running work when the world changes; [Parallel], [Race] and [All] run
+// children side by side; [Wait] measures time; [Lotto] draws;
+// [Repeat] and [Retry] loop; [Entry], [OnStep] and [Exit] callbacks
+// observe. The semantics are exactly Mistreevous 4.3.1's, checked event
+// for event against the 1,500 cases recorded from the real library
+// (testdata/mistreevous-4.3.1.jsonl.gz; mistreevous_conformance_test.go).
+//
+// Layout. The kinds are rows of the table of kinds (kinds.go), with their
+// Mistreevous JSON names: a [Leaf] is Mistreevous's action (the game does
+// it and reports back), Select is the selector, Negate is flip,
+// AlwaysSucceed and AlwaysFail are succeed and fail, and KindRoot,
+// KindCondition, KindWait, KindParallel, KindRace, KindAll, KindLotto,
+// KindRepeat and KindRetry are the stepped-only kinds (attrs.go holds
+// their constructors and the attributes). stepped_compile.go compiles a
+// definition once into flat arrays in preorder, cached in the root node
+// as compile.go caches the Elixir program; stepped.go is the engine;
+// mistreevous.go reads and writes Mistreevous JSON definitions
+// ([ParseMistreevous], [MarshalMistreevous]), whose leaves are [Call]s run
+// by a [Functions] registry (call.go).
+//
+// State. A version is four words: the shared machine (program, agent,
+// options), the node states inline (2 bits per node, for trees of up to
+// 32 nodes), a pointer to an immutable word array, and a persistent list
+// of pending async results. The word array holds, for trees of more than
+// 32 nodes, the node states (2 bits each: 511 nodes are 128 bytes), then
+// two words for each node that keeps something between steps (a bounded
+// repeat's or retry's count and target, a bounded wait's time waited and
+// total, a lotto's pick; numbered at compile time, only for such nodes),
+// then the seed of the version's own generator if anything draws. A step
+// copies the array at its first write (copy on write), so old versions
+// never change, and a step that writes nothing allocates nothing: workload
+// (a) of issue 10 allocates nothing per step and keeps 32 bytes per
+// version; workload (b), which completes and resets 511 nodes per step,
+// allocates its 128-byte array and keeps 160 bytes per version. Preorder
+// makes every subtree a contiguous range of states, so a reset is a masked
+// clear of a bit range, and the extras of a node are read only while the
+// node is not READY (they are set up afresh when it starts), so a reset
+// need not touch them. Chunked path copying for very big trees is not
+// done: a step of a tree of n nodes that writes a state copies n/4 bytes.
+//
+// Agents, events, errors. The [Agent] is typed and explicit (no
+// reflection): Action, Condition (for conditions and guards), Entry, Step
+// and Exit functions of the leaf type, checked at NewStepped (a function
+// the definition needs and the agent lacks is an error).
+// [Functions.Agent] checks every name a [Call] tree uses against its
+// registry. [Stepped.StepWith] reports every agent call and state change
+// as an [Event] value, in exactly the order of the calls; Step without
+// events pays nothing for them. An agent function that panics, an action
+// that returns an invalid Result, or an injected random or delta-time
+// function that returns a bad value makes Step return an error naming the
+// node; the version stepped is unchanged and still valid.
+//
+// Randomness and time. By default a stepped tree draws from its own
+// generator (splitmix64), seeded by [WithRandomSeed] or at random, and
+// kept in the version, so the same version stepped again draws the same;
+// [WithRandom] injects Mistreevous's random(). Waits read the wall clock
+// by default (as Mistreevous without getDeltaTime), [WithDeltaTime]
+// injects getDeltaTime, and [WithTurnClock] advances a fixed number of
+// seconds per update, so that replays are exact. Floating point is
+// computed as in JavaScript (no fused multiply-add).
+//
+// The two engines. Elixir-only kinds (Continually, RepeatUntilSucceed,
+// RepeatN, Random, RandomWeighted, custom nodes) are refused by
+// NewStepped with an error naming the node; stepped-only kinds and
+// attributes are refused by [Start], which panics naming the kind
+// ("behaviortree.Start: wait nodes need the stepped engine (use
+// NewStepped)"). The check is one flag, computed by the constructors, read
+// once per Start: the Elixir hot path (Value, Succeed, Fail) is untouched.
+//
+// Limits. Stepped trees are at most 4,096 levels deep (the engine updates
+// recursively); Mistreevous definitions have at most [MaxMistreevousNodes]
+// nodes once branches are expanded, calls at most [MaxArgs] arguments, and
+// names and strings at most [MaxStringBytes] bytes.
+//
+// Departures from Mistreevous (none in the corpus's behaviour): a
+// definition that is not a [Root] runs as if wrapped in one; the default
+// randomness is the version's own seeded generator, not Math.random; an
+// agent's failure is an error from Step with the previous version intact,
+// where Mistreevous leaves a half-updated tree and throws; an Async has
+// no rejection (a failing action settles with Fail, or panics); exit
+// callbacks get (value, succeeded, aborted) rather than an object first;
+// conditions, callbacks and exits live in separate maps of [Functions]
+// (one name may serve as action and condition); globally registered
+// functions and subtrees are not supported; [MarshalMistreevous] writes
+// branches expanded; a random() outside [0, 1) is an error.
+
 package behaviortree
 
 import (
@@ -8,6 +104,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"time"
+	"unsafe"
 )
 
 // State is the state of a node of a stepped tree, or of the whole tree
@@ -129,14 +226,30 @@ type Event[L any] struct {
 // whose nodes each have a [State]. [Stepped.Step] updates the tree once,
 // calling the agent, and returns a new version; every version stays valid
 // and may be stepped again (for undo, replay or "what if"), from any
-// goroutine. A version is a small value (six words).
+// goroutine. A version is a small value (four words).
 //
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
 	m     *machine[L]
 	small uint64      // node states, 2 bits each, when the tree has at most 32 nodes
-	words []uint64    // never modified: node states (big trees), extras, generator
+	words *uint64     // never modified: m.p.nwords words of node states (big trees), extras, generator
 	async *asyncEntry // pending async results, by node
+}
+
+// wordsOf returns the version's words as a slice (nil when there are none).
+func (t *Stepped[L]) wordsOf() []uint64 {
+	if t.words == nil {
+		return nil
+	}
+	return unsafe.Slice(t.words, t.m.p.nwords)
+}
+
+// firstWord returns the pointer that Stepped keeps for words.
+func firstWord(w []uint64) *uint64 {
+	if len(w) == 0 {
+		return nil
+	}
+	return &w[0]
 }
 
 // machine is what every version of one NewStepped shares.
@@ -233,13 +346,14 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	}
 	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def}}
 	if p.nwords > 0 {
-		t.words = make([]uint64, p.nwords)
+		w := make([]uint64, p.nwords)
 		if p.rngAt >= 0 {
 			if !c.seeded {
 				c.seed = rand.Uint64()
 			}
-			t.words[p.rngAt] = c.seed
+			w[p.rngAt] = c.seed
 		}
+		t.words = &w[0]
 	}
 	return t, nil
 }
@@ -273,7 +387,7 @@ func (t Stepped[L]) nodeState(i int32) State {
 	if t.m.p.small {
 		return State(t.small >> (2 * uint(i)) & 3)
 	}
-	return State(t.words[i>>5] >> (2 * uint(i&31)) & 3)
+	return State(t.wordsOf()[i>>5] >> (2 * uint(i&31)) & 3)
 }
 
 // NodeInfo describes one node of a running stepped tree (Mistreevous's
@@ -340,12 +454,13 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 	}
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
-	s.small, s.words, s.async = t.small, t.words, t.async
+	s.small, s.words, s.async = t.small, t.wordsOf(), t.async
 	s.emit, s.cur = events, -1
+	s.fast = s.isSmall && events == nil
 	if err := s.run0(); err != nil {
 		return t, err
 	}
-	t.small, t.words, t.async = s.small, s.words, s.async
+	t.small, t.words, t.async = s.small, firstWord(s.words), s.async
 	return t, nil
 }
 
@@ -376,13 +491,14 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 	m := t.mustM("Reset")
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
-	s.small, s.words = t.small, t.words
+	s.small, s.words = t.small, t.wordsOf()
 	s.emit, s.cur = events, -1
+	s.fast = s.isSmall && events == nil
 	if events != nil {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: s.words, async: nil}
+	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words)}
 }
 
 // stepper is the working state of one step: a copy-on-write view of a
@@ -391,6 +507,7 @@ type stepper[L any] struct {
 	m       *machine[L]
 	p       *sprogram[L]
 	isSmall bool // p.small
+	fast    bool // isSmall and no events: set is one masked store
 	small   uint64
 	words   []uint64
 	owned   bool // words is this step's own copy
@@ -459,9 +576,15 @@ func (s *stepper[L]) own() {
 }
 
 func (s *stepper[L]) set(i int32, to State) {
-	if s.isSmall && s.emit == nil {
+	if s.fast {
 		sh := 2 * uint(i)
 		s.small = s.small&^(3<<sh) | uint64(to)<<sh
+		return
+	}
+	if s.emit == nil && !s.isSmall && s.owned {
+		sh := 2 * uint(i&31)
+		w := &s.words[i>>5]
+		*w = *w&^(3<<sh) | uint64(to)<<sh
 		return
 	}
 	s.setSlow(i, to)
@@ -670,6 +793,29 @@ func (s *stepper[L]) update(n int32) int32 {
 			}
 			s.set(n, cs)
 			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := nd.kids[0]
+		cs := s.get(c)
+		if cs <= StateRunning {
+			if f := s.update(c); f >= 0 {
+				return f
+			}
+			cs = s.get(c)
+		}
+		if cs >= StateSucceeded {
+			switch nd.kind {
+			case KindNegate:
+				cs ^= 1 // SUCCEEDED <-> FAILED
+			case KindAlwaysSucceed:
+				cs = StateSucceeded
+			case KindAlwaysFail:
+				cs = StateFailed
+			}
+		}
+		if cs != StateReady {
+			s.set(n, cs)
 		}
 		return -1
 	case KindRepeat, KindRetry:
