@@ -40,7 +40,10 @@ func (s Status) Valid() bool { return s == Running || s == Success || s == Failu
 // as it likes and use them from any number of goroutines at once.
 //
 // A Tree is a small value (four words); copying it copies a version. The zero
-// Tree is not valid: get one from [Start].
+// Tree is not valid: get one from [Start], [Restore] or [Saved.Restore]. A
+// Tree cannot be restored without its definition, so [Tree.UnmarshalJSON]
+// always fails: a struct that is saved and read back whole should hold a
+// [Saved] instead.
 type Tree[L any] struct {
 	z      zipper[L]
 	status Status // how the root ended with the signal that made this version
