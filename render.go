@@ -25,8 +25,16 @@ func (n Node[L]) String() string {
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		nd := top.nd
-		if nd.kind == KindLeaf {
-			fmt.Fprintf(&b, "%v", nd.leaf)
+		if kinds[nd.kind].arity == noChildren {
+			switch nd.kind {
+			case KindLeaf:
+				fmt.Fprintf(&b, "%v", nd.leaf)
+			case KindCondition: // stepped trees only
+				fmt.Fprintf(&b, "condition(%v)", nd.leaf)
+			default: // a wait: "wait", "wait[500]", "wait[100,900]"
+				b.WriteString(nd.kind.String())
+				nd.appendParams(&b)
+			}
 			stack = stack[:len(stack)-1]
 			continue
 		}

@@ -745,21 +745,21 @@ func (s *stepper[L]) update(n int32) int32 {
 	if st >= StateSucceeded {
 		return -1
 	}
-	nd := &s.p.nodes[n]
-	if !nd.plain {
-		return s.updateFull(n, nd, st)
+	h := &s.p.hot[n]
+	if !h.plain {
+		return s.updateFull(n, &s.p.nodes[n], st)
 	}
 	// The fast path: a node without guards on its path and without
 	// callbacks, of a common kind, is updated here without further calls
 	// of the engine.
-	switch nd.kind {
+	switch h.kind {
 	case KindLeaf:
 		if s.async != nil || s.emit != nil {
-			s.action(n, nd, st)
+			s.action(n, &s.p.nodes[n], st)
 			return -1
 		}
 		s.cur, s.what = n, whatAction
-		r := s.m.agent.Action(nd.leaf)
+		r := s.m.agent.Action(s.p.leaves[n])
 		switch {
 		case r.Async != nil:
 			s.actionResult(n, r)
@@ -773,11 +773,12 @@ func (s *stepper[L]) update(n int32) int32 {
 		return -1
 	case KindSequence, KindSelect:
 		goOn := StateSucceeded
-		if nd.kind == KindSelect {
+		if h.kind == KindSelect {
 			goOn = StateFailed
 		}
-		last := len(nd.kids) - 1
-		for i, c := range nd.kids {
+		kids := s.p.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
 			cs := s.get(c)
 			if cs <= StateRunning {
 				if f := s.update(c); f >= 0 {
@@ -796,7 +797,7 @@ func (s *stepper[L]) update(n int32) int32 {
 		}
 		return -1
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := nd.kids[0]
+		c := s.p.kids[h.first]
 		cs := s.get(c)
 		if cs <= StateRunning {
 			if f := s.update(c); f >= 0 {
@@ -805,7 +806,7 @@ func (s *stepper[L]) update(n int32) int32 {
 			cs = s.get(c)
 		}
 		if cs >= StateSucceeded {
-			switch nd.kind {
+			switch h.kind {
 			case KindNegate:
 				cs ^= 1 // SUCCEEDED <-> FAILED
 			case KindAlwaysSucceed:
@@ -819,9 +820,9 @@ func (s *stepper[L]) update(n int32) int32 {
 		}
 		return -1
 	case KindRepeat, KindRetry:
-		return s.repeat(n, nd, st)
+		return s.repeat(n, &s.p.nodes[n], st)
 	}
-	return s.run(n, nd, st)
+	return s.run(n, &s.p.nodes[n], st)
 }
 
 // updateFull is update for a node with guards on its path or callbacks.

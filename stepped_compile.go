@@ -17,12 +17,15 @@ const maxSteppedDepth = 4096
 // sprogram is a definition compiled for the stepped engine.
 type sprogram[L any] struct {
 	nodes  []snode[L]
-	small  bool  // at most 32 nodes: the states fit in one word, inline in the version
-	sw     int32 // state words in Stepped.words (0 when small)
-	nslots int32 // two words each, after the state words
-	rngAt  int32 // the word of the version's own generator, or -1 when nothing draws
-	nwords int32 // len(Stepped.words); 0 when the version needs none
-	draws  bool  // some node draws at random
+	hot    []hotNode // what the fast path of update reads, by node: 12 bytes each
+	kids   []int32   // every node's children, node after node (snode.kids are slices of it)
+	leaves []L       // the value of each node (the zero L for inner nodes)
+	small  bool      // at most 32 nodes: the states fit in one word, inline in the version
+	sw     int32     // state words in Stepped.words (0 when small)
+	nslots int32     // two words each, after the state words
+	rngAt  int32     // the word of the version's own generator, or -1 when nothing draws
+	nwords int32     // len(Stepped.words); 0 when the version needs none
+	draws  bool      // some node draws at random
 	uses   [numAttrs + 2]bool
 }
 
@@ -31,6 +34,15 @@ const (
 	usesAction    = numAttrs
 	usesCondition = numAttrs + 1
 )
+
+// hotNode is the part of a node that the engine's fast path reads, kept
+// apart from snode so that a big tree's hot data stays in cache.
+type hotNode struct {
+	kind  Kind
+	plain bool  // no guards on the path from the root, no callbacks
+	first int32 // the node's children are kids[first : first+n]
+	n     int32
+}
 
 // snode is one place of a compiled stepped tree.
 type snode[L any] struct {
@@ -43,6 +55,7 @@ type snode[L any] struct {
 	g      int32   // the nearest node on the path from the root, this one included, that has guards; -1 if none
 	gup    int32   // for a node with guards, the nearest strict ancestor with guards, or -1
 	kids   []int32 // children's indexes
+	kfirst int32   // kids is sprogram.kids[kfirst:][:len(kids)]
 	min    int32
 	max    int32
 	cum    []int32 // Lotto: cumulative tickets
@@ -79,6 +92,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	}
 	p := &sprogram[L]{nodes: make([]snode[L], n), rngAt: -1}
 	kids := make([]int32, n-1)
+	p.kids = kids
 	type item struct {
 		nd     *node[L]
 		parent int32
@@ -155,6 +169,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 			}
 		}
 		if k := len(nd.children); k > 0 {
+			s.kfirst = int32(len(p.kids) - len(kids))
 			s.kids, kids = kids[:k:k], kids[k:]
 			for i := k - 1; i >= 0; i-- {
 				stack = append(stack, item{nd: nd.children[i], parent: id, index: int32(i), depth: it.depth + 1})
@@ -162,8 +177,15 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		}
 		id++
 	}
+	p.hot = make([]hotNode, n)
+	p.leaves = make([]L, n)
 	for i := range p.nodes {
-		p.nodes[i].plain = p.nodes[i].g < 0 && p.nodes[i].at == nil
+		s := &p.nodes[i]
+		s.plain = s.g < 0 && s.at == nil
+		h := hotNode{kind: s.kind, plain: s.plain, n: int32(len(s.kids))}
+		h.first = s.kfirst
+		p.hot[i] = h
+		p.leaves[i] = s.leaf
 	}
 	p.small = n <= 32
 	if !p.small {

@@ -336,3 +336,23 @@ func TestMistreevousRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestSteppedString(t *testing.T) {
+	d := Root(Sequence(Condition("c"), WaitRange[string](1, 5), Lotto([]int{0, 2}, Leaf("a"), Leaf("b")).With(While("w")),
+		RetryCount(3, Leaf("x")), Parallel(Wait[string](5), WaitForever[string]())))
+	want := "root(sequence(condition(c), wait[1,5], lotto[0,2](a, b), retry[3](x), parallel(wait[5], wait)))"
+	if got := d.String(); got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	tr, err := NewStepped(d, Agent[string]{Action: func(string) Result { return ResultRunning }, Condition: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for info := range tr.Nodes() {
+		names = append(names, info.Name)
+	}
+	if got := strings.Join(names, ","); got != "ROOT,SEQUENCE,c,WAIT 1ms-5ms,LOTTO [0,2],a,b,RETRY 3x,x,PARALLEL,WAIT 5ms,WAIT" {
+		t.Errorf("names: %s", got)
+	}
+}
