@@ -1,0 +1,393 @@
+package behaviortree
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds Picture, the drawable form of a definition or of a
+// version with its node states, and its text rendering (ASCII and
+// Unicode). render_dot.go and render_mermaid.go draw the same Picture as
+// Graphviz DOT and Mermaid; package viewer draws a sequence of them as an
+// HTML replay.
+
+// Picture is a tree as it is drawn: its nodes in depth-first preorder, each
+// with its kind, label and parameters, its state, and whether it is the
+// focus. Get one from a definition ([Node.Picture]: every node ready), from
+// an Elixir-style version ([Tree.Picture]) or from a stepped version
+// ([Stepped.Picture]), and draw it with [Picture.WriteText],
+// [Picture.WriteDOT] or [Picture.WriteMermaid].
+//
+// A Picture is plain data and may be built or edited by hand: Nodes[0] is
+// the root (Parent -1, Depth 0), and every other node comes after its
+// parent, with Depth one more than its parent's, in preorder (a node's
+// subtree follows it). The writers check this and return an error for a
+// Picture that breaks it.
+type Picture struct {
+	Nodes []PictureNode
+}
+
+// PictureNode is one node of a [Picture].
+type PictureNode struct {
+	Parent int    // the parent's index in Picture.Nodes; -1 for the root
+	Depth  int    // 0 for the root
+	Kind   Kind   // drawn by its name in the table of kinds ("select", "repeat_n", ...)
+	Label  string // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
+	Params string // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
+	Attrs  string // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
+	State  State  // StateReady for a definition
+	Focus  bool   // the Tree's focused leaf, or a running tip of a Stepped tree
+}
+
+// Picture returns n's definition as a [Picture]: every node ready, no
+// focus. It uses an explicit stack, so any depth is fine.
+func (n Node[L]) Picture() Picture {
+	root := n.must("Picture")
+	p := Picture{Nodes: make([]PictureNode, 0, root.size)}
+	appendDef(&p, root, -1, 0)
+	return p
+}
+
+// appendDef appends the nodes of the definition root to p in preorder,
+// root's parent being parent at the given depth.
+func appendDef[L any](p *Picture, root *node[L], parent, depth int) {
+	type item struct {
+		nd            *node[L]
+		parent, depth int
+	}
+	stack := []item{{root, parent, depth}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := it.nd
+		pn := PictureNode{Parent: it.parent, Depth: it.depth, Kind: nd.kind}
+		switch {
+		case kinds[nd.kind].carries:
+			pn.Label = cleanLabel(fmt.Sprint(nd.leaf))
+		case nd.kind == KindCustom:
+			pn.Label = cleanLabel(fmt.Sprintf("%T", nd.custom))
+		}
+		var b strings.Builder
+		nd.appendParams(&b)
+		pn.Params = b.String()
+		if nd.attrs != nil {
+			pn.Attrs = attrsText(nd.attrs)
+		}
+		me := len(p.Nodes)
+		p.Nodes = append(p.Nodes, pn)
+		for i := len(nd.children) - 1; i >= 0; i-- {
+			stack = append(stack, item{nd.children[i], me, it.depth + 1})
+		}
+	}
+}
+
+// attrsText is how a node's attributes print: "while(x) exit(y)", in the
+// order of [Node.Attrs], "then succeed" after a guard made with
+// [Attr.ThenSucceed].
+func attrsText[L any](at *attrs[L]) string {
+	var b strings.Builder
+	for k := AttrWhile; k < numAttrs; k++ {
+		if !at.has[k] {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k.String())
+		b.WriteByte('(')
+		b.WriteString(cleanLabel(fmt.Sprint(at.a[k].v)))
+		b.WriteByte(')')
+		if at.a[k].succeed {
+			b.WriteString(" then succeed")
+		}
+	}
+	return b.String()
+}
+
+// cleanLabel makes s printable on one line: invalid UTF-8 becomes U+FFFD,
+// and control characters are written as Go escapes ("\n", "\x00").
+func cleanLabel(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Picture returns the version t as a [Picture]: its definition, with the
+// path from the root to the focused leaf running and the leaf the focus.
+// An Elixir-style version keeps no state for nodes off that path, so the
+// picture shows what the path implies: the children of a Sequence before
+// the one the path goes through succeeded, those of a Select failed, and
+// every other node is ready (not visited in the current pass, as far as
+// the version can tell).
+func (t Tree[L]) Picture() Picture {
+	p := t.Root().Picture()
+	states, focus := t.NodeStates(nil)
+	for i, s := range states {
+		p.Nodes[i].State = s
+	}
+	p.Nodes[focus].Focus = true
+	return p
+}
+
+// NodeStates returns the state of every node of t's definition in preorder,
+// as [Tree.Picture] shows them, appended to dst[:0], and the preorder index
+// of the focused leaf. It allocates only when dst is too short, so a
+// viewer can call it for every version of a long [History].
+func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
+	root := t.Root()
+	n := root.n.size
+	if cap(dst) < n {
+		dst = make([]State, n)
+	} else {
+		dst = dst[:n]
+		clear(dst)
+	}
+	focus = int(t.z.focus.id)
+	for p := t.z.focus; p != nil; p = p.parent {
+		dst[p.id] = StateRunning
+		up := p.parent
+		if up == nil || (up.kind != KindSequence && up.kind != KindSelect) {
+			continue
+		}
+		done := StateSucceeded
+		if up.kind == KindSelect {
+			done = StateFailed
+		}
+		for _, sib := range up.children[:p.index] {
+			dst[sib.id] = done
+		}
+	}
+	return dst, focus
+}
+
+// Picture returns the stepped version t as a [Picture]: its nodes with the
+// indexes of [Stepped.NodeState] and [Event.Node] (a definition that is
+// not a [Root] gets the implicit root as node 0), each with its state, and
+// every running tip (a running node with no running child) the focus.
+func (t Stepped[L]) Picture() Picture {
+	def := t.Definition()
+	var p Picture
+	if def.n.kind == KindRoot {
+		p.Nodes = make([]PictureNode, 0, def.n.size)
+		appendDef(&p, def.n, -1, 0)
+	} else {
+		p.Nodes = make([]PictureNode, 1, def.n.size+1)
+		p.Nodes[0] = PictureNode{Parent: -1, Kind: KindRoot}
+		appendDef(&p, def.n, 0, 1)
+	}
+	if len(p.Nodes) != t.Len() {
+		panic(fmt.Sprintf("behaviortree.Stepped.Picture: %d nodes drawn for a tree of %d", len(p.Nodes), t.Len()))
+	}
+	runningKid := make([]bool, len(p.Nodes))
+	for i := range p.Nodes {
+		p.Nodes[i].State = t.NodeState(i)
+		if par := p.Nodes[i].Parent; par >= 0 && p.Nodes[i].State == StateRunning {
+			runningKid[par] = true
+		}
+	}
+	for i := range p.Nodes {
+		p.Nodes[i].Focus = p.Nodes[i].State == StateRunning && !runningKid[i]
+	}
+	return p
+}
+
+// TextStyle says how [Picture.WriteText] draws branches and states.
+type TextStyle uint8
+
+// The text styles.
+const (
+	// Unicode draws branches with box-drawing characters (├─ └─ │), states
+	// as ○ ready, ▶ running, ✔ succeeded, ✘ failed, and marks the focus
+	// with "◀ focus".
+	Unicode TextStyle = iota
+	// ASCII draws branches with |- `- and |, states as [ ] ready,
+	// [>] running, [+] succeeded, [x] failed, and marks the focus with
+	// "<- focus".
+	ASCII
+)
+
+// textGlyphs are the pieces of one TextStyle.
+type textGlyphs struct {
+	tee, elbow, pipe, blank string
+	states                  [4]string
+	focus                   string
+}
+
+var glyphs = [...]textGlyphs{
+	Unicode: {"├─ ", "└─ ", "│  ", "   ", [4]string{"○", "▶", "✔", "✘"}, "  ◀ focus"},
+	ASCII:   {"|- ", "`- ", "|  ", "   ", [4]string{"[ ]", "[>]", "[+]", "[x]"}, "  <- focus"},
+}
+
+// MaxTextIndent is the number of levels of branches that [Picture.WriteText]
+// draws in front of a node. A node deeper than that is drawn with its
+// depth in front ("…(depth 5000) ") and only the last MaxTextIndent levels
+// of branches, so that a chain of 100,000 decorators prints in linear
+// space.
+const MaxTextIndent = 48
+
+// WriteText writes p to w in the given style, one node per line: the
+// branches from its parent, its state, its kind (as the table of kinds
+// names it), its parameters, its label (a leaf's value), its attributes,
+// and the focus mark. For example, in the ASCII style:
+//
+//	[>] sequence
+//	|- [+] leaf top_left
+//	`- [>] repeat_until_fail
+//	   `- [>] select
+//	      |- [x] leaf go_right
+//	      `- [>] leaf beginning_of_next_row  <- focus
+//
+// It uses no recursion, and returns an error for a Picture whose nodes are
+// not in preorder (see [Picture]) or that w refuses.
+func (p Picture) WriteText(w io.Writer, style TextStyle) error {
+	if int(style) >= len(glyphs) {
+		return fmt.Errorf("behaviortree.Picture.WriteText: unknown style %d", style)
+	}
+	last, err := p.check()
+	if err != nil {
+		return fmt.Errorf("behaviortree.Picture.WriteText: %w", err)
+	}
+	g := &glyphs[style]
+	bw := bufio.NewWriter(w)
+	more := make([]bool, 0, 64) // more[d]: the ancestor at depth d has siblings after it
+	for i := range p.Nodes {
+		nd := &p.Nodes[i]
+		d := nd.Depth
+		more = append(more[:min(d, len(more))], false)
+		if d > 0 {
+			from := 1
+			if d-1 > MaxTextIndent {
+				from = d - MaxTextIndent
+				if style == ASCII {
+					fmt.Fprintf(bw, "...(depth %d) ", d)
+				} else {
+					fmt.Fprintf(bw, "…(depth %d) ", d)
+				}
+			}
+			for k := from; k < d; k++ {
+				if more[k] {
+					bw.WriteString(g.pipe)
+				} else {
+					bw.WriteString(g.blank)
+				}
+			}
+			if last[i] {
+				bw.WriteString(g.elbow)
+			} else {
+				bw.WriteString(g.tee)
+			}
+			more[d] = !last[i]
+		}
+		if int(nd.State) < len(g.states) {
+			bw.WriteString(g.states[nd.State])
+		} else {
+			bw.WriteString("?")
+		}
+		bw.WriteByte(' ')
+		bw.WriteString(nd.Kind.String())
+		bw.WriteString(nd.Params)
+		if nd.Label != "" {
+			bw.WriteByte(' ')
+			bw.WriteString(cleanLabel(nd.Label))
+		}
+		if nd.Attrs != "" {
+			bw.WriteByte(' ')
+			bw.WriteString(cleanLabel(nd.Attrs))
+		}
+		if nd.Focus {
+			bw.WriteString(g.focus)
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			break
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("behaviortree.Picture.WriteText: %w", err)
+	}
+	return nil
+}
+
+// String returns p in the [Unicode] text style, or the error's message
+// for a Picture that is not in preorder.
+func (p Picture) String() string {
+	var b strings.Builder
+	if err := p.WriteText(&b, Unicode); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}
+
+// check checks that p's nodes are in preorder (see [Picture]) and returns,
+// for each node, whether it is its parent's last child.
+func (p Picture) check() ([]bool, error) {
+	if len(p.Nodes) == 0 {
+		return nil, fmt.Errorf("the picture has no nodes")
+	}
+	if p.Nodes[0].Parent != -1 || p.Nodes[0].Depth != 0 {
+		return nil, fmt.Errorf("node 0 has parent %d and depth %d, want -1 and 0", p.Nodes[0].Parent, p.Nodes[0].Depth)
+	}
+	last := make([]bool, len(p.Nodes))
+	lastKid := make([]int, len(p.Nodes))
+	// open holds the path from the root to the previous node: a node's
+	// parent must be on it, since its subtree must be contiguous.
+	open := []int{0}
+	for i := 1; i < len(p.Nodes); i++ {
+		nd := &p.Nodes[i]
+		par := nd.Parent
+		if par < 0 || par >= i {
+			return nil, fmt.Errorf("node %d has parent %d: want a node before it", i, par)
+		}
+		if nd.Depth != p.Nodes[par].Depth+1 {
+			return nil, fmt.Errorf("node %d has depth %d, but its parent %d has depth %d", i, nd.Depth, par, p.Nodes[par].Depth)
+		}
+		pd := p.Nodes[par].Depth
+		if pd >= len(open) || open[pd] != par {
+			return nil, fmt.Errorf("node %d: its parent %d's subtree has ended (nodes not in preorder)", i, par)
+		}
+		open = append(open[:pd+1], i)
+		lastKid[par] = i
+	}
+	for i := 1; i < len(p.Nodes); i++ {
+		last[i] = lastKid[p.Nodes[i].Parent] == i
+	}
+	last[0] = true
+	return last, nil
+}
+
+// stateName is the lower-case name of a state, for DOT and Mermaid
+// classes and the viewer.
+func stateName(s State) string {
+	switch s {
+	case StateReady:
+		return "ready"
+	case StateRunning:
+		return "running"
+	case StateSucceeded:
+		return "succeeded"
+	case StateFailed:
+		return "failed"
+	}
+	return "unknown"
+}
