@@ -1,0 +1,483 @@
+// # Text definitions: MDSL
+//
+// (A section for the package doc, to be merged into doc.go.)
+//
+// Trees can be written as text in MDSL, the definition language of
+// Mistreevous 4.3.1, which its online visualiser and editor read:
+//
+//	root {
+//	    sequence while(HasAmmo) {
+//	        action [Aim, $target]
+//	        wait [500]
+//	        action [Fire, 2, "left"] exit(Reload)
+//	    }
+//	}
+//
+// [ParseMDSL] reads a text into a tree of [Call]s exactly as Mistreevous
+// does, and [ParseMDSLFunc] reads one whose leaves are plain values of your
+// own type (the Elixir-style trees of [Start]). [FormatMDSL] and
+// [FormatMDSLFunc] print a tree in the canonical form, and
+// [FormatMDSLSource] reformats a text, keeping its named roots, branches
+// and comments (the `bt fmt` command, cmd/bt).
+//
+// The grammar, as Mistreevous 4.3.1 reads it:
+//
+//	definition = root+                                   (one without a name: the main tree)
+//	root       = "root" ("[" Name "]")? attr* "{" node "}"
+//	node       = composite | decorator | leaf | "branch" "[" Name "]"
+//	composite  = ("sequence" | "selector" | "parallel" | "race" | "all") attr* "{" node+ "}"
+//	           | "lotto" ("[" weight ("," weight)* "]")? attr* "{" node+ "}"
+//	decorator  = ("flip" | "succeed" | "fail") attr* "{" node "}"
+//	           | ("repeat" | "retry") ("[" n "]" | "[" min "," max "]")? attr* "{" node "}"
+//	leaf       = ("action" | "condition") "[" Name ("," value)* "]" attr*
+//	           | "wait" ("[" ms "]" | "[" min "," max "]")? attr*
+//	attr       = ("while" | "until") "(" Name ("," value)* ")" ("then" ("succeed" | "fail"))?
+//	           | ("entry" | "step" | "exit") "(" Name ("," value)* ")"
+//	value      = "null" | "true" | "false" | number | string | "$" property
+//
+// Every [ ] may be written ( ) and the other way round. Keywords are
+// compared without case (after JavaScript's toUpperCase, so "ROOT",
+// "Sequence" and even "ſequence" are keywords); null, true and false are
+// lower case. A number is what JavaScript's Number reads in decimal: -2.5,
+// .5, +1, 1e3, 5. (counts, weights and durations must be integers as
+// Mistreevous decides it, parseFloat(x) === parseInt(x, 10), so 1e3 is not
+// one). A string is "..." with no line break after a backslash; its first
+// \" stands for a quote and every other character stands for itself (so
+// "a\tb" is four characters, as in Mistreevous). A Name is any other word:
+// anything up to white space or one of ( ) { } [ ] , and a $ followed by a
+// letter or _ starts a property reference ([Property]). /* comments */ may
+// go anywhere, even inside a word or a string: they are deleted first. Any
+// number of attributes may follow a node, in any order, each once.
+// Arguments of a call after its name must not be names ("invalid action
+// argument value 'B', must be string, number, boolean, agent property
+// reference or null").
+//
+// Branches are expanded as [ParseMistreevous] expands them: each branch
+// [Name] becomes the child of root [Name] (that root's own attributes are
+// ignored), a fresh copy at every place; an unknown name or a cycle is an
+// error, and so is a named root that is never used but invalid. The limits
+// are those of Mistreevous definitions: [MaxMistreevousNodes] nodes once
+// expanded, [MaxMistreevousDepth] levels of nesting (the parser uses an
+// explicit stack and refuses deeper texts; the builder recurses at most
+// that deep), [MaxArgs] arguments, [MaxStringBytes] per name or string,
+// [MaxMDSLBytes] of text.
+//
+// Our own kinds. Where Mistreevous has a node with the same semantics, its
+// keyword is used; the others have keywords of their own in the same
+// syntax (one table, mdslKeywords):
+//
+//	kind                      keyword                 arguments
+//	Leaf                      action [Name, ...]      (a leaf: its call, or one value for ParseMDSLFunc)
+//	Condition                 condition [Name, ...]
+//	Select                    selector
+//	Sequence                  sequence
+//	Negate                    flip                    (Mistreevous's flip is Negate)
+//	AlwaysSucceed             succeed
+//	AlwaysFail                fail
+//	Continually               repeat_until_fail       (Mistreevous's repeat fails when its child fails: another kind)
+//	RepeatUntilSucceed        repeat_until_succeed    (Mistreevous's retry fails after its attempts, or never ends)
+//	RepeatN                   repeat_n [n]            n >= 2
+//	Random                    random                  (Mistreevous's lotto is the stepped engine's, with its own draws)
+//	RandomWeighted            random_weighted [w, ...] one weight >= 1 per child
+//	Root, Wait, Parallel, Race, All, Lotto, Repeat, Retry: root, wait, parallel, race, all, lotto, repeat, retry
+//
+// Custom nodes have no text form. These keywords are the only thing the
+// parser reads that Mistreevous would not: a text without them is plain
+// Mistreevous MDSL.
+//
+// Leaves of Elixir-style trees. [ParseMDSLFunc] takes a function from a
+// leaf's text to your leaf type; a leaf (and an attribute) is then one
+// identifier or one string: action [go_right] or action ["go right"].
+//
+// Errors are [*MDSLError]s with the file name, line and column (in bytes,
+// from 1), and the line quoted with a caret under the column:
+//
+//	bot.mdsl:3:9: repeat takes one child, got 2
+//	        action [B]
+//	        ^
+//
+// Departures, all refusals of texts Mistreevous takes: a string touching a
+// word (`a"b"`, which Mistreevous reads as the name a@@0@@), a word
+// @@digits@@, the number forms Infinity, 0x.., 0o.. and 0b.. (which
+// Mistreevous reads as Infinity and 0), a comma in place of a name
+// (`action [,]`), an unterminated string (which Mistreevous leaves as
+// characters of a name), and invalid UTF-8.
+
+package behaviortree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// mdslKeywords is the MDSL keyword of every kind: Mistreevous's type name
+// where the kind has one, and a keyword of our own in the same syntax for
+// the Elixir kinds that Mistreevous has no node for. "" means the kind has
+// no text form (custom nodes). The arguments each kind takes follow from
+// its param in the table of kinds (kinds.go): paramN [n], paramWeights
+// [w, ...] (one per child), paramLotto [w, ...] (optional), paramBound
+// [n] or [min, max] (optional); leaves that carry a value take a call.
+var mdslKeywords = [numKinds]string{
+	KindLeaf:               "action",
+	KindSelect:             "selector",
+	KindSequence:           "sequence",
+	KindRepeatUntilFail:    "repeat_until_fail",
+	KindRepeatUntilSucceed: "repeat_until_succeed",
+	KindRepeatN:            "repeat_n",
+	KindRandom:             "random",
+	KindRandomWeighted:     "random_weighted",
+	KindAlwaysSucceed:      "succeed",
+	KindAlwaysFail:         "fail",
+	KindNegate:             "flip",
+	KindCustom:             "",
+	KindRoot:               "root",
+	KindCondition:          "condition",
+	KindWait:               "wait",
+	KindParallel:           "parallel",
+	KindRace:               "race",
+	KindAll:                "all",
+	KindLotto:              "lotto",
+	KindRepeat:             "repeat",
+	KindRetry:              "retry",
+}
+
+// MDSLError is an error in an MDSL text: where it is and what is wrong.
+type MDSLError struct {
+	File      string // the name given to the parser
+	Line, Col int    // from 1; Col counts bytes
+	Offset    int    // the byte offset in the text
+	Msg       string
+	Source    string // the line, shortened around the column when it is long
+	caret     int    // the column of the caret in Source, in bytes
+	Err       error  // the underlying error (a leaf function's), if any
+}
+
+// Error returns "FILE:LINE:COL: MSG", then the line and a caret under the
+// column on two more lines.
+func (e *MDSLError) Error() string {
+	var b bytes.Buffer
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, e.Msg)
+	if e.Source != "" || e.caret > 0 {
+		b.WriteByte('\n')
+		b.WriteString(e.Source)
+		b.WriteByte('\n')
+		for _, r := range e.Source[:e.caret] {
+			if r == '\t' {
+				b.WriteByte('\t')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('^')
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *MDSLError) Unwrap() error { return e.Err }
+
+// newMDSLError places msg at byte offset pos of src.
+func newMDSLError(file string, src []byte, pos int, msg string, err error) *MDSLError {
+	pos = max(0, min(pos, len(src)))
+	line := 1 + bytes.Count(src[:pos], []byte{'\n'})
+	start := bytes.LastIndexByte(src[:pos], '\n') + 1
+	end := bytes.IndexByte(src[pos:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += pos
+	}
+	text := src[start:end]
+	if n := len(text); n > 0 && text[n-1] == '\r' {
+		text = text[:n-1]
+	}
+	caret := pos - start
+	const window = 100
+	prefix, suffix := "", ""
+	if len(text) > 2*window {
+		lo, hi := max(0, caret-window), min(len(text), caret+window)
+		for lo > 0 && lo < len(text) && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			hi++
+		}
+		if lo > 0 {
+			prefix = "..."
+		}
+		if hi < len(text) {
+			suffix = "..."
+		}
+		caret = caret - lo + len(prefix)
+		text = text[lo:hi]
+	}
+	s := prefix + string(bytes.ToValidUTF8(text, []byte("?"))) + suffix
+	caret = min(caret, len(s))
+	for caret > 0 && caret < len(s) && !utf8.RuneStart(s[caret]) {
+		caret--
+	}
+	return &MDSLError{File: file, Line: line, Col: pos - start + 1, Offset: pos, Msg: msg, Source: s, caret: caret, Err: err}
+}
+
+// ParseMDSL reads an MDSL text (see the grammar above) into a tree of
+// [Call]s: the main root, a [Root], with branches expanded, equal to what
+// [ParseMistreevous] reads from the same tree's JSON definition. name is
+// the file name for error messages. Errors are [*MDSLError]s; any input
+// gives a Node or an error, never a panic.
+func ParseMDSL(name string, src []byte) (Node[Call], error) {
+	p := newMParser(name, src, mmodeCall, false)
+	if err := p.parse(); err != nil {
+		return Node[Call]{}, err
+	}
+	return buildMDSL(p, mdslCall)
+}
+
+// ParseMDSLFunc reads an MDSL text whose leaves (and attributes) are each
+// one identifier or one string, calling leaf with that text to make the
+// value of type L: action [go_right] and action ["go right"] are leaves
+// "go_right" and "go right". An error from leaf is returned as an
+// [*MDSLError] placed at the leaf, wrapping it. The result is the main
+// root, a [Root]: its Child(0) is the definition to [Start] for an
+// Elixir-style tree.
+func ParseMDSLFunc[L any](name string, src []byte, leaf func(text string) (L, error)) (Node[L], error) {
+	if leaf == nil {
+		return Node[L]{}, errors.New("behaviortree.ParseMDSLFunc: nil leaf function")
+	}
+	p := newMParser(name, src, mmodeLeaf, false)
+	if err := p.parse(); err != nil {
+		return Node[L]{}, err
+	}
+	return buildMDSL(p, func(p *mparser, c mcall) (L, error) {
+		a := p.args[c.lo]
+		v, err := leaf(a.str)
+		if err != nil {
+			return v, newMDSLError(p.name, p.src, a.pos, fmt.Sprintf("leaf %s: %v", strconv.Quote(a.str), err), err)
+		}
+		return v, nil
+	})
+}
+
+// mdslCall makes the Call of a call in the syntax tree.
+func mdslCall(p *mparser, c mcall) (Call, error) {
+	args := p.args[c.lo:c.hi]
+	call := Call{Name: args[0].str}
+	if len(args) > 1 {
+		call.Args = make([]any, len(args)-1)
+		for i, a := range args[1:] {
+			switch a.typ {
+			case margNull:
+			case margBool:
+				call.Args[i] = a.b
+			case margNum:
+				call.Args[i] = a.num
+			case margString:
+				call.Args[i] = a.str
+			case margProp:
+				call.Args[i] = Property(a.str)
+			}
+		}
+	}
+	return call, nil
+}
+
+// mbuilder turns a syntax tree into a Node, expanding branches as
+// mistreevous.go's reader does (it cannot be reused: it reads decoded JSON
+// of Calls, and this one makes trees of any leaf type).
+type mbuilder[L any] struct {
+	p     *mparser
+	leaf  func(*mparser, mcall) (L, error)
+	names map[string]int32
+	built map[string]mbuilt[L]
+	state map[string]uint8
+}
+
+type mbuilt[L any] struct {
+	n      Node[L]
+	height int
+}
+
+func buildMDSL[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) (Node[L], error) {
+	b := &mbuilder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+	main := int32(-1)
+	for _, r := range p.roots {
+		n := &p.nodes[r]
+		if !n.named {
+			if main >= 0 {
+				return Node[L]{}, p.errAt(n.pos, "a second main root (without a name); the first is on line %d", newMDSLError("", p.src, p.nodes[main].pos, "", nil).Line)
+			}
+			main = r
+			continue
+		}
+		if j, dup := b.names[n.name]; dup {
+			return Node[L]{}, p.errAt(n.argPos, "root %q is defined twice (first on line %d)", n.name, newMDSLError("", p.src, p.nodes[j].pos, "", nil).Line)
+		}
+		b.names[n.name] = r
+	}
+	if main < 0 {
+		return Node[L]{}, p.errAt(p.nodes[p.roots[0]].pos, "no main root: one root must have no name")
+	}
+	if len(b.names) > 0 {
+		b.built, b.state = map[string]mbuilt[L]{}, map[string]uint8{}
+	}
+	m := &p.nodes[main]
+	c, err := b.node(m.first, 2)
+	if err != nil {
+		return Node[L]{}, err
+	}
+	root, err := Build(KindRoot, Params{}, c.n)
+	if err != nil {
+		return Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
+	}
+	if root, err = b.attrs(root, main); err != nil {
+		return Node[L]{}, err
+	}
+	for _, r := range p.roots {
+		n := &p.nodes[r]
+		if _, done := b.built[n.name]; n.named && !done {
+			if _, err := b.branch(n.name, n.pos, 1); err != nil {
+				return Node[L]{}, err
+			}
+		}
+	}
+	return root, nil
+}
+
+// branch returns the child of the named root name, building it once.
+func (b *mbuilder[L]) branch(name string, pos, depth int) (mbuilt[L], error) {
+	if d, ok := b.built[name]; ok {
+		if depth+d.height-1 > MaxMistreevousDepth {
+			return mbuilt[L]{}, b.p.errAt(pos, "the tree is deeper than %d nodes once branches are expanded", MaxMistreevousDepth)
+		}
+		return d, nil
+	}
+	i, ok := b.names[name]
+	if !ok {
+		return mbuilt[L]{}, b.p.errAt(pos, "branch to an unknown root %q", name)
+	}
+	if b.state[name] == 1 {
+		return mbuilt[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", name)
+	}
+	b.state[name] = 1
+	d, err := b.node(b.p.nodes[i].first, depth)
+	if err != nil {
+		return mbuilt[L]{}, err
+	}
+	b.state[name] = 2
+	b.built[name] = d
+	return d, nil
+}
+
+// node builds node i of the syntax tree, depth levels below the top (1 for
+// the main root). The recursion is at most MaxMistreevousDepth deep.
+func (b *mbuilder[L]) node(i int32, depth int) (mbuilt[L], error) {
+	p := b.p
+	n := &p.nodes[i]
+	if depth > MaxMistreevousDepth {
+		return mbuilt[L]{}, p.errAt(n.pos, "the tree is deeper than %d nodes once branches are expanded", MaxMistreevousDepth)
+	}
+	if n.kind == mkwBranch {
+		return b.branch(n.name, n.pos, depth)
+	}
+	var out Node[L]
+	height := 0
+	params := b.params(n)
+	switch kinds[n.kind].arity {
+	case noChildren:
+		if kinds[n.kind].carries {
+			v, err := b.leaf(p, p.calls[n.call-1])
+			if err != nil {
+				return mbuilt[L]{}, err
+			}
+			if n.kind == KindLeaf {
+				out = Leaf(v)
+			} else {
+				out = Condition(v)
+			}
+		} else {
+			var err error
+			if out, err = Build[L](n.kind, params); err != nil {
+				return mbuilt[L]{}, p.errAt(n.argPos, "%s", trimBuild(err))
+			}
+		}
+	default:
+		children := make([]Node[L], 0, n.nkids)
+		size := 1
+		for c := n.first; c >= 0; c = p.nodes[c].next {
+			d, err := b.node(c, depth+1)
+			if err != nil {
+				return mbuilt[L]{}, err
+			}
+			children = append(children, d.n)
+			height = max(height, d.height)
+			size += d.n.Size()
+			if size > MaxMistreevousNodes {
+				return mbuilt[L]{}, p.errAt(n.pos, "the tree has more than %d nodes once branches are expanded", MaxMistreevousNodes)
+			}
+		}
+		var err error
+		if out, err = Build(n.kind, params, children...); err != nil {
+			return mbuilt[L]{}, newMDSLError(p.name, p.src, n.argPos, trimBuild(err), nil)
+		}
+	}
+	out, err := b.attrs(out, i)
+	if err != nil {
+		return mbuilt[L]{}, err
+	}
+	return mbuilt[L]{n: out, height: height + 1}, nil
+}
+
+// params returns a node's parameters from its counts or weights.
+func (b *mbuilder[L]) params(n *mnode) Params {
+	if n.kind == mkwBranch || kinds[n.kind].param == paramNone {
+		return Params{}
+	}
+	ints := b.p.ints[n.ilo:n.ihi]
+	switch kinds[n.kind].param {
+	case paramN:
+		return Params{N: ints[0]}
+	case paramWeights:
+		return Params{Weights: append([]int(nil), ints...)}
+	case paramLotto:
+		if len(ints) == 0 {
+			return Params{}
+		}
+		return Params{Weights: append([]int(nil), ints...)}
+	case paramBound:
+		switch len(ints) {
+		case 1:
+			return Params{Bound: Fixed, Min: ints[0], Max: ints[0]}
+		case 2:
+			return Params{Bound: Ranged, Min: ints[0], Max: ints[1]}
+		}
+	}
+	return Params{}
+}
+
+// attrs adds node i's attributes to nd.
+func (b *mbuilder[L]) attrs(nd Node[L], i int32) (Node[L], error) {
+	n := &b.p.nodes[i]
+	var as [numAttrs]Attr[L]
+	k := 0
+	for a := AttrWhile; a < numAttrs; a++ {
+		if n.attrs[a] == 0 {
+			continue
+		}
+		v, err := b.leaf(b.p, b.p.calls[n.attrs[a]-1])
+		if err != nil {
+			return nd, err
+		}
+		as[k] = Attr[L]{kind: a, v: v, succeed: n.succ[a]}
+		k++
+	}
+	if k == 0 {
+		return nd, nil
+	}
+	return nd.With(as[:k]...), nil
+}

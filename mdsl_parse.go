@@ -1,0 +1,767 @@
+package behaviortree
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is the MDSL parser: it reads the lexer's tokens into a syntax
+// tree held in flat arrays (nodes, calls, arguments and counts, linked by
+// index), with a stack of open nodes instead of recursion, as Mistreevous's
+// own parser does; then a builder turns the syntax tree into a [Node],
+// expanding branches.
+
+// margType is the type of an argument in the syntax tree.
+type margType uint8
+
+const (
+	margNull margType = iota
+	margBool
+	margNum
+	margString
+	margProp
+	margIdent
+)
+
+// marg is one argument as written.
+type marg struct {
+	typ   margType
+	isInt bool // a number that Mistreevous takes as an integer
+	b     bool
+	pos   int
+	num   float64
+	str   string // an identifier, a string's value or a property's name
+}
+
+// mcall is a function call (an action's, a condition's, an attribute's):
+// its arguments are args[lo:hi], the first one its name.
+type mcall struct {
+	pos    int
+	lo, hi int32
+}
+
+// mkwBranch is the keyword index of "branch", which is no kind.
+const mkwBranch = Kind(255)
+
+// mnode is one node of the syntax tree.
+type mnode struct {
+	kind     Kind // or mkwBranch
+	named    bool // a root with a name, or a branch
+	pos      int  // the keyword
+	end      int  // the end of the header
+	close    int  // the closing brace, for nodes with children
+	argPos   int  // the argument list, or pos
+	name     string
+	ilo, ihi int32 // counts or weights: ints[ilo:ihi]
+	hasInts  bool  // an argument list was written (it may be empty)
+	call     int32 // the leaf's call, +1; 0 for none
+	attrs    [numAttrs]int32
+	succ     [numAttrs]bool
+	first    int32 // first child, -1 for none
+	last     int32
+	next     int32 // next sibling, -1 for none
+	nkids    int32
+	second   int // the position of the second child, for "takes one child"
+}
+
+// parse modes.
+const (
+	mmodeCall = iota // leaves are Calls: a name and arguments
+	mmodeLeaf        // leaves are one identifier or string
+)
+
+// mparser reads one MDSL text.
+type mparser struct {
+	name    string
+	src     []byte
+	lex     *mlexer
+	mode    int
+	peekd   bool
+	tok     mtoken
+	prevEnd int
+	nodes   []mnode
+	calls   []mcall
+	args    []marg
+	ints    []int
+	roots   []int32
+	intern  map[string]string
+}
+
+// MaxMDSLBytes is the longest MDSL text that [ParseMDSL] reads.
+const MaxMDSLBytes = 64 << 20
+
+func newMParser(name string, src []byte, mode int, keepComments bool) *mparser {
+	return &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
+}
+
+func (p *mparser) next() mtoken {
+	if !p.peekd {
+		p.tok = p.lex.next()
+	}
+	p.peekd = false
+	p.prevEnd = p.tok.end
+	if p.tok.typ == mtString {
+		p.prevEnd++
+	}
+	return p.tok
+}
+
+func (p *mparser) peek() mtoken {
+	if !p.peekd {
+		p.tok = p.lex.next()
+		p.peekd = true
+	}
+	return p.tok
+}
+
+// errAt returns an *MDSLError at byte offset pos.
+func (p *mparser) errAt(pos int, format string, args ...any) *MDSLError {
+	return newMDSLError(p.name, p.src, pos, fmt.Sprintf(format, args...), nil)
+}
+
+// text returns a word's text.
+func (p *mparser) text(t mtoken) string {
+	if t.spliced {
+		return t.val
+	}
+	return p.str(p.src[t.pos:t.end])
+}
+
+// str returns b as a string, interned, so that names used many times cost
+// one allocation.
+func (p *mparser) str(b []byte) string {
+	if s, ok := p.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(p.intern) < 1<<12 {
+		p.intern[s] = s
+	}
+	return s
+}
+
+// wordBytes returns a word's bytes.
+func (p *mparser) wordBytes(t mtoken) []byte {
+	if t.spliced {
+		return []byte(t.val)
+	}
+	return p.src[t.pos:t.end]
+}
+
+// describe names a token for an error message.
+func (p *mparser) describe(t mtoken) string {
+	switch t.typ {
+	case mtWord:
+		s := p.text(t)
+		if len(s) > 40 {
+			s = s[:40] + "..."
+		}
+		return strconv.Quote(s)
+	case mtString:
+		return "a string"
+	}
+	return mtokNames[t.typ]
+}
+
+// mdslKindByKeyword maps lower-case keywords to kinds.
+var mdslKindByKeyword = func() map[string]Kind {
+	m := map[string]Kind{"branch": mkwBranch}
+	for k, kw := range mdslKeywords {
+		if kw != "" {
+			m[kw] = Kind(k)
+		}
+	}
+	return m
+}()
+
+// mdslUpperSpecial are the characters whose JavaScript toUpperCase is
+// ASCII letters although they are not: Mistreevous compares keywords after
+// toUpperCase, so "ſequence" is SEQUENCE and "ﬂip" is FLIP.
+var mdslUpperSpecial = map[rune]string{
+	'ſ': "S", 'ı': "I", 'ß': "SS", 'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
+}
+
+// keywordOf returns the keyword a word is, compared as Mistreevous does
+// (toUpperCase), or "" when it is none.
+func keywordOf(w []byte) (string, Kind, bool) {
+	var small [24]byte
+	lw := small[:0]
+	if len(w) > len(small) {
+		return "", 0, false
+	}
+	ascii := true
+	for _, c := range w {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lw = append(lw, c)
+	}
+	if !ascii {
+		lw = lw[:0]
+		for _, r := range string(w) {
+			switch {
+			case r < utf8.RuneSelf:
+				c := byte(r)
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				lw = append(lw, c)
+			case mdslUpperSpecial[r] != "":
+				lw = append(lw, strings.ToLower(mdslUpperSpecial[r])...)
+			default:
+				return "", 0, false
+			}
+			if len(lw) > 20 {
+				return "", 0, false
+			}
+		}
+	}
+	k, ok := mdslKindByKeyword[string(lw)]
+	if !ok {
+		return "", 0, false
+	}
+	if k == mkwBranch {
+		return "branch", k, true
+	}
+	return mdslKeywords[k], k, true
+}
+
+// asciiFold reports whether w is s (lower-case ASCII) up to ASCII case,
+// as Mistreevous's toLowerCase comparisons of attribute names and "then".
+func asciiFold(w []byte, s string) bool {
+	if len(w) != len(s) {
+		return false
+	}
+	for i, c := range w {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// attrOf returns the attribute a word names, or 0.
+func attrOf(w []byte) AttrKind {
+	for k := AttrWhile; k < numAttrs; k++ {
+		if asciiFold(w, attrNames[k]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// parse reads the whole text into the syntax tree.
+func (p *mparser) parse() error {
+	if len(p.src) > MaxMDSLBytes {
+		return p.errAt(0, "the text is longer than %d bytes", MaxMDSLBytes)
+	}
+	var stack []int32
+	for {
+		t := p.next()
+		switch t.typ {
+		case mtError:
+			return p.errAt(t.pos, "%s", t.val)
+		case mtEOF:
+			if len(stack) > 0 {
+				n := &p.nodes[stack[len(stack)-1]]
+				return p.errAt(n.pos, "%s is never closed: a '}' is missing", mdslKeywords[n.kind])
+			}
+			if len(p.roots) == 0 {
+				return p.errAt(t.pos, "no root: a definition needs root { ... }")
+			}
+			return nil
+		case mtRBrace:
+			if len(stack) == 0 {
+				return p.errAt(t.pos, "unexpected '}': no node is open")
+			}
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			p.nodes[i].close = t.pos
+			if err := p.validate(i); err != nil {
+				return err
+			}
+		case mtWord:
+			kw, kind, ok := keywordOf(p.wordBytes(t))
+			if !ok {
+				if attrOf(p.wordBytes(t)) != 0 {
+					return p.errAt(t.pos, "attribute %s must follow a node's arguments", p.describe(t))
+				}
+				return p.errAt(t.pos, "unexpected %s: want a node (action, condition, sequence, selector, ...)", p.describe(t))
+			}
+			if kind == KindRoot {
+				if len(stack) > 0 {
+					return p.errAt(t.pos, "a root cannot be inside another node")
+				}
+			} else if len(stack) == 0 {
+				return p.errAt(t.pos, "%s outside a root: every node must be inside root { ... }", kw)
+			}
+			if len(p.nodes) >= MaxMistreevousNodes {
+				return p.errAt(t.pos, "more than %d nodes", MaxMistreevousNodes)
+			}
+			i := int32(len(p.nodes))
+			p.nodes = append(p.nodes, mnode{kind: kind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
+			if err := p.header(i, kw); err != nil {
+				return err
+			}
+			if kind == KindRoot {
+				p.roots = append(p.roots, i)
+			} else {
+				parent := &p.nodes[stack[len(stack)-1]]
+				if parent.nkids == 1 {
+					parent.second = t.pos
+				}
+				parent.nkids++
+				if parent.last < 0 {
+					parent.first = i
+				} else {
+					p.nodes[parent.last].next = i
+				}
+				parent.last = i
+			}
+			if kind != mkwBranch && kinds[kind].arity != noChildren {
+				open := p.next()
+				if open.typ != mtLBrace {
+					if open.typ == mtError {
+						return p.errAt(open.pos, "%s", open.val)
+					}
+					return p.errAt(open.pos, "want '{' after %s, got %s", kw, p.describe(open))
+				}
+				if len(stack) >= MaxMistreevousDepth {
+					return p.errAt(t.pos, "nodes nested deeper than %d levels", MaxMistreevousDepth)
+				}
+				stack = append(stack, i)
+			}
+		case mtString:
+			return p.errAt(t.pos, "unexpected string: want a node")
+		default:
+			return p.errAt(t.pos, "unexpected %s: want a node", mtokNames[t.typ])
+		}
+	}
+}
+
+// validate checks a node once its children are read.
+func (p *mparser) validate(i int32) error {
+	n := &p.nodes[i]
+	kw := mdslKeywords[n.kind]
+	switch kinds[n.kind].arity {
+	case oneChild:
+		if n.nkids == 0 {
+			return p.errAt(n.pos, "%s takes one child, got none", kw)
+		}
+		if n.nkids > 1 {
+			return p.errAt(n.second, "%s takes one child, got %d", kw, n.nkids)
+		}
+	case someChildren:
+		if n.nkids == 0 {
+			return p.errAt(n.pos, "%s needs at least one child, got none", kw)
+		}
+	}
+	switch kinds[n.kind].param {
+	case paramWeights, paramLotto:
+		if w := n.ihi - n.ilo; (w > 0 || n.kind == KindRandomWeighted) && w != n.nkids {
+			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
+		}
+	}
+	return nil
+}
+
+// header reads a node's arguments and attributes, after its keyword.
+func (p *mparser) header(i int32, kw string) error {
+	kind := p.nodes[i].kind
+	lo, hi := int32(len(p.args)), int32(len(p.args))
+	var argPos int
+	has := false
+	if t := p.peek(); t.typ == mtLBrack || t.typ == mtLParen {
+		var err error
+		argPos = t.pos
+		lo, hi, err = p.argList()
+		if err != nil {
+			return err
+		}
+		has = true
+	}
+	n := &p.nodes[i]
+	if has {
+		n.argPos = argPos
+	}
+	args := p.args[lo:hi]
+	switch {
+	case kind == KindRoot || kind == mkwBranch:
+		if len(args) > 1 || (len(args) == 1 && args[0].typ != margIdent) || (kind == mkwBranch && len(args) != 1) {
+			return p.errAt(n.argPos, "%s takes one name argument: %s [Name]", kw, kw)
+		}
+		if len(args) == 1 {
+			n.name, n.named = args[0].str, true
+		}
+		p.args = p.args[:lo]
+	case kinds[kind].carries:
+		if !has {
+			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
+		}
+		c, err := p.call(kw, "", lo, hi, n.argPos)
+		if err != nil {
+			return err
+		}
+		n.call = c
+	case kinds[kind].param == paramNone:
+		if has {
+			return p.errAt(argPos, "%s takes no arguments", kw)
+		}
+	default:
+		if has {
+			n.hasInts = true
+		}
+		n.ilo = int32(len(p.ints))
+		for _, a := range args {
+			if a.typ != margNum || !a.isInt {
+				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
+			}
+			min := 0
+			if kind == KindRandomWeighted {
+				min = 1
+			}
+			if a.num < float64(min) || a.num > maxRepeat {
+				return p.errAt(a.pos, "%s arguments must be integers from %d to %d, got %s", kw, min, maxRepeat, p.showArg(a))
+			}
+			p.ints = append(p.ints, int(a.num))
+		}
+		n.ihi = int32(len(p.ints))
+		p.args = p.args[:lo]
+		got := n.ihi - n.ilo
+		switch kinds[kind].param {
+		case paramN:
+			if got != 1 {
+				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
+			}
+			if p.ints[n.ilo] < 2 {
+				return p.errAt(n.argPos, "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
+			}
+		case paramBound:
+			if got > 2 {
+				return p.errAt(n.argPos, "%s takes [n] or [min, max], got %d numbers", kw, got)
+			}
+			if got == 2 && p.ints[n.ilo] > p.ints[n.ilo+1] {
+				return p.errAt(n.argPos, "%s minimum %d is more than maximum %d", kw, p.ints[n.ilo], p.ints[n.ilo+1])
+			}
+		}
+	}
+	if kind == mkwBranch {
+		if t := p.peek(); t.typ == mtWord && attrOf(p.wordBytes(t)) != 0 {
+			return p.errAt(t.pos, "branch takes no attributes")
+		}
+		n.end = p.lastEnd()
+		return nil
+	}
+	for {
+		t := p.peek()
+		if t.typ != mtWord {
+			break
+		}
+		ak := attrOf(p.wordBytes(t))
+		if ak == 0 {
+			break
+		}
+		p.next()
+		n := &p.nodes[i]
+		if n.attrs[ak] != 0 {
+			return p.errAt(t.pos, "duplicate %s attribute", attrNames[ak])
+		}
+		at := p.peek()
+		if at.typ != mtLBrack && at.typ != mtLParen {
+			return p.errAt(t.pos, "%s needs a function name: %s(Name)", attrNames[ak], attrNames[ak])
+		}
+		lo, hi, err := p.argList()
+		if err != nil {
+			return err
+		}
+		c, err := p.call(attrNames[ak], attrNames[ak], lo, hi, at.pos)
+		if err != nil {
+			return err
+		}
+		n = &p.nodes[i]
+		n.attrs[ak] = c
+		if ak == AttrWhile || ak == AttrUntil {
+			if th := p.peek(); th.typ == mtWord && asciiFold(p.wordBytes(th), "then") {
+				p.next()
+				r := p.next()
+				if r.typ == mtError {
+					return p.errAt(r.pos, "%s", r.val)
+				}
+				kwr, _, ok := keywordOf(p.wordBytes(r))
+				if r.typ != mtWord || !ok || (kwr != "succeed" && kwr != "fail") {
+					return p.errAt(r.pos, "want succeed or fail after then, got %s", p.describe(r))
+				}
+				n.succ[ak] = kwr == "succeed"
+			}
+		}
+	}
+	if t := p.peek(); t.typ == mtWord && asciiFold(p.wordBytes(t), "then") {
+		return p.errAt(t.pos, "then must follow a while or until guard")
+	}
+	if t := p.peek(); t.typ == mtError {
+		return p.errAt(t.pos, "%s", t.val)
+	}
+	p.nodes[i].end = p.lastEnd()
+	return nil
+}
+
+// lastEnd is where the last token consumed ends.
+func (p *mparser) lastEnd() int { return p.prevEnd }
+
+// call checks the arguments args[lo:hi] of a call and records it.
+func (p *mparser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
+	args := p.args[lo:hi]
+	what := kw
+	form := kw + " [Name]"
+	if attr != "" {
+		form = attr + "(Name)"
+	}
+	if len(args) == 0 {
+		return 0, p.errAt(pos, "%s needs a function name: %s", what, form)
+	}
+	if p.mode == mmodeLeaf {
+		if len(args) != 1 {
+			return 0, p.errAt(args[1].pos, "%s takes one leaf (an identifier or a string), got %d arguments", what, len(args))
+		}
+		if args[0].typ != margIdent && args[0].typ != margString {
+			return 0, p.errAt(args[0].pos, "a leaf must be an identifier or a string, got %s", p.showArg(args[0]))
+		}
+	} else {
+		if args[0].typ != margIdent {
+			return 0, p.errAt(args[0].pos, "%s needs a function name first, got %s", what, p.showArg(args[0]))
+		}
+		for _, a := range args[1:] {
+			if a.typ == margIdent {
+				return 0, p.errAt(a.pos, "invalid %s argument value '%s', must be string, number, boolean, agent property reference or null", what, a.str)
+			}
+		}
+		if len(args)-1 > MaxArgs {
+			return 0, p.errAt(args[MaxArgs+1].pos, "more than %d arguments", MaxArgs)
+		}
+	}
+	p.calls = append(p.calls, mcall{pos: args[0].pos, lo: lo, hi: hi})
+	return int32(len(p.calls)), nil
+}
+
+func (p *mparser) showArg(a marg) string {
+	switch a.typ {
+	case margNull:
+		return "null"
+	case margBool:
+		return strconv.FormatBool(a.b)
+	case margNum:
+		return "number " + mdslNumber(a.num)
+	case margString:
+		return "a string"
+	case margProp:
+		return "$" + a.str
+	}
+	s := a.str
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return "'" + s + "'"
+}
+
+// argList reads a [ ... ] or ( ... ) list into p.args[lo:hi].
+func (p *mparser) argList() (lo, hi int32, err error) {
+	open := p.next()
+	closer := mtRBrack
+	if open.typ == mtLParen {
+		closer = mtRParen
+	}
+	lo = int32(len(p.args))
+	for idx := 0; ; idx++ {
+		t := p.next()
+		if t.typ == closer {
+			break
+		}
+		switch t.typ {
+		case mtError:
+			return 0, 0, p.errAt(t.pos, "%s", t.val)
+		case mtEOF:
+			return 0, 0, p.errAt(open.pos, "unclosed %s: want %s", mtokNames[open.typ], mtokNames[closer])
+		}
+		if idx&1 == 1 {
+			if t.typ != mtComma {
+				return 0, 0, p.errAt(t.pos, "want ',' or %s in an argument list, got %s", mtokNames[closer], p.describe(t))
+			}
+			continue
+		}
+		a, err := p.arg(t)
+		if err != nil {
+			return 0, 0, err
+		}
+		if len(p.args)-int(lo) > MaxArgs+1 {
+			return 0, 0, p.errAt(t.pos, "more than %d arguments", MaxArgs)
+		}
+		p.args = append(p.args, a)
+	}
+	return lo, int32(len(p.args)), nil
+}
+
+// arg reads one argument value, as Mistreevous's getArgumentDefinition.
+func (p *mparser) arg(t mtoken) (marg, error) {
+	switch t.typ {
+	case mtString:
+		raw := t.val
+		if !t.spliced {
+			raw = string(p.src[t.pos+1 : t.end])
+		}
+		if len(raw) > MaxStringBytes {
+			return marg{}, p.errAt(t.pos, "a string is longer than %d bytes", MaxStringBytes)
+		}
+		return marg{typ: margString, pos: t.pos, str: mdslUnquote(raw)}, nil
+	case mtWord:
+	default:
+		return marg{}, p.errAt(t.pos, "want an argument, got %s", p.describe(t))
+	}
+	w := p.wordBytes(t)
+	switch string(w) {
+	case "null":
+		return marg{typ: margNull, pos: t.pos}, nil
+	case "true", "false":
+		return marg{typ: margBool, pos: t.pos, b: w[0] == 't'}, nil
+	}
+	if v, isInt, ok, bad := jsNumber(string(w)); ok {
+		if bad != "" {
+			return marg{}, p.errAt(t.pos, "number %s: %s", w, bad)
+		}
+		return marg{typ: margNum, pos: t.pos, num: v, isInt: isInt}, nil
+	}
+	if len(w) > MaxStringBytes {
+		return marg{}, p.errAt(t.pos, "a name is longer than %d bytes", MaxStringBytes)
+	}
+	if mdslPlaceholder(w) {
+		return marg{}, p.errAt(t.pos, "%s is reserved (Mistreevous's string placeholders)", w)
+	}
+	if len(w) > 1 && w[0] == '$' && identStart(w[1]) {
+		return marg{typ: margProp, pos: t.pos, str: p.str(w[1:])}, nil
+	}
+	return marg{typ: margIdent, pos: t.pos, str: p.text(t)}, nil
+}
+
+func identStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// mdslPlaceholder reports whether w is @@digits@@.
+func mdslPlaceholder(w []byte) bool {
+	if len(w) < 5 || string(w[:2]) != "@@" || string(w[len(w)-2:]) != "@@" {
+		return false
+	}
+	for _, c := range w[2 : len(w)-2] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// mdslUnquote is Mistreevous's decoding of a string literal's content: the
+// first \" becomes ", and nothing else changes.
+func mdslUnquote(raw string) string {
+	if i := strings.Index(raw, `\"`); i >= 0 {
+		return raw[:i] + raw[i+1:]
+	}
+	return raw
+}
+
+// jsNumber reads w as JavaScript's Number(w) would, Mistreevous's test for
+// a number argument. ok says it is a number; isInt is Mistreevous's
+// parseFloat(w) === parseInt(w, 10); bad, when not empty, says why the
+// number is refused here although JavaScript takes it (Infinity, hex,
+// octal and binary forms, out of range).
+func jsNumber(w string) (v float64, isInt, ok bool, bad string) {
+	s := w
+	switch s {
+	case "Infinity", "+Infinity", "-Infinity":
+		return 0, false, true, "not a finite number"
+	}
+	if len(s) > 2 && s[0] == '0' {
+		digits := ""
+		switch s[1] {
+		case 'x', 'X':
+			digits = "0123456789abcdefABCDEF"
+		case 'o', 'O':
+			digits = "01234567"
+		case 'b', 'B':
+			digits = "01"
+		}
+		if digits != "" {
+			all := true
+			for _, c := range s[2:] {
+				all = all && strings.ContainsRune(digits, c)
+			}
+			if all {
+				return 0, false, true, "hexadecimal, octal and binary numbers are not supported"
+			}
+			return 0, false, false, ""
+		}
+	}
+	// [+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	intStart := i
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	intEnd := i
+	frac := 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			frac++
+		}
+	}
+	if intEnd == intStart && frac == 0 {
+		return 0, false, false, ""
+	}
+	exp := false
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0, false, false, ""
+		}
+		exp = true
+	}
+	if i != len(s) {
+		return 0, false, false, ""
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if math.IsInf(f, 0) {
+		return 0, false, true, "out of range"
+	}
+	if err != nil && !isRangeErr(err) {
+		return 0, false, false, ""
+	}
+	_ = exp
+	if intEnd > intStart {
+		pi, _ := strconv.ParseFloat(s[:intEnd], 64)
+		isInt = pi == f && !math.IsInf(pi, 0)
+	}
+	return f, isInt, true, ""
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
