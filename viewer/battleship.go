@@ -1,0 +1,287 @@
+package viewer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/battleship"
+)
+
+// BattleshipGame is one game of a battleship record, as the battleship
+// command's -record flag writes it (JSON Lines: a header, one line per
+// turn, an end line; several games may follow one another).
+type BattleshipGame struct {
+	Bot       string
+	Cols      int
+	Rows      int
+	Fleet     []int
+	BoardSeed uint64
+	BotSeed   uint64
+	Turns     []BattleshipTurn
+	Shots     int // from the end line
+}
+
+// BattleshipTurn is one turn of a record: the intents the bot went
+// through with their signals (the last one, the shot's, Running), the
+// shot (column and row, from 0), the answer ("miss", "hit", "sunk"), the
+// ship (from 0, -1 for a miss), the signal the answer gave, and the
+// tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary]).
+type BattleshipTurn struct {
+	Turn   int              `json:"turn"`
+	Ticks  []BattleshipTick `json:"steps"`
+	Shot   [2]int           `json:"shot"`
+	Answer string           `json:"answer"`
+	Ship   int              `json:"ship"`
+	Signal string           `json:"signal"`
+	State  string           `json:"state"`
+}
+
+// BattleshipTick is one intent of a turn and the signal it got.
+type BattleshipTick struct {
+	Intent string `json:"intent"`
+	Signal string `json:"signal"`
+}
+
+// recordHeader is a game's first line.
+type recordHeader struct {
+	Game      string `json:"game"`
+	Bot       string `json:"bot"`
+	Cols      int    `json:"cols"`
+	Rows      int    `json:"rows"`
+	Fleet     []int  `json:"fleet"`
+	BoardSeed uint64 `json:"board_seed"`
+	BotSeed   uint64 `json:"bot_seed"`
+}
+
+// recordEnd is a game's last line.
+type recordEnd struct {
+	End   bool `json:"end"`
+	Shots int  `json:"shots"`
+}
+
+// maxRecordLine bounds a record's lines.
+const maxRecordLine = 1 << 20
+
+// ReadBattleship reads a battleship record from r: every game in it. A
+// damaged line, a line out of place, or a record that ends inside a game
+// is an error naming the line.
+func ReadBattleship(r io.Reader) ([]BattleshipGame, error) {
+	var games []BattleshipGame
+	var g *BattleshipGame
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxRecordLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(text, &keys); err != nil {
+			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line, err)
+		}
+		_, isHeader := keys["game"]
+		_, isEnd := keys["end"]
+		var err error
+		switch {
+		case isHeader && g != nil:
+			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: a game header inside game %d", line, len(games)+1)
+		case isHeader:
+			var h recordHeader
+			if err = decodeStrict(text, &h); err == nil && h.Game != "battleship" {
+				err = fmt.Errorf(`"game" is %q, want "battleship"`, h.Game)
+			}
+			g = &BattleshipGame{Bot: h.Bot, Cols: h.Cols, Rows: h.Rows, Fleet: h.Fleet, BoardSeed: h.BoardSeed, BotSeed: h.BotSeed}
+		case g == nil:
+			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: expected a game header", line)
+		case isEnd:
+			var e recordEnd
+			if err = decodeStrict(text, &e); err == nil {
+				g.Shots = e.Shots
+				games = append(games, *g)
+				g = nil
+			}
+		default:
+			var t BattleshipTurn
+			if err = decodeStrict(text, &t); err == nil {
+				g.Turns = append(g.Turns, t)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line+1, err)
+	}
+	if g != nil {
+		return nil, fmt.Errorf("viewer.ReadBattleship: the record ends inside game %d", len(games)+1)
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("viewer.ReadBattleship: no game in the record")
+	}
+	return games, nil
+}
+
+// decodeStrict decodes one JSON value, refusing unknown fields.
+func decodeStrict(text []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// status reads a signal as the record writes it.
+func status(s string) (bt.Status, error) {
+	for _, st := range []bt.Status{bt.Running, bt.Success, bt.Failure} {
+		if s == st.String() {
+			return st, nil
+		}
+	}
+	return 0, fmt.Errorf("signal %q, want running, success or failure", s)
+}
+
+// BattleshipReplay returns a Replay of game g: the bot's tree beside the
+// board (the ships drawn faintly until hit), a start step and one step per
+// turn, each showing the tree's version at the turn's shot (the focus on
+// the intent that fired), the shot on the board, and as events the
+// intents the bot went through, the shot, its answer and the signal the
+// answer gave.
+//
+// It rebuilds the bot and the board from the record's seeds, and checks
+// each turn against them: the intents must be the ones the tree asks for
+// after the recorded signals, the answer the board's, and the saved state
+// after the turn the version those signals reach. A record that does not
+// match is an error naming the turn.
+func BattleshipReplay(g BattleshipGame) (*Replay, error) {
+	cfg := battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}
+	board, err := battleship.NewBoard(cfg, g.BoardSeed)
+	if err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	bot, err := battleship.NewBot(g.Bot, g.BotSeed)
+	if err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	v := bot.Tree()
+	def := v.Root()
+	r, err := NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), def.Picture())
+	if err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	ships := make([][][2]int, len(board.Ships))
+	for i, s := range board.Ships {
+		for _, c := range s.Cells {
+			ships[i] = append(ships[i], [2]int{c.X, c.Y})
+		}
+	}
+	if err := r.SetBoard(g.Cols, g.Rows, ships); err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	var states []bt.State
+	focus := make([]int, 1)
+	states, focus[0] = v.NodeStates(states)
+	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
+		States: states, Focus: focus}
+	if err := r.Add(start); err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	for i, t := range g.Turns {
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
+		}
+		if t.Turn != i+1 {
+			return nil, fail("numbered %d", t.Turn)
+		}
+		if len(t.Ticks) == 0 {
+			return nil, fail("no intents")
+		}
+		var events []string
+		for j, k := range t.Ticks {
+			if got := fmt.Sprint(v.Value()); got != k.Intent {
+				return nil, fail("the record's intent %d is %q, but the tree asks for %q", j+1, k.Intent, got)
+			}
+			s, err := status(k.Signal)
+			if err != nil {
+				return nil, fail("intent %d: %v", j+1, err)
+			}
+			if s == bt.Running {
+				if j != len(t.Ticks)-1 {
+					return nil, fail("intent %d fired, but intents follow it", j+1)
+				}
+				break
+			}
+			if j == len(t.Ticks)-1 {
+				return nil, fail("the last intent, %s, fired no shot", k.Intent)
+			}
+			events = append(events, fmt.Sprintf("%s: %v (no shot)", k.Intent, s))
+			v = v.Signal(s)
+		}
+		p := battleship.Point{X: t.Shot[0], Y: t.Shot[1]}
+		if p.X < 0 || p.Y < 0 || p.X >= g.Cols || p.Y >= g.Rows {
+			return nil, fail("shot %v off the board", t.Shot)
+		}
+		if want := board.ShipAt(p); (t.Answer == "miss") != (want < 0) || (want >= 0 && t.Ship != want) {
+			return nil, fail("the answer %s (ship %d) at %v, but the board has ship %d there", t.Answer, t.Ship, p, want)
+		}
+		answer := t.Answer
+		if answer == "sunk" {
+			answer = fmt.Sprintf("sunk ship %d", t.Ship+1)
+		}
+		sig, err := status(t.Signal)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		events = append(events, fmt.Sprintf("%v: fire at %v: %s", v.Value(), p, answer))
+		if sig == bt.Running {
+			events = append(events, "the answer leaves the tree as it is")
+		} else {
+			events = append(events, fmt.Sprintf("the answer signals %v", sig))
+		}
+		next := v.Signal(sig)
+		if next.Status() != bt.Running {
+			events = append(events, fmt.Sprintf("the root ended with %v; the tree started over", next.Status()))
+		}
+		states, focus[0] = v.NodeStates(states)
+		step := Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
+			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
+		if err := r.Add(step); err != nil {
+			return nil, fail("%v", err)
+		}
+		v = next
+		saved, err := base64.StdEncoding.DecodeString(t.State)
+		if err != nil {
+			return nil, fail("the saved state: %v", err)
+		}
+		restored, err := bt.Restore(def, saved)
+		if err != nil {
+			return nil, fail("the saved state: %v", err)
+		}
+		if !restored.Equal(v) {
+			return nil, fail("the saved state is not the version the recorded signals reach")
+		}
+	}
+	return r, nil
+}
+
+// WriteBattleship writes a viewer page of the games (see
+// [BattleshipReplay]) to w; a menu switches between them.
+func WriteBattleship(w io.Writer, games []BattleshipGame) error {
+	var rs []*Replay
+	var bots []string
+	for _, g := range games {
+		r, err := BattleshipReplay(g)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, r)
+		bots = append(bots, g.Bot)
+	}
+	return Write(w, "battleship: bot "+strings.Join(bots, ", "), rs...)
+}

@@ -1,0 +1,163 @@
+package viewer
+
+import (
+	"fmt"
+	"io"
+	"iter"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// TreesReplay returns a Replay of versions of the Elixir-style tree def,
+// one step per version, in order, each paired with the signal that made
+// it (Running for a start), as [bt.History.All] yields them. Each step
+// shows the version's node states as [bt.Tree.Picture] does, its focus,
+// and as events the signal and, when the root ended, how. It returns an
+// error for a version of another definition and for no versions at all.
+func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree[L], bt.Status]) (*Replay, error) {
+	if def.IsZero() {
+		return nil, fmt.Errorf("viewer.TreesReplay: zero definition")
+	}
+	r, err := NewReplay(title, def.Picture())
+	if err != nil {
+		return nil, fmt.Errorf("viewer.TreesReplay: %w", err)
+	}
+	var states []bt.State
+	focus := make([]int, 1)
+	k := 0
+	for v, signal := range versions {
+		if v.Root() != def {
+			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Root())
+		}
+		states, focus[0] = v.NodeStates(states)
+		s := Step{States: states, Focus: focus}
+		switch {
+		case k == 0 && signal == bt.Running:
+			s.Label = fmt.Sprintf("start: %v", v.Value())
+		default:
+			s.Label = fmt.Sprintf("step %d: %v, now at %v", k, signal, v.Value())
+			s.Events = []string{fmt.Sprintf("%v signalled", signal)}
+		}
+		if st := v.Status(); st != bt.Running {
+			s.Events = append(s.Events, fmt.Sprintf("the root ended with %v; the tree started over", st))
+		}
+		if err := r.Add(s); err != nil {
+			return nil, fmt.Errorf("viewer.TreesReplay: %w", err)
+		}
+		k++
+	}
+	if k == 0 {
+		return nil, fmt.Errorf("viewer.TreesReplay: no versions")
+	}
+	return r, nil
+}
+
+// HistoryReplay returns a Replay of h's versions from its start to its
+// current one (the line that Undo and Redo walk, without the redo tail),
+// as [TreesReplay] draws them.
+func HistoryReplay[L any](title string, h bt.History[L]) (*Replay, error) {
+	return TreesReplay(title, h.Current().Root(), h.All())
+}
+
+// WriteHistory writes a viewer page of h (see [HistoryReplay]) to w.
+func WriteHistory[L any](w io.Writer, title string, h bt.History[L]) error {
+	r, err := HistoryReplay(title, h)
+	if err != nil {
+		return err
+	}
+	return Write(w, title, r)
+}
+
+// SteppedReplay returns a Replay of stepped versions, one step per
+// version, in order; they must all come from one [bt.NewStepped]
+// definition. Each step shows the nodes' states and the running tips as
+// [bt.Stepped.Picture] does. events, if not nil, holds for each version
+// the events of the step that made it (as [bt.Stepped.StepWith] reports
+// them), listed beside the tree.
+func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.Event[L]) (*Replay, error) {
+	if len(versions) == 0 {
+		return nil, fmt.Errorf("viewer.SteppedReplay: no versions")
+	}
+	if events != nil && len(events) != len(versions) {
+		return nil, fmt.Errorf("viewer.SteppedReplay: %d lists of events for %d versions", len(events), len(versions))
+	}
+	def := versions[0].Definition()
+	p := versions[0].Picture()
+	r, err := NewReplay(title, p)
+	if err != nil {
+		return nil, fmt.Errorf("viewer.SteppedReplay: %w", err)
+	}
+	n := len(p.Nodes)
+	states := make([]bt.State, n)
+	running := make([]bool, n)
+	var focus []int
+	for k, v := range versions {
+		if v.Definition() != def {
+			return nil, fmt.Errorf("viewer.SteppedReplay: version %d is of another definition", k)
+		}
+		clear(running)
+		for i := range states {
+			states[i] = v.NodeState(i)
+			if par := p.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
+				running[par] = true
+			}
+		}
+		focus = focus[:0]
+		for i, st := range states {
+			if st == bt.StateRunning && !running[i] {
+				focus = append(focus, i)
+			}
+		}
+		s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, v.State())}
+		if k == 0 {
+			s.Label = fmt.Sprintf("start: the tree is %v", v.State())
+		}
+		if events != nil {
+			for _, e := range events[k] {
+				s.Events = append(s.Events, eventText(p, e))
+			}
+		}
+		if err := r.Add(s); err != nil {
+			return nil, fmt.Errorf("viewer.SteppedReplay: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// eventText describes a stepped tree's event in one line.
+func eventText[L any](p bt.Picture, e bt.Event[L]) string {
+	name := fmt.Sprintf("node %d", e.Node)
+	if e.Node >= 0 && e.Node < len(p.Nodes) {
+		nd := p.Nodes[e.Node]
+		name += " (" + nd.Kind.String() + nd.Params
+		if nd.Label != "" {
+			name += " " + nd.Label
+		}
+		name += ")"
+	}
+	switch e.Kind {
+	case bt.EventState:
+		return fmt.Sprintf("%s: %v -> %v", name, e.From, e.To)
+	case bt.EventAction:
+		res := e.Result.Status.String()
+		if e.Result.Async != nil {
+			res = "pending (async)"
+		}
+		return fmt.Sprintf("%s: action %v returned %s", name, e.Value, res)
+	case bt.EventCondition:
+		what := "condition"
+		if e.Guard {
+			what = "guard"
+		}
+		return fmt.Sprintf("%s: %s %v is %t", name, what, e.Value, e.Holds)
+	case bt.EventEntry:
+		return fmt.Sprintf("%s: entry %v", name, e.Value)
+	case bt.EventStep:
+		return fmt.Sprintf("%s: step %v", name, e.Value)
+	case bt.EventExit:
+		return fmt.Sprintf("%s: exit %v (succeeded %t, aborted %t)", name, e.Value, e.Succeeded, e.Aborted)
+	case bt.EventReset:
+		return "the tree was reset"
+	}
+	return fmt.Sprintf("%s: event %d", name, e.Kind)
+}
