@@ -40,7 +40,7 @@ func TestTreesAreTheSeeds(t *testing.T) {
 // view builds a View from rows of ".oX#" characters.
 func view(rows ...string) *View {
 	v := new(View)
-	v.reset(len(rows[0]), len(rows))
+	v.reset(len(rows[0]), len(rows), []int{2})
 	for y, r := range rows {
 		for x, c := range r {
 			if c != '.' {

@@ -35,16 +35,27 @@ const maxTicks = 64
 // carries out its intents, one per bot_*.go file), and the handler's
 // memory. Bots are values: a game keeps one per turn, and each stays as it
 // was. The zero Bot is not usable; use NewBot.
+//
+// A strategy runs its tree on one of the library's two engines, and the
+// Bot holds that engine's version: A to D are Elixir-style trees
+// (bt.Tree, driven by Value and signals), E is a stepped tree (bt.Stepped,
+// stepped once per tick, whose actions and guards call the handler). Both
+// kinds of version are values that stay valid, so every kept Bot does.
 type Bot struct {
-	tree     bt.Tree[Intent]
+	tree     bt.Tree[Intent]    // A–D: the Elixir-style tree's version
+	steps    bt.Stepped[Intent] // E: the stepped tree's version
 	strategy *strategy
-	rng      rand.PCG // for random guesses
-	anchor   Point    // the hit being narrowed down around
-	cur      Point    // the last hit in the current direction; for B, the last shot
-	dir      Intent   // the direction being walked, "" to start afresh from anchor
+	rng      rand.PCG     // for random guesses, and E's draws among equal cells
+	anchor   Point        // the hit being narrowed down around; for E, the hit targeted
+	cur      Point        // the last hit in the current direction; for B, the last shot
+	dir      Intent       // the direction being walked, "" to start afresh from anchor
+	ctx      *stepContext // E: what its tree's agent reads the game through
+	colour   colouring    // E: the parity colour it hunts on
 }
 
 // strategy is what each bot_*.go file defines: the tree and its handler.
+// A strategy with a stepped plan runs on the stepped engine, and its act
+// and hear are not used.
 type strategy struct {
 	name string
 	tree bt.Node[Intent]
@@ -56,6 +67,8 @@ type strategy struct {
 	hear func(b *Bot, shot Point, a Answer) bt.Status
 	// doing, if not nil, says what the bot is doing, for display.
 	doing func(b *Bot) string
+	// stepped, if not nil, is the strategy's stepped tree and handler.
+	stepped *steppedPlan
 }
 
 // move is what a handler does with the current intent: fire a shot, or
@@ -71,7 +84,7 @@ func shootAt(p Point) move             { return move{fire: true, at: p} }
 func signalOnly(s bt.Status) move      { return move{signal: s} }
 func failIntent() move                 { return signalOnly(bt.Failure) }
 func succeedIntent() move              { return signalOnly(bt.Success) }
-func strategies() []*strategy          { return []*strategy{&botA, &botB, &botC, &botD} }
+func strategies() []*strategy          { return []*strategy{&botA, &botB, &botC, &botD, &botE} }
 func deriveSeed(seed, k uint64) uint64 { return splitmix(seed ^ splitmix(k+0x632be59bd9b4e019)) }
 
 // splitmix is SplitMix64's finalizer, to derive independent seeds.
@@ -82,10 +95,10 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// Names returns the bots' names, for NewBot: "A", "B", "C" and "D".
-func Names() []string { return []string{"A", "B", "C", "D"} }
+// Names returns the bots' names, for NewBot: "A", "B", "C", "D" and "E".
+func Names() []string { return []string{"A", "B", "C", "D", "E"} }
 
-// NewBot returns the bot with the given letter ("a" to "d", either case),
+// NewBot returns the bot with the given letter ("a" to "e", either case),
 // seeded with seed: its tree's Random nodes and its random guesses draw
 // from it.
 func NewBot(name string, seed uint64) (Bot, error) {
@@ -94,27 +107,68 @@ func NewBot(name string, seed uint64) (Bot, error) {
 			return s.start(seed), nil
 		}
 	}
-	return Bot{}, fmt.Errorf("battleship: no bot %s (want a, b, c or d)", quote(name))
+	return Bot{}, fmt.Errorf("battleship: no bot %s (want a, b, c, d or e)", quote(name))
 }
 
 // start returns a new bot of strategy s.
 func (s *strategy) start(seed uint64) Bot {
-	b := Bot{tree: bt.Start(s.tree, bt.WithSeed(deriveSeed(seed, 1))), strategy: s}
+	b := Bot{strategy: s}
+	if s.stepped != nil {
+		b.steps, b.ctx = s.stepped.start()
+		b.anchor = noPoint
+	} else {
+		b.tree = bt.Start(s.tree, bt.WithSeed(deriveSeed(seed, 1)))
+	}
 	b.rng.Seed(deriveSeed(seed, 2), deriveSeed(seed, 3))
 	return b
 }
 
-// Name returns the bot's letter: "A", "B", "C" or "D".
+// Name returns the bot's letter: "A" to "E".
 func (b Bot) Name() string { return b.strategy.name }
 
-// Tree returns the bot's current tree version.
+// Tree returns the bot's current version of an Elixir-style tree (bots A
+// to D); for a bot on the stepped engine (E), the zero Tree, which is not
+// usable.
 func (b Bot) Tree() bt.Tree[Intent] { return b.tree }
+
+// Stepped returns the bot's current version of a stepped tree (bot E), and
+// true; for a bot on the Elixir-style engine (A to D), false.
+func (b Bot) Stepped() (bt.Stepped[Intent], bool) { return b.steps, b.strategy.stepped != nil }
+
+// Intent returns what the bot's tree is at: for an Elixir-style tree, its
+// current leaf (Tree().Value()); for a stepped tree, the action that is
+// running, or "" when the tree has completed and starts over at its next
+// step.
+func (b Bot) Intent() Intent {
+	if b.strategy.stepped != nil {
+		return runningAction(b.steps, b.strategy.stepped.actions)
+	}
+	return b.tree.Value()
+}
+
+// State returns the bot's tree state in binary form: an Elixir-style
+// tree's MarshalBinary, or a stepped tree's node states, one byte per node
+// in preorder (0 READY, 1 RUNNING, 2 SUCCEEDED, 3 FAILED). Two bots at the
+// same state of the same strategy, with the same memory, play on alike.
+func (b Bot) State() ([]byte, error) {
+	if b.strategy.stepped == nil {
+		return b.tree.MarshalBinary()
+	}
+	out := make([]byte, b.steps.Len())
+	for i := range out {
+		out[i] = byte(b.steps.NodeState(i))
+	}
+	return out, nil
+}
 
 // decide is the tick loop every bot shares: the handler carries out the
 // current intent, and the tree is signalled, until an intent names a shot.
 // It appends each tick to ticks. The tree is left at the shot's intent,
 // whose signal comes with the answer.
 func (b *Bot) decide(v *View, ticks *[]Tick) (Point, error) {
+	if b.strategy.stepped != nil {
+		return b.strategy.stepped.decide(b, v, ticks)
+	}
 	for tick := 0; tick < maxTicks; tick++ {
 		intent := b.tree.Value()
 		m := b.strategy.act(b, v)
@@ -131,6 +185,9 @@ func (b *Bot) decide(v *View, ticks *[]Tick) (Point, error) {
 // hear gives the tree the signal the answer to the shot calls for, and
 // returns it (Running: the tree is left as it is).
 func (b *Bot) hear(shot Point, a Answer) bt.Status {
+	if b.strategy.stepped != nil {
+		return bt.Running // the next step's guards and conditions read the board
+	}
 	s := b.strategy.hear(b, shot, a)
 	if s != bt.Running {
 		b.tree = b.tree.Signal(s)
@@ -142,6 +199,9 @@ func (b *Bot) hear(shot Point, a Answer) bt.Status {
 func (b Bot) Doing() string {
 	if b.strategy.doing != nil {
 		return b.strategy.doing(&b)
+	}
+	if b.strategy.stepped != nil {
+		return b.strategy.stepped.doing(&b)
 	}
 	switch in := b.tree.Value(); in {
 	case randomGuess:

@@ -69,6 +69,8 @@ type View struct {
 	unknown    []uint64 // bit i set: cell i is Unknown
 	hits       []uint64 // bit i set: cell i is Hit
 	unplayed   int
+	fleet      []int  // the ship lengths, which every player knows
+	sunk       []bool // sunk[i]: ship i is sunk, as the answers said
 }
 
 // In reports whether p is on the board.
@@ -80,11 +82,13 @@ func (v *View) At(p Point) Cell { return v.cells[p.Y*v.Cols+p.X] }
 // playable reports whether p is on the board and not fired at yet.
 func (v *View) playable(p Point) bool { return v.In(p) && v.At(p) == Unknown }
 
-// reset makes v the view of an untouched cols × rows board, reusing its
-// buffers.
-func (v *View) reset(cols, rows int) {
+// reset makes v the view of an untouched cols × rows board with the given
+// fleet, reusing its buffers.
+func (v *View) reset(cols, rows int, fleet []int) {
 	n := cols * rows
-	v.Cols, v.Rows, v.unplayed = cols, rows, n
+	v.Cols, v.Rows, v.unplayed, v.fleet = cols, rows, n, fleet
+	v.sunk = grow(v.sunk, len(fleet))
+	clear(v.sunk)
 	v.cells = grow(v.cells, n)
 	clear(v.cells)
 	words := (n + 63) / 64
@@ -161,7 +165,7 @@ type sea struct {
 // reset puts b under fire with no shot fired, reusing s's buffers.
 func (s *sea) reset(b *Board) {
 	s.board, s.sunk, s.shots = b, 0, 0
-	s.view.reset(b.Cols, b.Rows)
+	s.view.reset(b.Cols, b.Rows, b.Fleet)
 	s.hits = grow(s.hits, len(b.Ships))
 	clear(s.hits)
 }
@@ -190,6 +194,7 @@ func (s *sea) fire(p Point) (Answer, error) {
 	for _, c := range s.board.Ships[ship].Cells {
 		s.view.set(c.Y*s.view.Cols+c.X, Sunk)
 	}
+	s.view.sunk[ship] = true
 	s.sunk++
 	return Answer{Kind: AnswerSunk, Ship: ship}, nil
 }

@@ -148,7 +148,7 @@ func TestHistoryAndUndo(t *testing.T) {
 		values := make([]Intent, len(turns))
 		ticks := make([]string, len(turns))
 		for i, tr := range turns {
-			values[i] = tr.Bot.Tree().Value()
+			values[i] = tr.Bot.Intent()
 			ticks[i] = fmt.Sprint(tr.Ticks)
 		}
 		back := len(turns) / 2
@@ -158,7 +158,7 @@ func TestHistoryAndUndo(t *testing.T) {
 		if len(g.Turns()) != len(turns)-back || g.Shots() != len(turns)-back {
 			t.Fatalf("bot %s: after Undo(%d): %d turns, %d shots", name, back, len(g.Turns()), g.Shots())
 		}
-		if want := turns[len(turns)-back-1].Bot.Tree(); g.Bot().Tree() != want {
+		if want := turns[len(turns)-back-1].Bot; g.Bot() != want {
 			t.Errorf("bot %s: after Undo the bot is not the version kept with turn %d", name, len(turns)-back)
 		}
 		if err := g.Play(); err != nil {
@@ -168,7 +168,7 @@ func TestHistoryAndUndo(t *testing.T) {
 			t.Errorf("bot %s: the game replayed differently after Undo", name)
 		}
 		for i, tr := range turns {
-			if tr.Bot.Tree().Value() != values[i] || fmt.Sprint(tr.Ticks) != ticks[i] {
+			if tr.Bot.Intent() != values[i] || fmt.Sprint(tr.Ticks) != ticks[i] {
 				t.Fatalf("bot %s: turn %d's kept version changed", name, i+1)
 			}
 		}

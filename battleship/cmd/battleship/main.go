@@ -1,10 +1,10 @@
-// Command battleship watches behavior trees play Battleship: the four bots
+// Command battleship watches behavior trees play Battleship: the five bots
 // of the behaviortree library's worked example, one game each on the same
 // board, or many games each with statistics.
 //
 // Usage:
 //
-//	battleship [-bot a|b|c|d|all] [-games N] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE]
+//	battleship [-bot a|b|c|d|e|all] [-games N] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE]
 //	battleship -replay FILE
 //
 // With -games 1 (the default) each bot plays one game on the same seeded
@@ -123,7 +123,7 @@ func quote(s string) string {
 func parse(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("battleship", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bot := fs.String("bot", "all", "the bot to play: a, b, c, d or all")
+	bot := fs.String("bot", "all", "the bot to play: a, b, c, d, e or all")
 	games := fs.Int("games", 1, "games per bot; more than 1 prints statistics")
 	seed := fs.Uint64("seed", 1, "the seed of boards, guesses and trees")
 	size := fs.String("size", "10x10", "the board, COLSxROWS, each side at most 100")
@@ -160,10 +160,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	switch b := strings.ToLower(*bot); b {
 	case "all":
 		o.bots = battleship.Names()
-	case "a", "b", "c", "d":
+	case "a", "b", "c", "d", "e":
 		o.bots = []string{strings.ToUpper(b)}
 	default:
-		return o, usagef("-bot %s: want a, b, c, d or all", quote(*bot))
+		return o, usagef("-bot %s: want a, b, c, d, e or all", quote(*bot))
 	}
 	if o.games < 1 {
 		return o, usagef("-games %d: want at least 1", o.games)
@@ -321,7 +321,7 @@ func playWatched(g *battleship.Game, o options, w io.Writer) error {
 		return err // checked in playOne: unreachable
 	}
 	fmt.Fprintf(w, "undo: %d turns back, to the board after turn %d; the bot is back at %s\n%s\n",
-		o.undo, len(g.Turns()), g.Bot().Tree().Value(), g.View().Render())
+		o.undo, len(g.Turns()), intent(g.Bot()), g.View().Render())
 	return playOn(g, o, w)
 }
 
@@ -338,10 +338,19 @@ func playOn(g *battleship.Game, o options, w io.Writer) error {
 		if o.watch {
 			fmt.Fprintf(w, "turn %d: %s at %v: %v (tree now at %s; %s)\n%s\n",
 				len(g.Turns()), turn.Ticks[len(turn.Ticks)-1].Intent, turn.Shot, turn.Answer,
-				g.Bot().Tree().Value(), g.Bot().Doing(), g.View().Render())
+				intent(g.Bot()), g.Bot().Doing(), g.View().Render())
 		}
 	}
 	return nil
+}
+
+// intent says what the bot's tree is at: its current intent, or, for a
+// stepped tree that has completed, that it starts over.
+func intent(b battleship.Bot) string {
+	if in := b.Intent(); in != "" {
+		return string(in)
+	}
+	return "the start"
 }
 
 // recordFile is a record being written: a temporary file in the record's

@@ -18,12 +18,16 @@ func TestRun(t *testing.T) {
 		want   []string
 	}{
 		{"default: one game per bot", nil, 0,
-			[]string{"bot A sank 5 ships in", "bot B sank", "bot C sank", "bot D sank", "shots: ", "    A B C D E F G H I J"}},
+			[]string{"bot A sank 5 ships in", "bot B sank", "bot C sank", "bot D sank", "bot E sank", "shots: ", "    A B C D E F G H I J"}},
+		{"bot E, watched", []string{"-bot", "e", "-watch", "-size", "6x6", "-fleet", "3,2"}, 0,
+			[]string{"turn 1: hunt_parity at ", "tree now at the start", "target at", "tree now at target; targeting the ship hit at", "bot E sank 2 ships"}},
+		{"bot E, undo", []string{"-bot", "e", "-watch", "-undo", "3", "-size", "6x6", "-fleet", "3,2"}, 0,
+			[]string{"undo: 3 turns back, to the board after turn", "bot E sank 2 ships"}},
 		{"one bot, watched", []string{"-bot", "c", "-watch", "-size", "5x5", "-fleet", "2"}, 0,
 			[]string{"turn 1: random_guess at ", "tree now at", "bot C sank 1 ships"}},
 		{"statistics", []string{"-games", "20", "-bot", "d", "-seed", "3"}, 0,
 			[]string{"bot D: 20 games on 10x10, fleet [5 4 3 3 2], seed 3", "mean", "median", "p90", "max", "games/s"}},
-		{"unknown bot", []string{"-bot", "x"}, 2, []string{`battleship: -bot "x": want a, b, c, d or all`}},
+		{"unknown bot", []string{"-bot", "x"}, 2, []string{`battleship: -bot "x": want a, b, c, d, e or all`}},
 		{"bad size", []string{"-size", "ten"}, 2, []string{`battleship: -size "ten": want COLSxROWS`}},
 		{"bad fleet", []string{"-fleet", "5,x"}, 2, []string{`battleship: -fleet: item 2 ("x") is not a whole number`}},
 		{"fleet does not fit", []string{"-size", "5x5", "-fleet", "6"}, 2,
@@ -157,7 +161,7 @@ func TestRecordReplay(t *testing.T) {
 	if status := run([]string{"-replay", path}, &out, &errOut); status != 0 {
 		t.Fatalf("replay: exit %d: %s", status, errOut.String())
 	}
-	if !strings.Contains(out.String(), "replayed 4 games") || !strings.Contains(out.String(), "turn   1: random_guess") {
+	if !strings.Contains(out.String(), "replayed 5 games") || !strings.Contains(out.String(), "turn   1: random_guess") {
 		t.Errorf("replay output:\n%s", out.String())
 	}
 	data, err := os.ReadFile(path)

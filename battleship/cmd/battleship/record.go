@@ -16,7 +16,8 @@ import (
 // A record is a game written as JSON Lines: a header line with the seeds and
 // the setup, one line per turn with the intents the bot went through and
 // the signals they got, the shot (column and row, from 0), the answer, the
-// signal the answer gave and the bot's saved tree state after the turn, and
+// signal the answer gave and the bot's tree state after the turn (an
+// Elixir-style tree's saved binary state, a stepped tree's node states), and
 // an end line with the shot count. Several games may follow one another in
 // one record.
 
@@ -44,7 +45,7 @@ type recordTurn struct {
 	Answer string       `json:"answer"`
 	Ship   int          `json:"ship"` // from 0, -1 for a miss
 	Signal string       `json:"signal"`
-	State  string       `json:"state"` // base64 of the tree's MarshalBinary after the turn
+	State  string       `json:"state"` // base64 of the bot's tree state after the turn (Bot.State)
 }
 
 // recordEnd is a game's last line.
@@ -76,7 +77,7 @@ func newGame(s setup) (*battleship.Game, error) {
 
 // turnRecord is the record line of turn i (from 1) of a game.
 func turnRecord(i int, t battleship.Turn) (recordTurn, error) {
-	state, err := t.Bot.Tree().MarshalBinary()
+	state, err := t.Bot.State()
 	if err != nil {
 		return recordTurn{}, err
 	}

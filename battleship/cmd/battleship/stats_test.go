@@ -14,13 +14,14 @@ import (
 // A and B, and A near random fire's median of about 97.
 func TestStatistics(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 8,000 games")
+		t.Skip("plays 10,000 games")
 	}
 	want := map[string]string{
 		"A": "mean 95.41 median 97 p90 100 max 100",
 		"B": "mean 88.41 median 91 p90 99 max 100",
 		"C": "mean 63.25 median 63 p90 83 max 100",
 		"D": "mean 60.07 median 59 p90 81 max 100",
+		"E": "mean 44.51 median 44 p90 56 max 64",
 	}
 	means := map[string]float64{}
 	for _, name := range battleship.Names() {
@@ -35,6 +36,9 @@ func TestStatistics(t *testing.T) {
 		if got != want[name] {
 			t.Errorf("bot %s: %s, want %s", name, got, want[name])
 		}
+	}
+	if means["E"] > means["D"]-10 {
+		t.Errorf("bot E (mean %.1f) is not far better than D (%.1f)", means["E"], means["D"])
 	}
 	for _, smart := range []string{"C", "D"} {
 		for _, dumb := range []string{"A", "B"} {

@@ -1,0 +1,146 @@
+package battleship
+
+import (
+	"fmt"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// TreeE is bot "E", the strongest here: a stepped tree (the stepped
+// engine's kinds, Mistreevous semantics) over a handler that computes where
+// the ships are likely to be. In MDSL:
+//
+//	root {
+//	    selector {
+//	        action [target] while(target_afloat)
+//	        sequence {
+//	            condition [open_hit]
+//	            action [take_target]
+//	        }
+//	        selector {
+//	            sequence {
+//	                condition [parity_pays]
+//	                action [hunt_parity]
+//	            }
+//	            action [hunt_density]
+//	        }
+//	    }
+//	}
+//
+// Each step runs the first branch that can go on:
+//
+//   - Target: while the hit being targeted belongs to a ship afloat (the
+//     while guard, asked before every step of the action), target fires
+//     at the cell most likely to hold a ship given every open hit, and
+//     stays running. The step after the targeted ship sinks, the guard
+//     fails and aborts targeting at once.
+//   - Collateral damage, and first hits: if a hit on a ship afloat is
+//     open (a hit made while targeting another ship, or hunting's first
+//     hit), take_target makes it the target, without a shot; the tree
+//     completes, and its next step targets it. So every hit is followed
+//     up before hunting resumes.
+//   - Hunt: with no open hit, hunt by placement density, on one parity
+//     colour while that pays (the shortest ship afloat is at least
+//     parityFrom long), or over every cell. A hunting shot completes the
+//     tree.
+//
+// The handler knows how (density.go); the tree only decides what to do
+// next.
+var TreeE = bt.Root(bt.Select(
+	bt.Leaf(target).With(bt.While(targetAfloat)),
+	bt.Sequence(bt.Condition(openHit), bt.Leaf(takeTarget)),
+	bt.Select(
+		bt.Sequence(bt.Condition(parityPays), bt.Leaf(huntParity)),
+		bt.Leaf(huntDensity),
+	),
+))
+
+// Bot E's intents: its actions, conditions and guard.
+const (
+	target       Intent = "target"
+	targetAfloat Intent = "target_afloat"
+	openHit      Intent = "open_hit"
+	takeTarget   Intent = "take_target"
+	parityPays   Intent = "parity_pays"
+	huntParity   Intent = "hunt_parity"
+	huntDensity  Intent = "hunt_density"
+)
+
+// parityFrom is the shortest ship length for which hunting on one parity
+// colour pays.
+const parityFrom = 2
+
+// noPoint is the target before E has one.
+var noPoint = Point{-1, -1}
+
+// botE is E's handler.
+var botE = strategy{name: "E", stepped: &planE}
+
+var planE = steppedPlan{
+	def:       TreeE,
+	action:    actE,
+	condition: condE,
+	doing:     doingE,
+	actions:   actionNodes(TreeE),
+}
+
+// actE carries out E's actions.
+func actE(c *stepContext, in Intent) bt.Status {
+	b, v := c.bot, c.view
+	switch in {
+	case target, huntParity, huntDensity:
+		p := c.load()
+		var at Point
+		ok := false
+		switch in {
+		case target:
+			at, ok = p.target(&b.rng)
+		case huntParity:
+			at, ok = p.hunt(&b.rng, &b.colour, true)
+		default:
+			at, ok = p.hunt(&b.rng, &b.colour, false)
+		}
+		if !ok {
+			return bt.Failure // no cell left: the tree tries its next branch
+		}
+		c.fire(at)
+		if in == target {
+			return bt.Running // go on targeting while the guard holds
+		}
+		return bt.Success
+	case takeTarget:
+		h, ok := v.firstHit()
+		if !ok {
+			return bt.Failure
+		}
+		b.anchor = h
+		return bt.Success
+	}
+	panic("battleship: unreachable: bot E has no action " + string(in))
+}
+
+// condE answers E's conditions and guard.
+func condE(c *stepContext, in Intent) bool {
+	b, v := c.bot, c.view
+	switch in {
+	case targetAfloat:
+		return v.In(b.anchor) && v.At(b.anchor) == Hit
+	case openHit:
+		_, ok := v.firstHit()
+		return ok
+	case parityPays:
+		return c.load().shortest() >= parityFrom
+	}
+	panic("battleship: unreachable: bot E has no condition " + string(in))
+}
+
+// doingE says what E is doing.
+func doingE(b *Bot) string {
+	switch b.Intent() {
+	case target:
+		return fmt.Sprintf("targeting the ship hit at %v, given every open hit", b.anchor)
+	case "":
+		return "between branches: the next step starts the tree over"
+	}
+	return string(b.Intent())
+}
