@@ -15,10 +15,12 @@ package behaviortree
 // position ends with that outcome.
 //
 // Invariants: all[i].id == i; all[0] is the root; every position's enter is
-// a leaf, a Random, a RandomWeighted or a custom position in its subtree.
+// a leaf, a Random, a RandomWeighted, a custom or a parallel position in its
+// subtree.
 type program[L any] struct {
 	all         []pos[L]
 	random      bool   // some position draws at random on entry
+	par         bool   // some position is a parallel (parallel.go)
 	custom      bool   // some position is a custom node
 	fingerprint uint64 // hash of the structure, for saved states
 }
@@ -26,9 +28,10 @@ type program[L any] struct {
 // pos is one place in a compiled definition.
 type pos[L any] struct {
 	kind     Kind
-	index    int32 // index in parent.children
-	id       int32 // preorder number
-	n        int32 // RepeatN's count
+	index    int32    // index in parent.children
+	id       int32    // preorder number
+	n        int32    // RepeatN's count
+	need     [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
 	parent   *pos[L]
 	next     *pos[L]    // next sibling, or nil
 	enter    *pos[L]    // where entering this position afresh descends to
@@ -52,7 +55,7 @@ func compiled[L any](root *node[L]) *program[L] {
 
 // compile lays root's subtree out as positions, without recursion.
 func compile[L any](root *node[L]) *program[L] {
-	prog := &program[L]{all: make([]pos[L], root.size), random: root.random, custom: root.hasCust}
+	prog := &program[L]{all: make([]pos[L], root.size), random: root.random, custom: root.hasCust, par: root.frontier}
 	kids := make([]*pos[L], root.size-1) // backing store of every children slice
 	type item struct {
 		nd     *node[L]
@@ -66,6 +69,7 @@ func compile[L any](root *node[L]) *program[L] {
 		stack = stack[:len(stack)-1]
 		p := &prog.all[id]
 		*p = pos[L]{kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
+		p.need = parallelNeeds(it.nd)
 		id++
 		if it.parent != nil {
 			it.parent.children[it.index] = p
@@ -82,7 +86,7 @@ func compile[L any](root *node[L]) *program[L] {
 	for i := len(prog.all) - 1; i >= 0; i-- {
 		p := &prog.all[i]
 		switch p.kind {
-		case KindLeaf, KindRandom, KindRandomWeighted, KindCustom:
+		case KindLeaf, KindRandom, KindRandomWeighted, KindCustom, KindParallel, KindRace, KindThreshold:
 			p.enter = p
 		default:
 			p.enter = p.children[0].enter
@@ -116,10 +120,11 @@ type move[L any] struct {
 type moveKind uint8
 
 const (
-	moveEnter   moveKind = iota // enter to afresh; the tree is running
-	moveRestart                 // the root ended with ok; enter to, the root, afresh
-	moveRepeat                  // to, a RepeatN's child, ended: ask the counter
-	moveCustom                  // to, a custom node's child, ended with ok: ask the node
+	moveEnter    moveKind = iota // enter to afresh; the tree is running
+	moveRestart                  // the root ended with ok; enter to, the root, afresh
+	moveRepeat                   // to, a RepeatN's child, ended: ask the counter
+	moveCustom                   // to, a custom node's child, ended with ok: ask the node
+	moveParallel                 // to, a parallel's child, ended with ok: record it in the parallel's frame
 )
 
 // ended returns the move for p ending with outcome ok. p's parent's moves
@@ -159,6 +164,8 @@ func (p *pos[L]) ended(ok bool) move[L] {
 		return move[L]{to: p, kind: moveRepeat, ok: ok}
 	case KindCustom:
 		return move[L]{to: p, kind: moveCustom, ok: ok}
+	case KindParallel, KindRace, KindThreshold:
+		return move[L]{to: p, kind: moveParallel, ok: ok}
 	case KindAlwaysSucceed:
 		up = par.up[1]
 	case KindAlwaysFail:

@@ -192,7 +192,7 @@ func (z zipper[L]) traversal(p *pos[L]) Traversal {
 
 // setTraversal returns the custom states with next as the state of the
 // position numbered id, where it changed.
-func (x *extra) setTraversal(id int32, old, next Traversal) *immutable.Map[int32, Traversal] {
+func (x *extra[L]) setTraversal(id int32, old, next Traversal) *immutable.Map[int32, Traversal] {
 	if next == nil {
 		next = old // a Traversal that returns nil keeps its state
 	}

@@ -42,6 +42,10 @@ const (
 	KindLotto     // Lotto
 	KindRepeat    // Repeat, RepeatCount, RepeatRange
 	KindRetry     // Retry, RetryCount, RetryRange
+	// KindThreshold runs all its children at once in the Value/Succeed/Fail
+	// style (Threshold); so do KindParallel and KindRace there, as its
+	// presets.
+	KindThreshold
 	numKinds
 )
 
@@ -58,11 +62,12 @@ const (
 type param uint8
 
 const (
-	paramNone    param = iota
-	paramN             // Params.N: a count >= 2 (RepeatN)
-	paramWeights       // Params.Weights: one weight > 0 per child (RandomWeighted)
-	paramLotto         // Params.Weights: none, or one weight >= 0 per child (Lotto)
-	paramBound         // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
+	paramNone      param = iota
+	paramN               // Params.N: a count >= 2 (RepeatN)
+	paramWeights         // Params.Weights: one weight > 0 per child (RandomWeighted)
+	paramLotto           // Params.Weights: none, or one weight >= 0 per child (Lotto)
+	paramBound           // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
+	paramThreshold       // Params.Success, Failure: M-of-N counts (Threshold)
 )
 
 // kindInfo is one entry of the table of kinds.
@@ -79,6 +84,9 @@ type kindInfo struct {
 	mistreevous string
 	stepped     bool // only the stepped engine runs it: Start refuses it
 	carries     bool // a leaf kind that carries a value L (Leaf, Condition)
+	// frontier: in the Value/Succeed/Fail style, entering it enters every
+	// child at once, and it ends by M-of-N thresholds (parallel.go).
+	frontier bool
 }
 
 // kinds is the table of node kinds, indexed by Kind.
@@ -98,12 +106,13 @@ var kinds = [numKinds]kindInfo{
 	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true},
 	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true},
 	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true},
-	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", stepped: true},
-	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", stepped: true},
+	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true},
+	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true},
 	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true},
 	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true},
 	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true},
 	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true},
+	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
@@ -204,6 +213,12 @@ type Params struct {
 	// 2,147,483,647, and Min <= Max when Ranged.
 	Bound    Bound
 	Min, Max int
+	// Success and Failure are a Threshold's counts: it succeeds once
+	// Success children have succeeded, and fails once Failure children have
+	// failed or success can no longer be reached. A negative count means
+	// "all but k": -1 is every child, -2 all but one. Both resolve to 1 to
+	// the number of children.
+	Success, Failure int
 }
 
 // Limits on parameters, the same on 32- and 64-bit platforms.
@@ -235,8 +250,32 @@ func (k Kind) check(p Params, children int) error {
 		return checkLottoWeights(p.Weights, children)
 	case paramBound:
 		return checkBound(info.name, p)
+	case paramThreshold:
+		_, _, err := thresholds(p, children)
+		return err
 	}
 	return nil
+}
+
+// thresholds returns a Threshold's success and failure counts for n
+// children, with negative counts read as "all but k" (-1 is n, -2 is n-1),
+// as BehaviorTree.CPP's Parallel reads them; or an error unless both are 1
+// to n.
+func thresholds(p Params, n int) (success, failure int, err error) {
+	success, failure = p.Success, p.Failure
+	if success < 0 {
+		success += n + 1
+	}
+	if failure < 0 {
+		failure += n + 1
+	}
+	if success < 1 || success > n {
+		return 0, 0, fmt.Errorf("threshold: success count %d is not 1 to %d (or -1 to -%d) for %d children", p.Success, n, n, n)
+	}
+	if failure < 1 || failure > n {
+		return 0, 0, fmt.Errorf("threshold: failure count %d is not 1 to %d (or -1 to -%d) for %d children", p.Failure, n, n, n)
+	}
+	return success, failure, nil
 }
 
 // checkLottoWeights checks a Lotto's optional weights.
@@ -367,6 +406,8 @@ func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
 			nd.n.max = p.Min
 		}
 		nd.n.random = nd.n.random || p.Bound == Ranged
+	case paramThreshold:
+		nd.n.success, nd.n.failure = p.Success, p.Failure
 	}
 	return nd
 }
@@ -412,6 +453,8 @@ func (n Node[L]) Params() Params {
 		return Params{Weights: append([]int(nil), nd.weights...)}
 	case paramBound:
 		return Params{Bound: nd.bound, Min: nd.min, Max: nd.max}
+	case paramThreshold:
+		return Params{Success: nd.success, Failure: nd.failure}
 	}
 	return Params{}
 }
@@ -450,5 +493,11 @@ func (nd *node[L]) appendParams(b *strings.Builder) {
 			b.WriteString(strconv.Itoa(nd.max))
 			b.WriteByte(']')
 		}
+	case paramThreshold:
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(nd.success))
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(nd.failure))
+		b.WriteByte(']')
 	}
 }

@@ -40,6 +40,9 @@ type node[L any] struct {
 	size       int  // nodes in this subtree, this one included
 	random     bool // the subtree has a Random or RandomWeighted node
 	hasCust    bool // the subtree has a custom node
+	frontier   bool // the subtree has a node that enters all its children at once (parallel.go)
+	success    int  // Threshold: Params.Success, as given
+	failure    int  // Threshold: Params.Failure, as given
 	prog       atomic.Pointer[program[L]]
 
 	// The fields below serve the stepped engine (stepped.go).
@@ -110,7 +113,7 @@ func Negate[L any](child Node[L]) Node[L] {
 // Nodes, summarizing their subtrees. It returns the zero Node when the
 // definition would have more than maxNodes places.
 func inner[L any](k Kind, children []Node[L]) Node[L] {
-	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws, stepped: kinds[k].stepped}
+	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws, stepped: kinds[k].stepped, frontier: kinds[k].frontier}
 	for i, c := range children {
 		nd.children[i] = c.n
 		nd.size += c.n.size
@@ -120,6 +123,7 @@ func inner[L any](k Kind, children []Node[L]) Node[L] {
 		nd.random = nd.random || c.n.random
 		nd.hasCust = nd.hasCust || c.n.hasCust
 		nd.stepped = nd.stepped || c.n.stepped
+		nd.frontier = nd.frontier || c.n.frontier
 	}
 	return Node[L]{nd}
 }

@@ -128,6 +128,9 @@ func (t Tree[L]) save() (savedState, error) {
 		s.counts = append(s.counts, [2]uint64{uint64(c.at.id), uint64(c.left)})
 	}
 	if x := t.z.ext; x != nil {
+		if x.frame != nil {
+			return s, errors.New("behaviortree: cannot save a tree while a parallel node runs: saving a frontier is not supported yet")
+		}
 		b, _ := x.rng.MarshalBinary() // "pcg:" and 16 bytes
 		var r [16]byte
 		copy(r[:], b[len(b)-16:])
@@ -141,7 +144,7 @@ func (t Tree[L]) save() (savedState, error) {
 }
 
 // saveCustom returns the custom states in x, by increasing position.
-func saveCustom(x *extra) ([]savedCustom, error) {
+func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 	if x.custom == nil {
 		return nil, nil
 	}
@@ -468,10 +471,10 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 }
 
 // restoreRNG returns the extra state holding the random state rng, which
-// the program needs if it has random or custom nodes, and must not have
-// otherwise.
-func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra, error) {
-	if need := prog.random || prog.custom; need != (rng != nil) {
+// the program needs if it has random, custom or parallel nodes, and must not
+// have otherwise.
+func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra[L], error) {
+	if need := prog.random || prog.custom || prog.par; need != (rng != nil) {
 		return nil, &StateError{Where: at.rng(), Msg: fmt.Sprintf("present %v, but the definition needs one: %v", rng != nil, need)}
 	}
 	if rng == nil {
@@ -481,7 +484,7 @@ func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra, erro
 	if err := pcg.UnmarshalBinary(append([]byte("pcg:"), rng[:]...)); err != nil {
 		return nil, &StateError{Where: at.rng(), Msg: clipMessage(err.Error()), Err: err}
 	}
-	return &extra{rng: pcg}, nil
+	return &extra[L]{rng: pcg, par: prog.par}, nil
 }
 
 // restoreCounts returns the stack of counters saved in counts: they belong
@@ -515,7 +518,7 @@ func restoreCounts[L any](focus *pos[L], counts [][2]uint64, at places) (*count[
 // restoreCustom sets the custom states saved in custom into x: each at a
 // custom node, by increasing position, and accepted by its
 // [SavableTraversal.UnmarshalState].
-func restoreCustom[L any](prog *program[L], x *extra, custom []savedCustom, at places) error {
+func restoreCustom[L any](prog *program[L], x *extra[L], custom []savedCustom, at places) error {
 	last := -1
 	for i, c := range custom {
 		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != KindCustom {

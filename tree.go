@@ -84,7 +84,7 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 	}
 	prog := compiled(root.n)
 	var t Tree[L]
-	if prog.random || prog.custom {
+	if prog.random || prog.custom || prog.par {
 		var c config
 		for _, o := range opts {
 			o(&c)
@@ -92,7 +92,7 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 		if !c.seeded {
 			c.seed = rand.Uint64()
 		}
-		t.z.ext = &extra{rng: seedPCG(c.seed)}
+		t.z.ext = &extra[L]{rng: seedPCG(c.seed), par: prog.par}
 	}
 	t.z = t.z.descend(&prog.all[0])
 	return t

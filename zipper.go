@@ -32,15 +32,19 @@ type count[L any] struct {
 type zipper[L any] struct {
 	focus  *pos[L]
 	counts *count[L]
-	ext    *extra // nil for definitions with no Random and no custom node
+	ext    *extra[L] // nil for definitions with no Random, custom or parallel node
 }
 
 // extra is the part of the running state that only Random and custom nodes
 // use. It is replaced, never modified, when a draw or a custom node changes
 // it, so that the zipper stays three words and lives in registers.
-type extra struct {
+type extra[L any] struct {
 	rng    rand.PCG
 	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
+	// The fields below serve parallel positions (parallel.go).
+	frame  *frame[L] // the running parallel at the focus of this cursor, or nil
+	halted []*pos[L] // the leaves that the signal making this version halted
+	par    bool      // the definition has parallel positions: signals take the slow path
 }
 
 // descend enters p afresh and moves the focus to the leaf that entry reaches,
@@ -62,6 +66,8 @@ func (z zipper[L]) descendFrom(p *pos[L]) zipper[L] {
 		case KindLeaf:
 			z.focus = p
 			return z
+		case KindParallel, KindRace, KindThreshold:
+			return z.enterFrame(p)
 		case KindRandom, KindRandomWeighted:
 			x := *z.ext
 			var i int
@@ -81,6 +87,9 @@ func (z zipper[L]) descendFrom(p *pos[L]) zipper[L] {
 // (the tree has then started over), and Running otherwise. The moves were
 // worked out at compile time; only RepeatN and custom nodes are asked here.
 func (z zipper[L]) signal(ok bool) (zipper[L], Status) {
+	if z.ext != nil && z.ext.par {
+		return z.signalFirst(ok)
+	}
 	m := z.focus.up[b2i(ok)]
 	for {
 		switch m.kind {
@@ -93,30 +102,71 @@ func (z zipper[L]) signal(ok bool) (zipper[L], Status) {
 			}
 			return z.descend(m.to), Failure
 		case moveRepeat:
-			par := m.to.parent
-			left := par.n
-			if c := z.counts; c != nil && c.at == par {
-				left, z.counts = c.left, c.next
-			}
-			if left > 1 {
-				z.counts = &count[L]{at: par, left: left - 1, next: z.counts}
-				return z.descend(m.to), Running
-			}
-			m = par.up[1]
-		default: // moveCustom
-			par := m.to.parent
-			var step Step
-			z, step = z.reactCustom(par, int(m.to.index), m.ok)
-			switch step {
-			case StepSucceed:
-				m = par.up[1]
-			case StepFail:
-				m = par.up[0]
-			default: // checked by reactCustom: a child in range
-				return z.descend(par.children[step.child()]), Running
-			}
+			z, m = z.repeat(m)
+		default: // moveCustom; a definition with parallels took signalFirst
+			z, m = z.custom(m)
 		}
 	}
+}
+
+// advance makes move m and the moves it leads to, until the focus is on a
+// leaf again. It returns Success or Failure when the root ended (the tree
+// has then started over), and Running otherwise; or, with ended true, the
+// outcome of a parallel's child that ended, for the caller that holds the
+// parallel's frame (parallel.go) to record.
+func (z zipper[L]) advance(m move[L]) (zipper[L], Status, bool) {
+	for {
+		switch m.kind {
+		case moveEnter:
+			return z.descend(m.to), Running, false
+		case moveRestart:
+			z.counts = nil // already empty: every counter was popped on the way
+			if m.ok {
+				return z.descend(m.to), Success, false
+			}
+			return z.descend(m.to), Failure, false
+		case moveParallel:
+			if m.ok {
+				return z, Success, true
+			}
+			return z, Failure, true
+		case moveRepeat:
+			z, m = z.repeat(m)
+		default: // moveCustom
+			z, m = z.custom(m)
+		}
+	}
+}
+
+// repeat asks the counter of the RepeatN whose child m.to ended, and
+// returns the move to make next: entering the child again, or the RepeatN's
+// own success.
+func (z zipper[L]) repeat(m move[L]) (zipper[L], move[L]) {
+	par := m.to.parent
+	left := par.n
+	if c := z.counts; c != nil && c.at == par {
+		left, z.counts = c.left, c.next
+	}
+	if left > 1 {
+		z.counts = &count[L]{at: par, left: left - 1, next: z.counts}
+		return z, move[L]{to: m.to}
+	}
+	return z, par.up[1]
+}
+
+// custom asks the custom node whose child m.to ended with m.ok, and
+// returns the move to make next: entering a child, or the node's own end.
+func (z zipper[L]) custom(m move[L]) (zipper[L], move[L]) {
+	par := m.to.parent
+	var step Step
+	z, step = z.reactCustom(par, int(m.to.index), m.ok)
+	switch step {
+	case StepSucceed:
+		return z, par.up[1]
+	case StepFail:
+		return z, par.up[0]
+	}
+	return z, move[L]{to: par.children[step.child()]} // checked by reactCustom: in range
 }
 
 // b2i is 1 for true and 0 for false.
@@ -146,11 +196,11 @@ func (z zipper[L]) root() *pos[L] {
 }
 
 // equal reports whether two extras hold the same random and custom states.
-func (x *extra) equal(y *extra) bool {
+func (x *extra[L]) equal(y *extra[L]) bool {
 	if x == y {
 		return true
 	}
-	if x == nil || y == nil || x.rng != y.rng {
+	if x == nil || y == nil || x.rng != y.rng || !x.frame.equal(y.frame) {
 		return false
 	}
 	if x.custom == y.custom {
