@@ -39,7 +39,8 @@ func (e *DefinitionError) Unwrap() error { return e.Err }
 // nest more than 10,000 levels of arrays and objects (5,000 levels of inner
 // nodes with string leaves): the limit of ParseJSON, and of json.Marshal,
 // which checks what MarshalJSON returns. So what MarshalJSON writes,
-// ParseJSON, json.Marshal and json.Unmarshal all accept.
+// ParseJSON, json.Marshal and json.Unmarshal all accept (json.Unmarshal
+// also counts the levels of a document around the definition).
 func (n Node[L]) MarshalJSON() ([]byte, error) {
 	if n.n == nil {
 		return nil, &DefinitionError{Msg: "cannot marshal the zero Node"}
@@ -157,7 +158,8 @@ func (n *Node[L]) UnmarshalJSON(data []byte) error {
 //
 // An object with a "type" or a "children" key is always read as an inner
 // node, so leaf types whose JSON is such an object are not supported.
-// Kinds outside the Elixir form, such as custom nodes, have no JSON form.
+// Kinds outside the Elixir form, such as custom nodes, have no JSON form:
+// their names are unknown types.
 //
 // Leaves of type string, or of another type whose kind is string and which
 // has no UnmarshalJSON or UnmarshalText method, are decoded directly (as
@@ -168,10 +170,14 @@ func (n *Node[L]) UnmarshalJSON(data []byte) error {
 // is 5,000 levels of inner nodes. Any width is fine. White space may
 // follow the definition, nothing else.
 //
-// Every error is a *[DefinitionError] for the first problem in the input,
-// with the path of the node where it is; a syntax error gives its byte
-// offset, counting from 0. Messages quote at most about 100 bytes of the
-// input.
+// Every error is a *[DefinitionError], with the path of the node where the
+// problem is; a syntax error gives its byte offset, counting from 0.
+// ParseJSON reads the input once, from the start, and reports the first
+// problem it finds: an inner node's header is checked when its "children"
+// start, if its "type" came before them, and again, whole, at its closing
+// brace (a missing key, a count out of range or the wrong number of
+// children), after its children. Messages quote at most about 100 bytes of
+// the input.
 func ParseJSON[L any](data []byte) (Node[L], error) {
 	p := parser[L]{s: scanner{data: data}, leaf: leafDecoderOf[L]()}
 	return p.parse()
