@@ -45,6 +45,9 @@ var deterministicKinds = []bt.Kind{
 
 var allKinds = append(append([]bt.Kind{}, deterministicKinds...), bt.KindRandom, bt.KindRandomWeighted)
 
+// parallelKinds are the deterministic kinds and the parallel ones.
+var parallelKinds = append(append([]bt.Kind{}, deterministicKinds...), bt.KindParallel, bt.KindRace, bt.KindThreshold)
+
 // Tree returns a generator of definitions over the standard node set,
 // Random and RandomWeighted included, with leaves drawn from leaf (a
 // generator of L values). The number of nodes grows with gopter's size
@@ -57,6 +60,12 @@ func Tree[L any](leaf gopter.Gen, c Config) gopter.Gen {
 // properties that need the same trace from every Start.
 func DeterministicTree[L any](leaf gopter.Gen, c Config) gopter.Gen {
 	return treeGen[L](leaf, c.withDefaults(), deterministicKinds)
+}
+
+// ParallelTree is [DeterministicTree] with parallel nodes too: Parallel,
+// Race and Threshold, whose versions can have several focused leaves.
+func ParallelTree[L any](leaf gopter.Gen, c Config) gopter.Gen {
+	return treeGen[L](leaf, c.withDefaults(), parallelKinds)
 }
 
 func treeGen[L any](leaf gopter.Gen, c Config, kinds []bt.Kind) gopter.Gen {
@@ -107,43 +116,76 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 		}
 		children[i] = child
 	}
-	n := 2 + b.p.Rng.Intn(b.c.MaxN-1)
-	weights := make([]int, k)
-	for i := range weights {
-		weights[i] = 1 + b.p.Rng.Intn(b.c.MaxWeight)
+	p := bt.Params{N: 2 + b.p.Rng.Intn(b.c.MaxN-1), Weights: make([]int, k)}
+	for i := range p.Weights {
+		p.Weights[i] = 1 + b.p.Rng.Intn(b.c.MaxWeight)
 	}
-	return rebuild(kind, n, weights, children), true
+	// Threshold counts: 1 to k, or "all but" counts -1 to -k.
+	p.Success, p.Failure = 1+b.p.Rng.Intn(k), 1+b.p.Rng.Intn(k)
+	if b.p.Rng.Intn(4) == 0 {
+		p.Success = -p.Success
+	}
+	return rebuild(kind, p, children), true
 }
 
 // rebuild makes an inner node of the given kind from its parts, through
-// the library's table of kinds: count is used by kinds that take one, and
-// weights by kinds that take them.
-func rebuild[L any](kind bt.Kind, n int, weights []int, children []bt.Node[L]) bt.Node[L] {
-	var p bt.Params
+// the library's table of kinds. Parameters that kind does not take are
+// dropped, weights are given unit values past their end, and Threshold
+// counts are clamped to the number of children, so that a shrunk node
+// stays valid.
+func rebuild[L any](kind bt.Kind, p bt.Params, children []bt.Node[L]) bt.Node[L] {
+	var q bt.Params
+	k := len(children)
 	if kind.TakesN() {
-		p.N = n
+		q.N = p.N
 	}
 	if kind.TakesWeights() {
-		p.Weights = weights
+		q.Weights = make([]int, k)
+		for i := range q.Weights {
+			q.Weights[i] = 1
+			if i < len(p.Weights) {
+				q.Weights[i] = p.Weights[i]
+			}
+		}
 	}
-	nd, err := bt.Build(kind, p, children...)
+	if kind == bt.KindThreshold {
+		q.Success, q.Failure = clampCount(p.Success, k), clampCount(p.Failure, k)
+	}
+	nd, err := bt.Build(kind, q, children...)
 	if err != nil {
 		panic("proptest.rebuild: " + err.Error())
 	}
 	return nd
 }
 
-// parts returns an inner node's count, weights and children.
-func parts[L any](n bt.Node[L]) (int, []int, []bt.Node[L]) {
+// clampCount keeps a Threshold count valid for k children: 1 to k, or
+// -1 to -k.
+func clampCount(c, k int) int {
+	switch {
+	case c > k:
+		return k
+	case c < -k:
+		return -k
+	case c == 0:
+		return 1
+	}
+	return c
+}
+
+// parts returns an inner node's parameters and children, with a unit
+// weight per child for kinds without weights.
+func parts[L any](n bt.Node[L]) (bt.Params, []bt.Node[L]) {
 	children := make([]bt.Node[L], 0, n.Len())
 	weights := make([]int, 0, n.Len())
 	i := 0
 	for c := range n.Children() {
 		children = append(children, c)
-		weights = append(weights, max(1, n.Weight(i))) // unit weights for kinds without
+		weights = append(weights, max(1, n.Weight(i)))
 		i++
 	}
-	return n.N(), weights, children
+	p := n.Params()
+	p.N, p.Weights = n.N(), weights
+	return p, children
 }
 
 // shrinkTree returns one-step smaller variants of a tree, smallest first:
@@ -156,28 +198,33 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 	if n.Kind() == bt.KindLeaf || n.Kind() == bt.KindCustom {
 		return gopter.NoShrink
 	}
-	count, weights, children := parts(n)
+	p, children := parts(n)
+	weights := p.Weights
 	out = append(out, children...)
 	kind := n.Kind()
 	if len(children) > 1 {
 		for i := range children {
 			cs := append(append([]bt.Node[L]{}, children[:i]...), children[i+1:]...)
-			ws := append(append([]int{}, weights[:i]...), weights[i+1:]...)
-			out = append(out, rebuild(kind, count, ws, cs))
+			q := p
+			q.Weights = append(append([]int{}, weights[:i]...), weights[i+1:]...)
+			out = append(out, rebuild(kind, q, cs))
 		}
 	}
-	if kind == bt.KindRepeatN && count > 2 {
-		out = append(out, rebuild(kind, count-1, weights, children))
+	if kind == bt.KindRepeatN && p.N > 2 {
+		q := p
+		q.N--
+		out = append(out, rebuild(kind, q, children))
 	}
 	if kind == bt.KindRandomWeighted {
-		unit := make([]int, len(weights))
+		q := p
+		q.Weights = make([]int, len(weights))
 		changed := false
 		for i, w := range weights {
-			unit[i] = 1
+			q.Weights[i] = 1
 			changed = changed || w != 1
 		}
 		if changed {
-			out = append(out, rebuild(kind, count, unit, children))
+			out = append(out, rebuild(kind, q, children))
 		}
 	}
 	for i, c := range children {
@@ -189,7 +236,7 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 			}
 			cs := append([]bt.Node[L]{}, children...)
 			cs[i] = s.(bt.Node[L])
-			out = append(out, rebuild(kind, count, weights, cs))
+			out = append(out, rebuild(kind, p, cs))
 		}
 	}
 	return listShrink(out)

@@ -27,6 +27,10 @@ type mnode[L any] struct {
 	children []*mnode[L]
 	cur      int // the child the node is in
 	left     int // RepeatN: runs left, this one included
+	// Parallel kinds: how many successes and failures end the node, and
+	// each child's state: 0 running, 1 succeeded, -1 failed.
+	needOK, needFail int
+	done             []int
 }
 
 // NewModel returns a Model of def, entered from its root. Random nodes draw
@@ -40,6 +44,15 @@ func NewModel[L any](def bt.Node[L], rng *rand.Rand) *Model[L] {
 
 func copyDef[L any](n bt.Node[L]) *mnode[L] {
 	m := &mnode[L]{kind: n.Kind(), n: n.N()}
+	switch k := n.Len(); m.kind {
+	case bt.KindParallel:
+		m.needOK, m.needFail = k, 1
+	case bt.KindRace:
+		m.needOK, m.needFail = 1, k
+	case bt.KindThreshold:
+		p := n.Params()
+		m.needOK, m.needFail = allBut(p.Success, k), allBut(p.Failure, k)
+	}
 	if v, ok := n.Leaf(); ok {
 		m.leaf = v
 		return m
@@ -56,10 +69,29 @@ func copyDef[L any](n bt.Node[L]) *mnode[L] {
 	return m
 }
 
+// allBut reads a Threshold count: negative counts are "all but k".
+func allBut(c, n int) int {
+	if c < 0 {
+		return c + n + 1
+	}
+	return c
+}
+
+// isParallel reports whether nodes of kind k run all their children at once.
+func isParallel(k bt.Kind) bool {
+	return k == bt.KindParallel || k == bt.KindRace || k == bt.KindThreshold
+}
+
 // enter starts the node afresh.
 func (m *mnode[L]) enter(rng *rand.Rand) {
 	switch m.kind {
 	case bt.KindLeaf:
+		return
+	case bt.KindParallel, bt.KindRace, bt.KindThreshold:
+		m.done = make([]int, len(m.children))
+		for _, c := range m.children {
+			c.enter(rng)
+		}
 		return
 	case bt.KindRandom:
 		m.cur = rng.IntN(len(m.children))
@@ -81,17 +113,56 @@ func (m *mnode[L]) enter(rng *rand.Rand) {
 	m.children[m.cur].enter(rng)
 }
 
-// signal gives the current leaf the outcome ok. It returns whether this node
-// ended, and with which outcome.
-func (m *mnode[L]) signal(ok bool, rng *rand.Rand) (ended, outcome bool) {
+// signal gives the leaf at path (children indexes below m) the outcome
+// ok. It returns whether this node ended, and with which outcome; and
+// false when the leaf is not focused.
+func (m *mnode[L]) signal(path []int, ok bool, rng *rand.Rand) (ended, outcome, focused bool) {
 	if m.kind == bt.KindLeaf {
-		return true, ok
+		return true, ok, len(path) == 0
 	}
-	ended, res := m.children[m.cur].signal(ok, rng)
-	if !ended {
-		return false, false
+	if len(path) == 0 {
+		return false, false, false
 	}
+	i := path[0]
+	if isParallel(m.kind) {
+		if i >= len(m.done) || m.done[i] != 0 {
+			return false, false, false
+		}
+	} else if i != m.cur {
+		return false, false, false
+	}
+	ended, res, focused := m.children[i].signal(path[1:], ok, rng)
+	if !ended || !focused {
+		return false, false, focused
+	}
+	e, o := m.react(i, res, rng)
+	return e, o, true
+}
+
+// react is what m does when its child i ended with res.
+func (m *mnode[L]) react(i int, res bool, rng *rand.Rand) (ended, outcome bool) {
 	switch m.kind {
+	case bt.KindParallel, bt.KindRace, bt.KindThreshold:
+		m.done[i] = -1
+		if res {
+			m.done[i] = 1
+		}
+		oks, fails := 0, 0
+		for _, d := range m.done {
+			switch d {
+			case 1:
+				oks++
+			case -1:
+				fails++
+			}
+		}
+		switch {
+		case oks >= m.needOK:
+			return true, true
+		case fails >= m.needFail || len(m.done)-fails < m.needOK:
+			return true, false
+		}
+		return false, false
 	case bt.KindSequence:
 		if res && m.cur+1 < len(m.children) {
 			m.cur++
@@ -136,13 +207,63 @@ func (m *mnode[L]) signal(ok bool, rng *rand.Rand) (ended, outcome bool) {
 	}
 }
 
-// Value returns the current leaf's value.
+// Value returns the current leaf's value: with several, the first of the
+// frontier's.
 func (m *Model[L]) Value() L {
+	return m.leafAt(m.Frontier()[0])
+}
+
+func (m *Model[L]) leafAt(path []int) L {
 	n := m.root
-	for n.kind != bt.KindLeaf {
-		n = n.children[n.cur]
+	for _, i := range path {
+		n = n.children[i]
 	}
 	return n.leaf
+}
+
+// Frontier returns the paths (children indexes from the root) of the
+// focused leaves, in order: one, or one per running branch of the running
+// parallel nodes.
+func (m *Model[L]) Frontier() [][]int {
+	var out [][]int
+	var walk func(n *mnode[L], path []int)
+	walk = func(n *mnode[L], path []int) {
+		switch {
+		case n.kind == bt.KindLeaf:
+			out = append(out, append([]int(nil), path...))
+		case isParallel(n.kind):
+			for i, c := range n.children {
+				if n.done[i] == 0 {
+					walk(c, append(path, i))
+				}
+			}
+		default:
+			walk(n.children[n.cur], append(path, n.cur))
+		}
+	}
+	walk(m.root, nil)
+	return out
+}
+
+// SignalAt gives the focused leaf at path the outcome s and returns how the
+// root ended; it returns false, and changes nothing, when the leaf at path
+// is not focused.
+func (m *Model[L]) SignalAt(path []int, s bt.Status) (bt.Status, bool) {
+	if s == bt.Running {
+		return bt.Running, true
+	}
+	ended, res, focused := m.root.signal(path, s == bt.Success, m.rng)
+	if !focused {
+		return bt.Running, false
+	}
+	if !ended {
+		return bt.Running, true
+	}
+	m.root.enter(m.rng)
+	if res {
+		return bt.Success, true
+	}
+	return bt.Failure, true
 }
 
 // Succeed tells the current leaf it succeeded, and returns how the root
@@ -152,21 +273,12 @@ func (m *Model[L]) Succeed() bt.Status { return m.Signal(bt.Success) }
 // Fail tells the current leaf it failed, and returns how the root ended.
 func (m *Model[L]) Fail() bt.Status { return m.Signal(bt.Failure) }
 
-// Signal applies s (Running does nothing) and returns how the root ended.
-// When the root ends, the Model starts over from the root.
+// Signal applies s (Running does nothing) to the first leaf of the
+// frontier and returns how the root ended. When the root ends, the Model
+// starts over from the root.
 func (m *Model[L]) Signal(s bt.Status) bt.Status {
-	if s == bt.Running {
-		return bt.Running
-	}
-	ended, res := m.root.signal(s == bt.Success, m.rng)
-	if !ended {
-		return bt.Running
-	}
-	m.root.enter(m.rng)
-	if res {
-		return bt.Success
-	}
-	return bt.Failure
+	st, _ := m.SignalAt(m.Frontier()[0], s)
+	return st
 }
 
 // Clone returns an independent copy of the Model in its current state. The
@@ -177,6 +289,7 @@ func (m *Model[L]) Clone() *Model[L] {
 
 func (m *mnode[L]) clone() *mnode[L] {
 	c := *m
+	c.done = append([]int(nil), m.done...)
 	c.children = make([]*mnode[L], len(m.children))
 	for i, k := range m.children {
 		c.children[i] = k.clone()
