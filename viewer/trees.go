@@ -12,7 +12,7 @@ import (
 // one step per version, in order, each paired with the signal that made
 // it (Running for a start), as [bt.History.All] yields them. Each step
 // shows the version's node states as [bt.Tree.Picture] does, its focus,
-// and as events the signal and, when the root ended, how. It returns an
+// the signal, and when the root ended, how. It returns an
 // error for a version of another definition and for no versions at all.
 func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree[L], bt.Status]) (*Replay, error) {
 	if def.IsZero() {
@@ -31,17 +31,17 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 		}
 		states, focus[0] = v.NodeStates(states)
 		s := Step{States: states, Focus: focus}
-		switch {
-		case k == 0 && signal == bt.Running:
-			s.Label = fmt.Sprintf("start: %v", v.Value())
-		default:
-			s.Label = fmt.Sprintf("step %d: %v, now at %v", k, signal, v.Value())
-			s.Events = []string{fmt.Sprintf("%v signalled", signal)}
+		sig := byte('-')
+		switch signal {
+		case bt.Success:
+			sig = 's'
+		case bt.Failure:
+			sig = 'f'
 		}
 		if st := v.Status(); st != bt.Running {
-			s.Events = append(s.Events, fmt.Sprintf("the root ended with %v; the tree started over", st))
+			s.Events = []string{fmt.Sprintf("the root ended with %v; the tree started over", st)}
 		}
-		if err := r.Add(s); err != nil {
+		if err := r.add(s, sig); err != nil {
 			return nil, fmt.Errorf("viewer.TreesReplay: %w", err)
 		}
 		k++

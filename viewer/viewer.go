@@ -67,12 +67,12 @@ type Replay struct {
 	nodes  [][5]any // parent, kind, params, label, attrs
 	shown  []bt.State
 	steps  []string
-	labels []string
-	events [][]string
+	labels map[int]string   // the steps that have a label
+	events map[int][]string // the steps that have events
+	sigs   []byte           // TreesReplay: each step's signal, 's', 'f' or '-'
 	board  *board
 	shots  []*[4]any // x, y, "m"/"h"/"s", ship
-	hasEv  bool
-	hasLab bool
+	hasSig bool
 }
 
 // board is a battleship board: its size and its ships' cells.
@@ -90,7 +90,8 @@ func NewReplay(title string, layout bt.Picture) (*Replay, error) {
 	if err := layout.WriteText(io.Discard, bt.ASCII); err != nil {
 		return nil, fmt.Errorf("viewer.NewReplay: %w", err)
 	}
-	r := &Replay{title: title, nodes: make([][5]any, len(layout.Nodes)), shown: make([]bt.State, len(layout.Nodes))}
+	r := &Replay{title: title, nodes: make([][5]any, len(layout.Nodes)), shown: make([]bt.State, len(layout.Nodes)),
+		labels: map[int]string{}, events: map[int][]string{}}
 	for i, nd := range layout.Nodes {
 		r.nodes[i] = [5]any{nd.Parent, nd.Kind.String(), nd.Params, nd.Label, nd.Attrs}
 	}
@@ -151,7 +152,12 @@ func (r *Replay) Len() int { return len(r.steps) }
 // Add appends a step. It returns an error when the step does not have one
 // state per node, names a focus outside the tree, or has a shot off the
 // board (or a shot without a board).
-func (r *Replay) Add(s Step) error {
+func (r *Replay) Add(s Step) error { return r.add(s, '-') }
+
+// add is Add, with the signal that made the step: 's' success, 'f'
+// failure, '-' none. The page says "step k: success, now at X" and lists
+// "success signalled" for a step without a label of its own.
+func (r *Replay) add(s Step, sig byte) error {
 	if len(s.States) != len(r.nodes) {
 		return fmt.Errorf("viewer.Replay.Add: step %d has %d states for %d nodes", len(r.steps), len(s.States), len(r.nodes))
 	}
@@ -189,24 +195,29 @@ func (r *Replay) Add(s Step) error {
 		shot = &[4]any{sh.X, sh.Y, code, sh.Ship}
 	}
 	copy(r.shown, s.States)
+	if s.Label != "" {
+		r.labels[len(r.steps)] = s.Label
+	}
+	if len(s.Events) > 0 {
+		r.events[len(r.steps)] = s.Events
+	}
 	r.steps = append(r.steps, b.String())
-	r.labels = append(r.labels, s.Label)
-	r.events = append(r.events, s.Events)
 	r.shots = append(r.shots, shot)
-	r.hasEv = r.hasEv || len(s.Events) > 0
-	r.hasLab = r.hasLab || s.Label != ""
+	r.sigs = append(r.sigs, sig)
+	r.hasSig = r.hasSig || sig != '-'
 	return nil
 }
 
 // data is the page's JSON for one replay.
 type data struct {
-	Title  string     `json:"title"`
-	Nodes  [][5]any   `json:"nodes"`
-	Steps  []string   `json:"steps"`
-	Labels []string   `json:"labels,omitempty"`
-	Events [][]string `json:"events,omitempty"`
-	Board  *board     `json:"board,omitempty"`
-	Shots  []*[4]any  `json:"shots,omitempty"`
+	Title  string           `json:"title"`
+	Nodes  [][5]any         `json:"nodes"`
+	Steps  []string         `json:"steps"`
+	Labels map[int]string   `json:"labels,omitempty"`
+	Events map[int][]string `json:"events,omitempty"`
+	Sig    string           `json:"sig,omitempty"`
+	Board  *board           `json:"board,omitempty"`
+	Shots  []*[4]any        `json:"shots,omitempty"`
 }
 
 // Write writes a viewer page titled title that replays rs (a menu switches
@@ -224,12 +235,9 @@ func Write(w io.Writer, title string, rs ...*Replay) error {
 		if r == nil || len(r.steps) == 0 {
 			return fmt.Errorf("viewer.Write: replay %d has no steps", i)
 		}
-		d := data{Title: r.title, Nodes: r.nodes, Steps: r.steps, Board: r.board}
-		if r.hasLab {
-			d.Labels = r.labels
-		}
-		if r.hasEv {
-			d.Events = r.events
+		d := data{Title: r.title, Nodes: r.nodes, Steps: r.steps, Board: r.board, Labels: r.labels, Events: r.events}
+		if r.hasSig {
+			d.Sig = string(r.sigs)
 		}
 		if r.board != nil {
 			d.Shots = r.shots

@@ -2,10 +2,11 @@
   "use strict";
   var D = JSON.parse(document.getElementById("bt-data").textContent);
   var CODES = { i: 0, r: 1, s: 2, f: 3 }, LETTERS = "irsf", NAMES = ["ready", "running", "succeeded", "failed"];
+  var SIGNALS = { s: "success", f: "failure", "-": "" };
   var K = 64; // a keyframe every K steps
   var SVG = "http://www.w3.org/2000/svg";
   function $(id) { return document.getElementById(id); }
-  var R, els, shown, keys, cur = -1, focusEls = [], cells = [], cellCls = [], timer = null;
+  var R, els, shown, keys, cur = -1, lastScrolled = null, focusEls = [], cells = [], cellCls = [], timer = null;
 
   // apply applies a step's delta ("12s3f|5,7": node 12 succeeded, 3 failed;
   // focus 5 and 7) to the states st, and returns the focus list.
@@ -66,7 +67,7 @@
     $("boardbox").classList.toggle("hidden", !b);
     box.textContent = ""; cells = []; cellCls = [];
     if (!b) { return; }
-    box.style.gridTemplateColumns = "repeat(" + (b.cols + 1) + ", 18px)";
+    box.style.gridTemplateColumns = "repeat(" + (b.cols + 1) + ", 24px)";
     for (y = -1; y < b.rows; y++) {
       for (x = -1; x < b.cols; x++) {
         e = document.createElement("div");
@@ -113,16 +114,20 @@
     }
     focusEls.forEach(function (e) { e.classList.remove("focus"); });
     focusEls = f.filter(function (j) { return j >= 0 && j < els.length; }).map(function (j) { els[j].classList.add("focus"); return els[j]; });
-    if (focusEls.length && k !== cur) { scrollTo(focusEls[0]); }
+    if (focusEls.length && k !== cur && focusEls[0] !== lastScrolled) { scrollTo(focusEls[0]); lastScrolled = focusEls[0]; }
     cur = k;
     $("scrub").value = k;
     $("pos").textContent = "step " + k + " / " + (n - 1);
-    $("label").textContent = (R.labels && R.labels[k]) || "step " + k;
-    var ev = $("events"); ev.textContent = "";
-    ((R.events && R.events[k]) || []).forEach(function (t) { var li = document.createElement("li"); li.textContent = t; ev.appendChild(li); });
-    $("eventsbox").classList.toggle("hidden", !R.events);
+    var sig = R.sig ? SIGNALS[R.sig[k]] : "", at = f.length ? nodeText(f[0]) : "";
+    $("label").textContent = (R.labels && R.labels[k]) || (k === 0 && !sig ? "start" : "step " + k + (sig ? ": " + sig : "")) + (at ? (sig ? ", now at " : ": at ") + at : "");
+    var ev = $("events"), list = (sig ? [sig + " signalled"] : []).concat((R.events && R.events[k]) || []);
+    ev.textContent = "";
+    list.forEach(function (t) { var li = document.createElement("li"); li.textContent = t; ev.appendChild(li); });
+    $("eventsbox").classList.toggle("hidden", !R.events && !R.sig);
     if (R.board) { boardAt(k); }
   }
+
+  function nodeText(i) { var nd = R.nodes[i]; return nd[3] || nd[1] + nd[2]; }
 
   function focusOf(k) {
     var s = R.steps[k], bar = s.indexOf("|");
@@ -140,14 +145,14 @@
     stop();
     R = D.replays[j];
     $("scrub").max = R.steps.length - 1;
-    layout(); boardLayout(); cur = -1; focusEls = [];
+    layout(); boardLayout(); cur = -1; focusEls = []; lastScrolled = null;
     go(0);
   }
 
   function play() {
     if (timer) { stop(); return; }
     if (cur >= R.steps.length - 1) { go(0); }
-    $("play").textContent = "\u23f8";
+    $("play").textContent = "pause";
     timer = setInterval(function () {
       if (cur >= R.steps.length - 1) { stop(); return; }
       go(cur + 1);
@@ -155,7 +160,7 @@
   }
   function stop() {
     if (timer) { clearInterval(timer); timer = null; }
-    $("play").textContent = "\u25b6";
+    $("play").textContent = "play";
   }
 
   $("title").textContent = D.title;

@@ -19,11 +19,12 @@ import (
 type page struct {
 	Title   string `json:"title"`
 	Replays []struct {
-		Title  string     `json:"title"`
-		Nodes  [][5]any   `json:"nodes"`
-		Steps  []string   `json:"steps"`
-		Labels []string   `json:"labels"`
-		Events [][]string `json:"events"`
+		Title  string           `json:"title"`
+		Nodes  [][5]any         `json:"nodes"`
+		Steps  []string         `json:"steps"`
+		Labels map[int]string   `json:"labels"`
+		Events map[int][]string `json:"events"`
+		Sig    string           `json:"sig"`
 		Board  *struct {
 			Cols, Rows int
 			Ships      [][]int
@@ -125,8 +126,19 @@ func TestWriteHistory(t *testing.T) {
 	if r.Nodes[4][1] != "leaf" || r.Nodes[4][3] != "go_right" || r.Nodes[3][0] != float64(2) {
 		t.Errorf("nodes %v", r.Nodes)
 	}
-	if len(r.Events) != len(r.Steps) || len(r.Events[1]) == 0 {
-		t.Errorf("events %v", r.Events)
+	k = 0
+	for v, sig := range h.All() {
+		want := map[bt.Status]byte{bt.Running: '-', bt.Success: 's', bt.Failure: 'f'}[sig]
+		if r.Sig[k] != want {
+			t.Errorf("step %d: signal %c, want %c", k, r.Sig[k], want)
+		}
+		if ended := v.Status() != bt.Running; ended != (len(r.Events[k]) == 1) {
+			t.Errorf("step %d: status %v, events %q", k, v.Status(), r.Events[k])
+		}
+		k++
+	}
+	if len(r.Labels) != 0 {
+		t.Errorf("labels %v", r.Labels)
 	}
 }
 
