@@ -48,6 +48,12 @@
 // need not touch them. Chunked path copying for very big trees is not
 // done: a step of a tree of n nodes that writes a state copies n/4 bytes.
 //
+// A version saves to a compact binary form ([Stepped.MarshalBinary]: node
+// states, extras, generator) and restores onto any version of the same
+// definition ([Stepped.Restore], which checks a fingerprint of the
+// compiled definition and every state and extra, and never panics); a
+// pending async result makes saving fail ([ErrPendingAsync]).
+//
 // Agents, events, errors. The [Agent] is typed and explicit (no
 // reflection): Action, Condition (for conditions and guards), Entry, Step
 // and Exit functions of the leaf type, checked at NewStepped (a function
