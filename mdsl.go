@@ -79,6 +79,7 @@
 //	RepeatN                   repeat_n [n]            n >= 2
 //	Random                    random                  (Mistreevous's lotto is the stepped engine's, with its own draws)
 //	RandomWeighted            random_weighted [w, ...] one weight >= 1 per child
+//	Threshold                 threshold [s, f]        success and failure counts (negative: all but k)
 //	Root, Wait, Parallel, Race, All, Lotto, Repeat, Retry: root, wait, parallel, race, all, lotto, repeat, retry
 //
 // Custom nodes have no text form. These keywords are the only thing the
@@ -119,7 +120,8 @@ import (
 // no text form (custom nodes). The arguments each kind takes follow from
 // its param in the table of kinds (kinds.go): paramN [n], paramWeights
 // [w, ...] (one per child), paramLotto [w, ...] (optional), paramBound
-// [n] or [min, max] (optional); leaves that carry a value take a call.
+// [n] or [min, max] (optional), paramThreshold [success, failure]; leaves
+// that carry a value take a call.
 var mdslKeywords = [numKinds]string{
 	KindLeaf:               "action",
 	KindSelect:             "selector",
@@ -142,6 +144,7 @@ var mdslKeywords = [numKinds]string{
 	KindLotto:              "lotto",
 	KindRepeat:             "repeat",
 	KindRetry:              "retry",
+	KindThreshold:          "threshold",
 }
 
 // MDSLError is an error in an MDSL text: where it is and what is wrong.
@@ -164,19 +167,17 @@ func (e *MDSLError) Error() string {
 		b.WriteByte(':')
 	}
 	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, e.Msg)
-	if e.Source != "" || e.caret > 0 {
-		b.WriteByte('\n')
-		b.WriteString(e.Source)
-		b.WriteByte('\n')
-		for _, r := range e.Source[:e.caret] {
-			if r == '\t' {
-				b.WriteByte('\t')
-			} else {
-				b.WriteByte(' ')
-			}
+	b.WriteByte('\n')
+	b.WriteString(e.Source)
+	b.WriteByte('\n')
+	for _, r := range e.Source[:e.caret] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
 		}
-		b.WriteByte('^')
 	}
+	b.WriteByte('^')
 	return b.String()
 }
 
@@ -258,7 +259,7 @@ func ParseMDSLFunc[L any](name string, src []byte, leaf func(text string) (L, er
 		a := p.args[c.lo]
 		v, err := leaf(a.str)
 		if err != nil {
-			return v, newMDSLError(p.name, p.src, a.pos, fmt.Sprintf("leaf %s: %v", strconv.Quote(a.str), err), err)
+			return v, newMDSLError(p.name, p.src, a.pos, fmt.Sprintf("leaf %s: %v", strconv.Quote(clip(a.str)), err), err)
 		}
 		return v, nil
 	})
@@ -316,7 +317,7 @@ func buildMDSL[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) (Node[L
 			continue
 		}
 		if j, dup := b.names[n.name]; dup {
-			return Node[L]{}, p.errAt(n.argPos, "root %q is defined twice (first on line %d)", n.name, newMDSLError("", p.src, p.nodes[j].pos, "", nil).Line)
+			return Node[L]{}, p.errAt(n.argPos, "root %q is defined twice (first on line %d)", clip(n.name), newMDSLError("", p.src, p.nodes[j].pos, "", nil).Line)
 		}
 		b.names[n.name] = r
 	}
@@ -359,10 +360,10 @@ func (b *mbuilder[L]) branch(name string, pos, depth int) (mbuilt[L], error) {
 	}
 	i, ok := b.names[name]
 	if !ok {
-		return mbuilt[L]{}, b.p.errAt(pos, "branch to an unknown root %q", name)
+		return mbuilt[L]{}, b.p.errAt(pos, "branch to an unknown root %q", clip(name))
 	}
 	if b.state[name] == 1 {
-		return mbuilt[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", name)
+		return mbuilt[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
 	}
 	b.state[name] = 1
 	d, err := b.node(b.p.nodes[i].first, depth)
@@ -449,6 +450,8 @@ func (b *mbuilder[L]) params(n *mnode) Params {
 			return Params{}
 		}
 		return Params{Weights: append([]int(nil), ints...)}
+	case paramThreshold:
+		return Params{Success: ints[0], Failure: ints[1]}
 	case paramBound:
 		switch len(ints) {
 		case 1:

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -230,6 +231,9 @@ func lexWord(l *mlexer) mstateFn {
 	t := mtoken{typ: mtWord, pos: l.start, end: l.pos}
 	if l.spliced {
 		t.val, t.spliced = string(append(l.buf, l.src[l.seg:l.pos]...)), true
+		if strings.Contains(t.val, "/*") {
+			return l.errorf(l.start, "removing a comment leaves '/*' in this word")
+		}
 	}
 	l.emit(t)
 	return lexBetween
@@ -269,6 +273,9 @@ func lexString(l *mlexer) mstateFn {
 			t := mtoken{typ: mtString, pos: l.start, end: l.pos}
 			if l.spliced {
 				t.val, t.spliced = string(append(l.buf, l.src[l.seg:l.pos]...)), true
+				if strings.Contains(t.val, "/*") {
+					return l.errorf(l.start, "removing a comment leaves '/*' in this string")
+				}
 			}
 			l.pos++
 			l.emit(t)

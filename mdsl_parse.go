@@ -94,7 +94,13 @@ type mparser struct {
 const MaxMDSLBytes = 64 << 20
 
 func newMParser(name string, src []byte, mode int, keepComments bool) *mparser {
-	return &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
+	p := &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
+	if guess := len(src) / 32; guess > 16 && len(src) <= MaxMDSLBytes {
+		p.nodes = make([]mnode, 0, guess)
+		p.args = make([]marg, 0, guess)
+		p.calls = make([]mcall, 0, guess)
+	}
+	return p
 }
 
 func (p *mparser) next() mtoken {
@@ -155,11 +161,7 @@ func (p *mparser) wordBytes(t mtoken) []byte {
 func (p *mparser) describe(t mtoken) string {
 	switch t.typ {
 	case mtWord:
-		s := p.text(t)
-		if len(s) > 40 {
-			s = s[:40] + "..."
-		}
-		return strconv.Quote(s)
+		return strconv.Quote(clip(p.text(t)))
 	case mtString:
 		return "a string"
 	}
@@ -427,8 +429,11 @@ func (p *mparser) header(i int32, kw string) error {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
-			if kind == KindRandomWeighted {
+			switch kinds[kind].param {
+			case paramWeights:
 				min = 1
+			case paramThreshold:
+				min = -maxRepeat
 			}
 			if a.num < float64(min) || a.num > maxRepeat {
 				return p.errAt(a.pos, "%s arguments must be integers from %d to %d, got %s", kw, min, maxRepeat, p.showArg(a))
@@ -445,6 +450,10 @@ func (p *mparser) header(i int32, kw string) error {
 			}
 			if p.ints[n.ilo] < 2 {
 				return p.errAt(n.argPos, "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
+			}
+		case paramThreshold:
+			if got != 2 {
+				return p.errAt(n.argPos, "%s takes two counts: %s [success, failure]", kw, kw)
 			}
 		case paramBound:
 			if got > 2 {
@@ -542,7 +551,7 @@ func (p *mparser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
 		}
 		for _, a := range args[1:] {
 			if a.typ == margIdent {
-				return 0, p.errAt(a.pos, "invalid %s argument value '%s', must be string, number, boolean, agent property reference or null", what, a.str)
+				return 0, p.errAt(a.pos, "invalid %s argument value '%s', must be string, number, boolean, agent property reference or null", what, clip(a.str))
 			}
 		}
 		if len(args)-1 > MaxArgs {
@@ -566,11 +575,19 @@ func (p *mparser) showArg(a marg) string {
 	case margProp:
 		return "$" + a.str
 	}
-	s := a.str
-	if len(s) > 40 {
-		s = s[:40] + "..."
+	return "'" + clip(a.str) + "'"
+}
+
+// clip shortens s to at most 40 bytes (and whole runes) for a message.
+func clip(s string) string {
+	if len(s) <= 40 {
+		return s
 	}
-	return "'" + s + "'"
+	i := 40
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
 }
 
 // argList reads a [ ... ] or ( ... ) list into p.args[lo:hi].
@@ -635,7 +652,7 @@ func (p *mparser) arg(t mtoken) (marg, error) {
 	}
 	if v, isInt, ok, bad := jsNumber(string(w)); ok {
 		if bad != "" {
-			return marg{}, p.errAt(t.pos, "number %s: %s", w, bad)
+			return marg{}, p.errAt(t.pos, "number %s: %s", clip(string(w)), bad)
 		}
 		return marg{typ: margNum, pos: t.pos, num: v, isInt: isInt}, nil
 	}
@@ -643,7 +660,7 @@ func (p *mparser) arg(t mtoken) (marg, error) {
 		return marg{}, p.errAt(t.pos, "a name is longer than %d bytes", MaxStringBytes)
 	}
 	if mdslPlaceholder(w) {
-		return marg{}, p.errAt(t.pos, "%s is reserved (Mistreevous's string placeholders)", w)
+		return marg{}, p.errAt(t.pos, "%s is reserved (Mistreevous's string placeholders)", clip(string(w)))
 	}
 	if len(w) > 1 && w[0] == '$' && identStart(w[1]) {
 		return marg{typ: margProp, pos: t.pos, str: p.str(w[1:])}, nil

@@ -59,7 +59,7 @@ func appendMDSLLeafText(b []byte, s string) ([]byte, error) {
 	}
 	q, ok := mdslQuote(s)
 	if !ok {
-		return b, fmt.Errorf("leaf %s has no MDSL form", strconv.Quote(s))
+		return b, fmt.Errorf("leaf %s has no MDSL form", strconv.Quote(clip(s)))
 	}
 	return append(b, q...), nil
 }
@@ -150,6 +150,9 @@ func appendMDSLHeader[L any](b []byte, nd *node[L], call func([]byte, L, bool) (
 		if nd.weights != nil {
 			b = appendInts(b, nd.weights...)
 		}
+	case paramThreshold:
+		ps := Node[L]{nd}.Params()
+		b = appendInts(b, ps.Success, ps.Failure)
 	case paramBound:
 		switch nd.bound {
 		case Fixed:
@@ -201,7 +204,7 @@ func appendMDSLCall(b []byte, c Call, attr bool) ([]byte, error) {
 		open, closer = '(', ')'
 	}
 	if !mdslIdentOK(c.Name) {
-		return b, fmt.Errorf("function name %s has no MDSL form", strconv.Quote(c.Name))
+		return b, fmt.Errorf("function name %s has no MDSL form", strconv.Quote(clip(c.Name)))
 	}
 	if len(c.Args) > MaxArgs {
 		return b, fmt.Errorf("%s has more than %d arguments", c.Name, MaxArgs)
@@ -233,13 +236,13 @@ func appendMDSLValue(b []byte, a any) ([]byte, error) {
 	case string:
 		q, ok := mdslQuote(v)
 		if !ok {
-			return b, fmt.Errorf("string %s has no MDSL form", strconv.Quote(v))
+			return b, fmt.Errorf("string %s has no MDSL form", strconv.Quote(clip(v)))
 		}
 		return append(b, q...), nil
 	case Property:
 		s := string(v)
 		if s == "" || !identStart(s[0]) || !mdslWordOK("$"+s) {
-			return b, fmt.Errorf("property %s has no MDSL form", strconv.Quote(s))
+			return b, fmt.Errorf("property %s has no MDSL form", strconv.Quote(clip(s)))
 		}
 		return append(append(b, '$'), s...), nil
 	}

@@ -1,0 +1,687 @@
+// Command bt checks, formats, converts, draws and runs behavior tree files:
+// MDSL texts (Mistreevous's definition language, with this library's
+// keywords for the Elixir kinds), Mistreevous JSON definitions, and the
+// JSON definitions of the Elixir corpus.
+//
+// Usage:
+//
+//	bt check FILE...
+//	bt fmt [-w] [-l] FILE...
+//	bt convert -to json|mdsl|mistreevous|elixir FILE
+//	bt render [-format ascii|unicode|dot|mermaid] FILE
+//	bt run [-steps N] [-seed S] [-script FILE] FILE
+//
+// check parses and validates every file and prints the errors of each,
+// exiting 1 if there are any. fmt prints the canonical form of MDSL files
+// (-w rewrites them in place, -l lists those whose formatting differs),
+// keeping named roots, branches and comments. convert writes a tree in
+// another format: json is Mistreevous JSON for trees of Mistreevous kinds
+// and the Elixir corpus format for trees of Elixir kinds. render draws the
+// tree. run steps the tree with a scripted agent: the script (JSON) gives
+// each action name a list of results ("success", "failure", "running")
+// and each condition name a list of booleans, used in turn and cycling, as
+// the Mistreevous corpus does; names it does not list succeed (actions)
+// or hold (conditions). Usage errors exit 2; -h prints the usage and
+// exits 0.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+const usage = `usage:
+  bt check FILE...                             parse and validate; exit 1 on errors
+  bt fmt [-w] [-l] FILE...                     print the canonical MDSL (-w: rewrite, -l: list)
+  bt convert -to json|mdsl|mistreevous|elixir FILE
+                                               convert between MDSL and JSON
+  bt render [-format ascii|unicode|dot|mermaid] FILE
+                                               draw the tree
+  bt run [-steps N] [-seed S] [-script FILE] FILE
+                                               step the tree with a scripted agent
+`
+
+// usageError is a usage error (exit 2).
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// usagef returns a usage error.
+func usagef(format string, args ...any) error { return usageError(fmt.Sprintf(format, args...)) }
+
+// run runs bt with args (without the program name) and returns the exit
+// code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "bt: no command\n"+usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "check":
+		return check(rest, stdout, stderr)
+	case "fmt":
+		return fmtCmd(rest, stdout, stderr)
+	case "convert":
+		err = convert(rest, stdout, stderr)
+	case "render":
+		err = render(rest, stdout, stderr)
+	case "run":
+		err = runCmd(rest, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "bt: unknown command %q\n%s", cmd, usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(stderr, "bt %s: %v\nrun 'bt -h' for usage\n", cmd, err)
+		return 2
+	}
+	fmt.Fprintln(stderr, err)
+	return 1
+}
+
+// newFlags returns a flag set for a subcommand that writes its usage to
+// stdout for -h and reports bad flags as usage errors.
+func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(stdout, "usage: bt %s\n", synopsis)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parseFlags parses args, turning flag errors into usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+			return err
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// A tree read from a file: of Calls (MDSL, Mistreevous JSON) or of
+// strings (MDSL with string leaves, Elixir JSON).
+type tree struct {
+	call   bt.Node[bt.Call]
+	str    bt.Node[string]
+	isStr  bool
+	format string // "mdsl", "mistreevous", "elixir"
+}
+
+// load reads a tree from a file in any of the formats.
+func load(path string) (tree, []byte, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return tree{}, nil, err
+	}
+	t, err := parse(path, src)
+	return t, src, err
+}
+
+func parse(path string, src []byte) (tree, error) {
+	trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{' || trimmed[0] == '"') {
+		n, err := bt.ParseMistreevous(src)
+		if err == nil {
+			return tree{call: n, format: "mistreevous"}, nil
+		}
+		s, err2 := bt.ParseJSON[string](src)
+		if err2 == nil {
+			return tree{str: s, isStr: true, format: "elixir"}, nil
+		}
+		if bytes.Contains(src, []byte(`"root"`)) {
+			return tree{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return tree{}, fmt.Errorf("%s: %w", path, err2)
+	}
+	n, err := bt.ParseMDSL(path, src)
+	if err == nil {
+		return tree{call: n, format: "mdsl"}, nil
+	}
+	s, err2 := bt.ParseMDSLFunc(path, src, func(s string) (string, error) { return s, nil })
+	if err2 == nil {
+		return tree{str: s, isStr: true, format: "mdsl"}, nil
+	}
+	var e1, e2 *bt.MDSLError
+	if errors.As(err, &e1) && errors.As(err2, &e2) && e2.Offset > e1.Offset {
+		return tree{}, err2
+	}
+	return tree{}, err
+}
+
+func check(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("check", "check FILE...", stdout)
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "bt check: %v\n", err)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "bt check: no files")
+		return 2
+	}
+	code := 0
+	for _, f := range fs.Args() {
+		if _, _, err := load(f); err != nil {
+			fmt.Fprintln(stderr, err)
+			code = 1
+		}
+	}
+	return code
+}
+
+func fmtCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("fmt", "fmt [-w] [-l] FILE...", stdout)
+	write := fs.Bool("w", false, "write the result to the file instead of stdout")
+	list := fs.Bool("l", false, "list the files whose formatting differs")
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "bt fmt: %v\n", err)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "bt fmt: no files")
+		return 2
+	}
+	code := 0
+	for _, f := range fs.Args() {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			code = 1
+			continue
+		}
+		out, err := bt.FormatMDSLSource(f, src)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			code = 1
+			continue
+		}
+		differs := !bytes.Equal(out, src)
+		if *list && differs {
+			fmt.Fprintln(stdout, f)
+		}
+		if *write {
+			if differs {
+				if err := os.WriteFile(f, out, 0o666); err != nil {
+					fmt.Fprintln(stderr, err)
+					code = 1
+				}
+			}
+		} else if !*list {
+			stdout.Write(out)
+		}
+	}
+	return code
+}
+
+// onlyFile returns the one file argument.
+func onlyFile(fs *flag.FlagSet) (string, error) {
+	switch fs.NArg() {
+	case 0:
+		return "", usagef("no file")
+	case 1:
+		return fs.Arg(0), nil
+	}
+	return "", usagef("one file, got %d", fs.NArg())
+}
+
+func convert(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir FILE", stdout)
+	to := fs.String("to", "", "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch *to {
+	case "json", "mdsl", "mistreevous", "elixir":
+	case "":
+		return usagef("-to is required")
+	default:
+		return usagef("unknown format %q for -to (json, mdsl, mistreevous, elixir)", *to)
+	}
+	file, err := onlyFile(fs)
+	if err != nil {
+		return err
+	}
+	t, src, err := load(file)
+	if err != nil {
+		return err
+	}
+	out, err := convertTree(t, src, file, *to)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	_, err = stdout.Write(out)
+	return err
+}
+
+// hasElixirKinds reports whether a tree has kinds that only the Elixir
+// engine runs (no Mistreevous form).
+func hasElixirKinds[L any](n bt.Node[L]) bool {
+	for c := range n.Preorder() {
+		if c.Kind().Mistreevous() == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
+	if to == "mdsl" {
+		switch {
+		case t.format == "mdsl":
+			return bt.FormatMDSLSource(file, src)
+		case t.isStr:
+			return bt.FormatMDSLFunc(t.str, func(s string) (string, error) { return s, nil })
+		}
+		return bt.FormatMDSL(t.call)
+	}
+	elixir := to == "elixir"
+	if to == "json" {
+		if t.isStr {
+			elixir = hasElixirKinds(t.str) || t.format == "elixir"
+		} else {
+			elixir = hasElixirKinds(t.call)
+		}
+	}
+	if elixir {
+		s, err := elixirTree(t)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(b, '\n'), nil
+	}
+	c := t.call
+	if t.isStr {
+		c = callTree(t.str)
+	}
+	b, err := bt.MarshalMistreevous(c)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// elixirTree returns the tree as a definition of string leaves without a
+// root, for the Elixir engine and its JSON.
+func elixirTree(t tree) (bt.Node[string], error) {
+	var s bt.Node[string]
+	if t.isStr {
+		s = t.str
+	} else {
+		var err error
+		if s, err = stringTree(t.call); err != nil {
+			return s, err
+		}
+	}
+	if s.Kind() == bt.KindRoot {
+		if len(s.Attrs()) > 0 {
+			return s, errors.New("the root has guards or callbacks, which Elixir-style trees do not have")
+		}
+		s = s.Child(0)
+	}
+	for c := range s.Preorder() {
+		if c.Kind().Stepped() {
+			return s, fmt.Errorf("%s nodes run only on the stepped engine: no Elixir form", c.Kind())
+		}
+		if len(c.Attrs()) > 0 {
+			return s, errors.New("guards and callbacks run only on the stepped engine: no Elixir form")
+		}
+	}
+	return s, nil
+}
+
+// mapTree rebuilds a tree with new leaves and attribute values.
+func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
+	type frame struct {
+		n    bt.Node[A]
+		kids []bt.Node[B]
+	}
+	var zero bt.Node[B]
+	stack := []frame{{n: n}}
+	var done bt.Node[B]
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.kids) < top.n.Len() {
+			stack = append(stack, frame{n: top.n.Child(len(top.kids))})
+			continue
+		}
+		var out bt.Node[B]
+		switch top.n.Kind() {
+		case bt.KindLeaf, bt.KindCondition:
+			a, _ := top.n.Leaf()
+			b, err := f(a)
+			if err != nil {
+				return zero, err
+			}
+			if top.n.Kind() == bt.KindLeaf {
+				out = bt.Leaf(b)
+			} else {
+				out = bt.Condition(b)
+			}
+		case bt.KindCustom:
+			return zero, errors.New("custom nodes cannot be converted")
+		default:
+			var err error
+			if out, err = bt.Build(top.n.Kind(), top.n.Params(), top.kids...); err != nil {
+				return zero, err
+			}
+		}
+		if as := top.n.Attrs(); len(as) > 0 {
+			bs := make([]bt.Attr[B], 0, len(as))
+			for _, a := range as {
+				v, err := f(a.Value())
+				if err != nil {
+					return zero, err
+				}
+				var b bt.Attr[B]
+				switch a.Kind() {
+				case bt.AttrWhile:
+					b = bt.While(v)
+				case bt.AttrUntil:
+					b = bt.Until(v)
+				case bt.AttrEntry:
+					b = bt.Entry(v)
+				case bt.AttrStep:
+					b = bt.OnStep(v)
+				case bt.AttrExit:
+					b = bt.Exit(v)
+				}
+				if a.SucceedOnAbort() {
+					b = b.ThenSucceed()
+				}
+				bs = append(bs, b)
+			}
+			out = out.With(bs...)
+		}
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			done = out
+		} else {
+			stack[len(stack)-1].kids = append(stack[len(stack)-1].kids, out)
+		}
+	}
+	return done, nil
+}
+
+// stringTree turns a tree of Calls without arguments into a tree of
+// their names.
+func stringTree(n bt.Node[bt.Call]) (bt.Node[string], error) {
+	return mapTree(n, func(c bt.Call) (string, error) {
+		if len(c.Args) > 0 {
+			return "", fmt.Errorf("%s has arguments, which Elixir-style leaves do not have", c)
+		}
+		return c.Name, nil
+	})
+}
+
+// callTree turns a tree of strings into a tree of Calls without
+// arguments.
+func callTree(n bt.Node[string]) bt.Node[bt.Call] {
+	c, _ := mapTree(n, func(s string) (bt.Call, error) { return bt.Call{Name: s}, nil })
+	return c
+}
+
+func render(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("render", "render [-format ascii|unicode|dot|mermaid] FILE", stdout)
+	format := fs.String("format", "ascii", "ascii, unicode, dot or mermaid")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch *format {
+	case "ascii", "unicode", "dot", "mermaid":
+	default:
+		return usagef("unknown format %q (ascii, unicode, dot, mermaid)", *format)
+	}
+	file, err := onlyFile(fs)
+	if err != nil {
+		return err
+	}
+	t, _, err := load(file)
+	if err != nil {
+		return err
+	}
+	var pic bt.Picture
+	if t.isStr {
+		pic = t.str.Picture()
+	} else {
+		pic = t.call.Picture()
+	}
+	switch *format {
+	case "ascii":
+		return pic.WriteText(stdout, bt.ASCII)
+	case "unicode":
+		return pic.WriteText(stdout, bt.Unicode)
+	case "dot":
+		return pic.WriteDOT(stdout)
+	}
+	return pic.WriteMermaid(stdout)
+}
+
+// script is what bt run's agent does: per action name its results, per
+// condition name its answers, each used in turn, cycling.
+type script struct {
+	Actions    map[string][]string `json:"actions"`
+	Conditions map[string][]bool   `json:"conditions"`
+	// Delta is the seconds that pass at each step, cycling (Mistreevous's
+	// getDeltaTime); default 1.
+	Delta []float64 `json:"delta"`
+}
+
+func runCmd(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("run", "run [-steps N] [-seed S] [-script FILE] FILE", stdout)
+	steps := fs.Int("steps", 10, "the number of steps (ticks, or signals for Elixir-style trees)")
+	seed := fs.Uint64("seed", 1, "the seed of the tree's random draws")
+	scriptFile := fs.String("script", "", `a JSON script: {"actions": {"Name": ["success", "running", ...]}, "conditions": {"Name": [true, false, ...]}, "delta": [seconds, ...]}`)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *steps < 0 {
+		return usagef("-steps must be 0 or more, got %d", *steps)
+	}
+	file, err := onlyFile(fs)
+	if err != nil {
+		return err
+	}
+	var sc script
+	if *scriptFile != "" {
+		b, err := os.ReadFile(*scriptFile)
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&sc); err != nil {
+			return fmt.Errorf("%s: %w", *scriptFile, err)
+		}
+		for name, list := range sc.Actions {
+			if len(list) == 0 {
+				return fmt.Errorf("%s: action %s has no results", *scriptFile, name)
+			}
+			for _, r := range list {
+				if _, ok := results[r]; !ok {
+					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", *scriptFile, name, r)
+				}
+			}
+		}
+		for name, list := range sc.Conditions {
+			if len(list) == 0 {
+				return fmt.Errorf("%s: condition %s has no answers", *scriptFile, name)
+			}
+		}
+	}
+	t, _, err := load(file)
+	if err != nil {
+		return err
+	}
+	elixir := t.format == "elixir"
+	if !elixir {
+		if t.isStr {
+			elixir = hasElixirKinds(t.str)
+		} else {
+			elixir = hasElixirKinds(t.call)
+		}
+	}
+	if elixir {
+		s, err := elixirTree(t)
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		return runElixir(stdout, s, &sc, *steps, *seed)
+	}
+	c := t.call
+	if t.isStr {
+		c = callTree(t.str)
+	}
+	return runStepped(stdout, c, &sc, *steps, *seed)
+}
+
+var results = map[string]bt.Result{"success": bt.ResultSuccess, "failure": bt.ResultFailure, "running": bt.ResultRunning}
+
+func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed uint64) error {
+	counts := map[string]int{}
+	agent := bt.Agent[bt.Call]{
+		Action: func(c bt.Call) bt.Result {
+			list := sc.Actions[c.Name]
+			if len(list) == 0 {
+				return bt.ResultSuccess
+			}
+			k := counts[c.Name]
+			counts[c.Name]++
+			return results[list[k%len(list)]]
+		},
+		Condition: func(c bt.Call) bool {
+			list := sc.Conditions[c.Name]
+			if len(list) == 0 {
+				return true
+			}
+			k := counts[c.Name]
+			counts[c.Name]++
+			return list[k%len(list)]
+		},
+		Entry: func(bt.Call) {},
+		Step:  func(bt.Call) {},
+		Exit:  func(bt.Call, bool, bool) {},
+	}
+	nd := 0
+	delta := func() float64 {
+		if len(sc.Delta) == 0 {
+			return 1
+		}
+		d := sc.Delta[nd%len(sc.Delta)]
+		nd++
+		return d
+	}
+	tree, err := bt.NewStepped(def, agent, bt.WithRandomSeed(seed), bt.WithDeltaTime(delta))
+	if err != nil {
+		return err
+	}
+	names := map[int]string{}
+	for info := range tree.Nodes() {
+		names[info.ID] = info.Name
+	}
+	var b strings.Builder
+	emit := func(e bt.Event[bt.Call]) {
+		switch e.Kind {
+		case bt.EventState:
+			fmt.Fprintf(&b, "  node %d %s: %s -> %s\n", e.Node, names[e.Node], e.From, e.To)
+		case bt.EventAction:
+			r := e.Result.Status.String()
+			if e.Result.Async != nil {
+				r = "async"
+			}
+			fmt.Fprintf(&b, "  action %s -> %s\n", e.Value, r)
+		case bt.EventCondition:
+			fmt.Fprintf(&b, "  condition %s -> %t\n", e.Value, e.Holds)
+		case bt.EventEntry:
+			fmt.Fprintf(&b, "  entry %s\n", e.Value)
+		case bt.EventStep:
+			fmt.Fprintf(&b, "  step %s\n", e.Value)
+		case bt.EventExit:
+			fmt.Fprintf(&b, "  exit %s (succeeded %t, aborted %t)\n", e.Value, e.Succeeded, e.Aborted)
+		}
+	}
+	for s := 1; s <= steps; s++ {
+		b.Reset()
+		next, err := tree.StepWith(emit)
+		if err != nil {
+			return fmt.Errorf("step %d: %w", s, err)
+		}
+		tree = next
+		fmt.Fprintf(w, "step %d: %s\n%s", s, tree.State(), b.String())
+	}
+	return nil
+}
+
+func runElixir(w io.Writer, def bt.Node[string], sc *script, steps int, seed uint64) error {
+	counts := map[string]int{}
+	tree := bt.Start(def, bt.WithSeed(seed))
+	for s := 1; s <= steps; s++ {
+		v := tree.Value()
+		ok := true
+		if list := sc.Actions[v]; len(list) > 0 {
+			r := list[counts[v]%len(list)]
+			counts[v]++
+			switch r {
+			case "failure":
+				ok = false
+			case "running":
+				return fmt.Errorf("step %d: %s: Elixir-style leaves succeed or fail; \"running\" is for the stepped engine", s, v)
+			}
+		}
+		if ok {
+			tree = tree.Succeed()
+		} else {
+			tree = tree.Fail()
+		}
+		status := "the tree goes on"
+		if st := tree.Status(); st != bt.Running {
+			status = "the tree ended: " + st.String() + "; it starts over"
+		}
+		res := "success"
+		if !ok {
+			res = "failure"
+		}
+		fmt.Fprintf(w, "step %d: %s -> %s (%s)\n", s, v, res, status)
+	}
+	return nil
+}
