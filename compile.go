@@ -85,8 +85,10 @@ func compile[L any](root *node[L]) *program[L] {
 	// every child's enter before its parent's.
 	for i := len(prog.all) - 1; i >= 0; i-- {
 		p := &prog.all[i]
-		switch p.kind {
-		case KindLeaf, KindRandom, KindRandomWeighted, KindCustom, KindParallel, KindRace, KindThreshold:
+		switch {
+		case len(p.children) == 0, p.kind == KindRandom, p.kind == KindRandomWeighted, p.kind == KindCustom, kinds[p.kind].frontier:
+			// Leaves of every kind stop a descent (only the stepped engine
+			// runs those that are not KindLeaf: Start refuses them).
 			p.enter = p
 		default:
 			p.enter = p.children[0].enter

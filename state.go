@@ -81,14 +81,27 @@ func fingerprintOf[L any](all []pos[L]) uint64 {
 		p := &all[i]
 		put(uint64(p.kind))
 		put(uint64(len(p.children)))
-		switch p.kind {
-		case KindRepeatN:
+		switch nd := p.def; kinds[p.kind].param {
+		case paramN:
 			put(uint64(p.n))
-		case KindRandomWeighted:
-			for j := range p.children {
-				put(uint64(p.def.weightOf(j)))
+		case paramWeights:
+			for _, w := range nd.weights {
+				put(uint64(w))
 			}
-		case KindCustom:
+		case paramLotto:
+			put(uint64(len(nd.weights))) // absent weights: every child one ticket
+			for _, w := range nd.weights {
+				put(uint64(w))
+			}
+		case paramBound:
+			put(uint64(nd.bound))
+			put(uint64(nd.min))
+			put(uint64(nd.max))
+		case paramThreshold:
+			put(uint64(p.need[0]))
+			put(uint64(p.need[1]))
+		}
+		if p.kind == KindCustom {
 			h.Write([]byte(reflect.TypeOf(p.def.custom).String()))
 		}
 	}

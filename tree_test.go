@@ -437,3 +437,13 @@ func TestBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestFingerprintOfSteppedKinds is the regression test of compiling a
+// definition with wait and condition leaves (for a fingerprint, say), which
+// indexed the children of a leaf.
+func TestFingerprintOfSteppedKinds(t *testing.T) {
+	def := bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](100), bt.Leaf("go")))
+	if def.Fingerprint() == bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](200), bt.Leaf("go"))).Fingerprint() {
+		t.Error("the fingerprint does not see a wait's duration")
+	}
+}
