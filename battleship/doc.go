@@ -1,12 +1,12 @@
 // Package battleship is the worked example of the behaviortree library: the
-// game of Battleship, and four bots whose strategies are behavior trees.
+// game of Battleship, and five bots whose strategies are behavior trees.
 //
 // As in the seed documentation, each bot is split in two: the tree, which
 // only says what the bot wants to do next (an [Intent] such as "go_right"),
 // and the handler code, which carries the intent out: it fires a shot, or
 // fails the intent when it cannot be carried out (a move off the board),
 // and, when the answer to the shot comes, gives the tree the signal the
-// answer calls for. Each bot is one file, bot_a.go to bot_d.go: its tree at
+// answer calls for. Each bot is one file, bot_a.go to bot_e.go: its tree at
 // the top, then its handler, what each intent does and which signal each
 // answer gives.
 //
@@ -16,9 +16,16 @@
 //   - Bot "D", the original author's bot: C with randomized directions, and
 //     "collateral damage" (hits that were not part of a sunk ship) targeted
 //     before random guessing resumes.
+//   - Bot "E", the strongest: a stepped tree (the library's stepped
+//     engine: a while guard, conditions, selectors) that targets while the
+//     ship it targets is afloat, takes up collateral hits before it hunts
+//     again, and hunts on one parity colour or by density; its handler
+//     (density.go) counts placements and enumerates the configurations of
+//     ships that explain the open hits. It is stepped once per tick, and
+//     answers are not signals: its guards and conditions read the board.
 //
-// A [Bot] is a value: a tree version, its strategy, and the handler's
-// memory. A [Game] keeps the bot's version after every turn, so it can be
+// A [Bot] is a value: a tree version (of either engine), its strategy, and
+// the handler's memory. A [Game] keeps the bot's version after every turn, so it can be
 // stepped back ([Game.Undo]) and every turn inspected. [PlayMany] plays many
 // games on all cores, for statistics, without allocating per game.
 //

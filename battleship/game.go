@@ -202,7 +202,9 @@ func (s *sea) fire(p Point) (Answer, error) {
 // Tick is one intent a bot went through while deciding a shot, and the
 // signal it gave that intent: Success or Failure, or Running for the intent
 // that named the shot (its signal comes with the answer). Each tick is one
-// Value and one signal of the bot's tree.
+// Value and one signal of the bot's tree, or, for a stepped tree, one call
+// of its agent: an action and the status it returned, or a condition or
+// guard and whether it held (Success) or not (Failure).
 type Tick struct {
 	Intent Intent
 	Signal bt.Status
@@ -213,7 +215,7 @@ type Turn struct {
 	Ticks  []Tick    // the intents the bot went through, the shot's last
 	Shot   Point     // where it fired
 	Answer Answer    // what the shot hit
-	Signal bt.Status // what the answer told the tree (Running: nothing)
+	Signal bt.Status // what the answer told the tree (Running: nothing, as always for a stepped tree)
 	Bot    Bot       // the bot as the turn ended
 }
 

@@ -1,5 +1,5 @@
 // Command battleship watches behavior trees play Battleship: the five bots
-// of the behaviortree library's worked example, one game each on the same
+// (A to E) of the behaviortree library's worked example, one game each on the same
 // board, or many games each with statistics.
 //
 // Usage:
