@@ -221,7 +221,8 @@ func (n Node[L]) With(as ...Attr[L]) Node[L] {
 	}
 	c := &node[L]{kind: nd.kind, leaf: nd.leaf, children: nd.children, n: nd.n, weights: nd.weights,
 		cumWeights: nd.cumWeights, total: nd.total, custom: nd.custom, size: nd.size, random: nd.random,
-		hasCust: nd.hasCust, bound: nd.bound, min: nd.min, max: nd.max, attrs: at, stepped: true}
+		hasCust: nd.hasCust, bound: nd.bound, min: nd.min, max: nd.max, attrs: at, stepped: true,
+		success: nd.success, failure: nd.failure, frontier: nd.frontier, name: nd.name}
 	return Node[L]{c}
 }
 

@@ -46,6 +46,13 @@ const (
 	// style (Threshold); so do KindParallel and KindRace there, as its
 	// presets.
 	KindThreshold
+	// The kinds below are FluentBehaviourTree's nodes (fluent.go), which
+	// keep nothing between steps. They run only on the stepped engine and
+	// take any number of children, none included.
+	KindReactiveSequence // ReactiveSequence: Fluent's Sequence
+	KindReactiveSelect   // ReactiveSelect: Fluent's Selector
+	KindReactiveParallel // ReactiveParallel: Fluent's Parallel(fail, succeed)
+	KindEmptyInverter    // EmptyInverter: Fluent's Inverter without a child
 	numKinds
 )
 
@@ -56,6 +63,7 @@ const (
 	noChildren   arity = iota // a leaf
 	oneChild                  // a decorator
 	someChildren              // one or more
+	anyChildren               // zero or more (the reactive kinds)
 )
 
 // param is a parameter a kind may take besides its children.
@@ -68,6 +76,7 @@ const (
 	paramLotto           // Params.Weights: none, or one weight >= 0 per child (Lotto)
 	paramBound           // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
 	paramThreshold       // Params.Success, Failure: M-of-N counts (Threshold)
+	paramCounts          // Params.Failure, Success: any ints, per-step counts (ReactiveParallel)
 )
 
 // kindInfo is one entry of the table of kinds.
@@ -113,6 +122,10 @@ var kinds = [numKinds]kindInfo{
 	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true},
 	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true},
 	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true},
+	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true},
+	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true},
+	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true},
+	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
@@ -218,6 +231,10 @@ type Params struct {
 	// failed or success can no longer be reached. A negative count means
 	// "all but k": -1 is every child, -2 all but one. Both resolve to 1 to
 	// the number of children.
+	//
+	// For a ReactiveParallel they are FluentBehaviourTree's
+	// numRequiredToSucceed and numRequiredToFail, counted within one step:
+	// any values, a count of 0 or less switching that outcome off.
 	Success, Failure int
 }
 
@@ -406,7 +423,7 @@ func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
 			nd.n.max = p.Min
 		}
 		nd.n.random = nd.n.random || p.Bound == Ranged
-	case paramThreshold:
+	case paramThreshold, paramCounts:
 		nd.n.success, nd.n.failure = p.Success, p.Failure
 	}
 	return nd
@@ -453,7 +470,7 @@ func (n Node[L]) Params() Params {
 		return Params{Weights: append([]int(nil), nd.weights...)}
 	case paramBound:
 		return Params{Bound: nd.bound, Min: nd.min, Max: nd.max}
-	case paramThreshold:
+	case paramThreshold, paramCounts:
 		return Params{Success: nd.success, Failure: nd.failure}
 	}
 	return Params{}
@@ -498,6 +515,12 @@ func (nd *node[L]) appendParams(b *strings.Builder) {
 		b.WriteString(strconv.Itoa(nd.success))
 		b.WriteByte(',')
 		b.WriteString(strconv.Itoa(nd.failure))
+		b.WriteByte(']')
+	case paramCounts: // in ReactiveParallel's order: fail, succeed
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(nd.failure))
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(nd.success))
 		b.WriteByte(']')
 	}
 }

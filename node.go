@@ -41,8 +41,8 @@ type node[L any] struct {
 	random     bool // the subtree has a Random or RandomWeighted node
 	hasCust    bool // the subtree has a custom node
 	frontier   bool // the subtree has a node that enters all its children at once (parallel.go)
-	success    int  // Threshold: Params.Success, as given
-	failure    int  // Threshold: Params.Failure, as given
+	success    int  // Threshold, ReactiveParallel: Params.Success, as given
+	failure    int  // Threshold, ReactiveParallel: Params.Failure, as given
 	prog       atomic.Pointer[program[L]]
 
 	// The fields below serve the stepped engine (stepped.go).
@@ -51,6 +51,9 @@ type node[L any] struct {
 	attrs    *attrs[L] // guards and callbacks, or nil
 	stepped  bool      // the subtree has a stepped-only kind or attributes: Start refuses it
 	sprog    atomic.Pointer[sprogram[L]]
+
+	// name is the node's name, or "" (a FluentBuilder names every node).
+	name string
 }
 
 // Leaf returns a leaf node whose value is v: a behavior the tree can ask for.
@@ -133,6 +136,10 @@ func inner[L any](k Kind, children []Node[L]) Node[L] {
 // built by doubling a node 26 times already has 2^27-1 places, which would
 // compile to gigabytes.
 const maxNodes = 1 << 26
+
+// Name returns the name n was given by a [FluentBuilder] call (the
+// first argument of Sequence, Do, ...), or "" for a node without one.
+func (n Node[L]) Name() string { return n.must("Name").name }
 
 // IsZero reports whether n is the zero Node, which is not a valid definition.
 func (n Node[L]) IsZero() bool { return n.n == nil }

@@ -1,105 +1,3 @@
-// # Stepped trees: the Mistreevous engine
-//
-// (A section for the package doc, to be merged into doc.go.)
-//
-// Besides the Elixir-style driving of a [Tree] (Start, Value, Succeed,
-// Fail), the package runs trees the way Mistreevous 4.3.1, BehaviorTree.CPP
-// and go-behaviortree do: [NewStepped] makes a [Stepped] version whose
-// leaves call an [Agent], and [Stepped.Step] updates the whole tree once
-// (one tick), returning a new version. Actions may run for several steps
-// (Running) or complete later ([Async]); guards ([While], [Until]) abort
-// running work when the world changes; [Parallel], [Race] and [All] run
-// children side by side; [Wait] measures time; [Lotto] draws;
-// [Repeat] and [Retry] loop; [Entry], [OnStep] and [Exit] callbacks
-// observe. The semantics are exactly Mistreevous 4.3.1's, checked event
-// for event against the 1,500 cases recorded from the real library
-// (testdata/mistreevous-4.3.1.jsonl.gz; mistreevous_conformance_test.go).
-//
-// Layout. The kinds are rows of the table of kinds (kinds.go), with their
-// Mistreevous JSON names: a [Leaf] is Mistreevous's action (the game does
-// it and reports back), Select is the selector, Negate is flip,
-// AlwaysSucceed and AlwaysFail are succeed and fail, and KindRoot,
-// KindCondition, KindWait, KindParallel, KindRace, KindAll, KindLotto,
-// KindRepeat and KindRetry are the stepped-only kinds (attrs.go holds
-// their constructors and the attributes). stepped_compile.go compiles a
-// definition once into flat arrays in preorder, cached in the root node
-// as compile.go caches the Elixir program; stepped.go is the engine;
-// mistreevous.go reads and writes Mistreevous JSON definitions
-// ([ParseMistreevous], [MarshalMistreevous]), whose leaves are [Call]s run
-// by a [Functions] registry (call.go).
-//
-// State. A version is four words: the shared machine (program, agent,
-// options), the node states inline (2 bits per node, for trees of up to
-// 32 nodes), a pointer to an immutable word array, and a persistent list
-// of pending async results. The word array holds, for trees of more than
-// 32 nodes, the node states (2 bits each: 511 nodes are 128 bytes), then
-// two words for each node that keeps something between steps (a bounded
-// repeat's or retry's count and target, a bounded wait's time waited and
-// total, a lotto's pick; numbered at compile time, only for such nodes),
-// then the seed of the version's own generator if anything draws. A step
-// copies the array at its first write (copy on write), so old versions
-// never change, and a step that writes nothing allocates nothing: workload
-// (a) of issue 10 allocates nothing per step and keeps 32 bytes per
-// version; workload (b), which completes and resets 511 nodes per step,
-// allocates its 128-byte array and keeps 160 bytes per version. Preorder
-// makes every subtree a contiguous range of states, so a reset is a masked
-// clear of a bit range, and the extras of a node are read only while the
-// node is not READY (they are set up afresh when it starts), so a reset
-// need not touch them. Chunked path copying for very big trees is not
-// done: a step of a tree of n nodes that writes a state copies n/4 bytes.
-//
-// A version saves to a compact binary form ([Stepped.MarshalBinary]: node
-// states, extras, generator) and restores onto any version of the same
-// definition ([Stepped.Restore], which checks a fingerprint of the
-// compiled definition and every state and extra, and never panics); a
-// pending async result makes saving fail ([ErrPendingAsync]).
-//
-// Agents, events, errors. The [Agent] is typed and explicit (no
-// reflection): Action, Condition (for conditions and guards), Entry, Step
-// and Exit functions of the leaf type, checked at NewStepped (a function
-// the definition needs and the agent lacks is an error).
-// [Functions.Agent] checks every name a [Call] tree uses against its
-// registry. [Stepped.StepWith] reports every agent call and state change
-// as an [Event] value, in exactly the order of the calls; Step without
-// events pays nothing for them. An agent function that panics, an action
-// that returns an invalid Result, or an injected random or delta-time
-// function that returns a bad value makes Step return an error naming the
-// node; the version stepped is unchanged and still valid.
-//
-// Randomness and time. By default a stepped tree draws from its own
-// generator (splitmix64), seeded by [WithRandomSeed] or at random, and
-// kept in the version, so the same version stepped again draws the same;
-// [WithRandom] injects Mistreevous's random(). Waits read the wall clock
-// by default (as Mistreevous without getDeltaTime), [WithDeltaTime]
-// injects getDeltaTime, and [WithTurnClock] advances a fixed number of
-// seconds per update, so that replays are exact. Floating point is
-// computed as in JavaScript (no fused multiply-add).
-//
-// The two engines. Elixir-only kinds (Continually, RepeatUntilSucceed,
-// RepeatN, Random, RandomWeighted, custom nodes) are refused by
-// NewStepped with an error naming the node; stepped-only kinds and
-// attributes are refused by [Start], which panics naming the kind
-// ("behaviortree.Start: wait nodes need the stepped engine (use
-// NewStepped)"). The check is one flag, computed by the constructors, read
-// once per Start: the Elixir hot path (Value, Succeed, Fail) is untouched.
-//
-// Limits. Stepped trees are at most 4,096 levels deep (the engine updates
-// recursively); Mistreevous definitions have at most [MaxMistreevousNodes]
-// nodes once branches are expanded, calls at most [MaxArgs] arguments, and
-// names and strings at most [MaxStringBytes] bytes.
-//
-// Departures from Mistreevous (none in the corpus's behaviour): a
-// definition that is not a [Root] runs as if wrapped in one; the default
-// randomness is the version's own seeded generator, not Math.random; an
-// agent's failure is an error from Step with the previous version intact,
-// where Mistreevous leaves a half-updated tree and throws; an Async has
-// no rejection (a failing action settles with Fail, or panics); exit
-// callbacks get (value, succeeded, aborted) rather than an object first;
-// conditions, callbacks and exits live in separate maps of [Functions]
-// (one name may serve as action and condition); globally registered
-// functions and subtrees are not supported; [MarshalMistreevous] writes
-// branches expanded; a random() outside [0, 1) is an error.
-
 package behaviortree
 
 import (
@@ -197,6 +95,11 @@ type Agent[L any] struct {
 	Entry     func(v L)
 	Step      func(v L)
 	Exit      func(v L, succeeded, aborted bool)
+	// TimedAction and TimedCondition, when not nil, are called instead of
+	// Action and Condition, with the time data of the step as well
+	// ([Stepped.Tick]; the zero TimeData for [Stepped.Step]).
+	TimedAction    func(v L, td TimeData) Result
+	TimedCondition func(v L, td TimeData) bool
 }
 
 // EventKind says what an [Event] reports.
@@ -332,9 +235,9 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	}
 	missing := ""
 	switch {
-	case p.uses[usesAction] && agent.Action == nil:
+	case p.uses[usesAction] && agent.Action == nil && agent.TimedAction == nil:
 		missing = "actions but the agent has no Action"
-	case p.uses[usesCondition] && agent.Condition == nil:
+	case p.uses[usesCondition] && agent.Condition == nil && agent.TimedCondition == nil:
 		missing = "conditions or guards but the agent has no Condition"
 	case p.uses[AttrEntry] && agent.Entry == nil:
 		missing = "entry callbacks but the agent has no Entry"
@@ -454,6 +357,18 @@ func (t Stepped[L]) Step() (Stepped[L], error) {
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
 // the step does, in order.
 func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
+	return t.TickWith(TimeData{}, events)
+}
+
+// Tick is [Stepped.Step] with time data, which the agent's TimedAction
+// and TimedCondition functions get (FluentBehaviourTree's Tick).
+func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
+	return t.TickWith(td, nil)
+}
+
+// TickWith is [Stepped.Tick], calling events (if not nil) with each thing
+// the step does, in order.
+func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
@@ -461,7 +376,7 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.small, s.words, s.async = t.small, t.wordsOf(), t.async
-	s.emit, s.cur = events, -1
+	s.emit, s.cur, s.td = events, -1, td
 	s.fast = s.isSmall && events == nil
 	if err := s.run0(); err != nil {
 		return t, err
@@ -522,6 +437,23 @@ type stepper[L any] struct {
 	cur     int32 // the node whose agent function is being called
 	what    what  // and which function
 	gfSucc  bool  // the guard that failed last has succeedOnAbort
+	td      TimeData
+}
+
+// callAction calls the agent's action function with v.
+func (s *stepper[L]) callAction(v L) Result {
+	if f := s.m.agent.TimedAction; f != nil {
+		return f(v, s.td)
+	}
+	return s.m.agent.Action(v)
+}
+
+// callCondition calls the agent's condition function with v.
+func (s *stepper[L]) callCondition(v L) bool {
+	if f := s.m.agent.TimedCondition; f != nil {
+		return f(v, s.td)
+	}
+	return s.m.agent.Condition(v)
 }
 
 // what names the agent function being called, for errors.
@@ -731,7 +663,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 		}
 		a := &at.a[k]
 		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
-		ok := s.m.agent.Condition(a.v)
+		ok := s.callCondition(a.v)
 		if s.emit != nil {
 			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
 		}
@@ -765,7 +697,7 @@ func (s *stepper[L]) update(n int32) int32 {
 			return -1
 		}
 		s.cur, s.what = n, whatAction
-		r := s.m.agent.Action(s.p.leaves[n])
+		r := s.callAction(s.p.leaves[n])
 		switch {
 		case r.Async != nil:
 			s.actionResult(n, r)
@@ -827,6 +759,8 @@ func (s *stepper[L]) update(n int32) int32 {
 		return -1
 	case KindRepeat, KindRetry:
 		return s.repeat(n, &s.p.nodes[n], st)
+	case KindReactiveSequence, KindReactiveSelect:
+		return s.reactive(n, h.kind, s.p.kids[h.first:h.first+h.n])
 	}
 	return s.run(n, &s.p.nodes[n], st)
 }
@@ -933,7 +867,7 @@ func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
 		s.action(n, nd, st)
 	case KindCondition:
 		s.cur, s.what = n, whatCondition
-		ok := s.m.agent.Condition(nd.leaf)
+		ok := s.callCondition(nd.leaf)
 		if s.emit != nil {
 			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
 		}
@@ -1004,6 +938,82 @@ func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
 		return s.repeat(n, nd, st)
 	case KindWait:
 		s.wait(n, nd, st)
+	case KindReactiveSequence, KindReactiveSelect:
+		return s.reactive(n, nd.kind, nd.kids)
+	case KindReactiveParallel:
+		return s.reactiveParallel(n, nd)
+	case KindEmptyInverter:
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, nd.displayName(), ErrEmptyInverter)})
+	}
+	return -1
+}
+
+// reactive is the update of a reactive sequence or select n over kids:
+// every child from the first, a child that completed at an earlier update
+// afresh, until one decides; children after that one that are not READY
+// are aborted (RUNNING) or reset (completed), so that the states show this
+// update only.
+func (s *stepper[L]) reactive(n int32, kind Kind, kids []int32) int32 {
+	goOn := StateSucceeded
+	if kind == KindReactiveSelect {
+		goOn = StateFailed
+	}
+	for i, c := range kids {
+		if s.get(c) >= StateSucceeded {
+			s.reset(c)
+		}
+		if f := s.update(c); f >= 0 {
+			return f
+		}
+		cs := s.get(c)
+		if cs == goOn {
+			continue
+		}
+		if cs == StateReady {
+			s.fail(c, "child node was not in an expected state")
+		}
+		s.set(n, cs)
+		for _, c := range kids[i+1:] {
+			switch s.get(c) {
+			case StateRunning:
+				s.abort(c)
+			case StateSucceeded, StateFailed:
+				s.reset(c)
+			}
+		}
+		return -1
+	}
+	s.set(n, goOn) // every child went on, or there are none
+	return -1
+}
+
+// reactiveParallel is the update of a reactive parallel: every child, a
+// child that completed at an earlier update afresh; then the outcomes of
+// this update are counted, success first. Running children are left
+// running (FluentBehaviourTree never stops them).
+func (s *stepper[L]) reactiveParallel(n int32, nd *snode[L]) int32 {
+	var succeeded, failed int32
+	for _, c := range nd.kids {
+		if s.get(c) >= StateSucceeded {
+			s.reset(c)
+		}
+		if f := s.update(c); f >= 0 {
+			return f
+		}
+		switch s.get(c) {
+		case StateSucceeded:
+			succeeded++
+		case StateFailed:
+			failed++
+		}
+	}
+	switch {
+	case nd.max > 0 && succeeded >= nd.max:
+		s.set(n, StateSucceeded)
+	case nd.min > 0 && failed >= nd.min:
+		s.set(n, StateFailed)
+	default:
+		s.set(n, StateRunning)
 	}
 	return -1
 }
@@ -1032,7 +1042,7 @@ func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
 		}
 	}
 	s.cur, s.what = n, whatAction
-	r := s.m.agent.Action(nd.leaf)
+	r := s.callAction(nd.leaf)
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
 	}

@@ -56,8 +56,8 @@ type snode[L any] struct {
 	gup    int32   // for a node with guards, the nearest strict ancestor with guards, or -1
 	kids   []int32 // children's indexes
 	kfirst int32   // kids is sprogram.kids[kfirst:][:len(kids)]
-	min    int32
-	max    int32
+	min    int32   // ReactiveParallel: its failure count (0: off)
+	max    int32   // ReactiveParallel: its success count (0: off)
 	cum    []int32 // Lotto: cumulative tickets
 	leaf   L
 	at     *attrs[L]
@@ -112,7 +112,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		stack = stack[:len(stack)-1]
 		nd := it.nd
 		info := kinds[nd.kind]
-		if info.mistreevous == "" {
+		if info.mistreevous == "" && !info.stepped {
 			return nil, fmt.Errorf("node %d: %s nodes are Elixir-style only; the stepped engine cannot run them", id, nd.kind)
 		}
 		if nd.kind == KindRoot && it.parent >= 0 {
@@ -159,6 +159,8 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 				t += w
 				s.cum[i] = t
 			}
+		case KindReactiveParallel:
+			s.min, s.max = reactiveCount(nd.failure, len(nd.children)), reactiveCount(nd.success, len(nd.children))
 		case KindRepeat, KindRetry, KindWait:
 			if nd.bound != Unbounded {
 				s.slot = p.nslots
@@ -202,8 +204,25 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	return p, nil
 }
 
-// displayName is a node's name as Mistreevous's getTreeNodeDetails gives it.
+// reactiveCount is a ReactiveParallel's count c for k children as the
+// engine keeps it: 0 when c switches the outcome off (c <= 0), k+1 when c
+// can never be reached.
+func reactiveCount(c, k int) int32 {
+	switch {
+	case c <= 0:
+		return 0
+	case c > k:
+		return int32(k) + 1
+	}
+	return int32(c)
+}
+
+// displayName is a node's name as Mistreevous's getTreeNodeDetails gives
+// it, or the name a FluentBuilder gave it.
 func (s *snode[L]) displayName() string {
+	if s.def != nil && s.def.name != "" {
+		return s.def.name
+	}
 	switch s.kind {
 	case KindLeaf, KindCondition:
 		switch v := any(s.leaf).(type) {
@@ -243,5 +262,8 @@ func (s *snode[L]) displayName() string {
 		}
 		return name
 	}
-	return strings.ToUpper(s.kind.Mistreevous())
+	if m := s.kind.Mistreevous(); m != "" {
+		return strings.ToUpper(m)
+	}
+	return strings.ToUpper(s.kind.String())
 }
