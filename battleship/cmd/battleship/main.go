@@ -4,8 +4,8 @@
 //
 // Usage:
 //
-//	battleship [-bot a|b|c|d|e|all] [-games N] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE]
-//	battleship -replay FILE
+//	battleship [-bot a|b|c|d|e|all] [-games N [-plot FILE]] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE] [-html FILE]
+//	battleship -replay FILE [-html FILE]
 //
 // With -games 1 (the default) each bot plays one game on the same seeded
 // board, and the command prints its final board ("." untouched, "o" miss,
@@ -13,6 +13,12 @@
 // after every shot, with the tree's current intent and what the bot is
 // doing. With -games N > 1, each bot plays N games on boards drawn from the
 // seed, on all cores, and the command prints a table of shot counts.
+//
+// -html FILE writes an HTML replay viewer of the games (one
+// self-contained page: a timeline of every turn with the bot's tree, its
+// node states and the board), and -plot FILE, with -games N, an SVG
+// histogram of each bot's shots per game. -watch draws the bot's tree
+// beside the board.
 //
 // -record FILE writes each game as JSON Lines: the seeds and setup, then
 // each turn's intents and signals, shot, answer and saved tree state.
@@ -33,6 +39,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,8 +50,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
+	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/viewer"
 )
 
 func main() {
@@ -61,6 +71,8 @@ type options struct {
 	undo   int
 	record string
 	replay string
+	html   string // -html: the HTML replay viewer to write
+	plot   string // -plot: the SVG histogram to write
 }
 
 // usageError marks errors that exit with status 2.
@@ -132,24 +144,32 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	undo := fs.Int("undo", 0, "with -watch: step each finished game back N turns and play on")
 	record := fs.String("record", "", "write each game to FILE as JSON Lines")
 	replay := fs.String("replay", "", "replay the record in FILE and check it")
+	html := fs.String("html", "", "write an HTML replay viewer of the games to FILE (also with -replay)")
+	plot := fs.String("plot", "", "with -games N: write an SVG histogram of the shots per game of each bot to FILE")
 	if err := fs.Parse(args); err != nil {
 		return options{}, usage(err)
 	}
 	if fs.NArg() > 0 {
 		return options{}, usagef("unexpected argument %s", quote(fs.Arg(0)))
 	}
-	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay}
+	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay, html: *html, plot: *plot}
 	if o.replay != "" {
 		other := ""
 		fs.Visit(func(f *flag.Flag) { // in lexical order
-			if f.Name != "replay" && other == "" {
+			if f.Name != "replay" && f.Name != "html" && other == "" {
 				other = f.Name
 			}
 		})
 		if other != "" {
-			return o, usagef("-replay takes no other flag (the record holds the setup), got -%s", other)
+			return o, usagef("-replay takes no other flag but -html (the record holds the setup), got -%s", other)
 		}
 		return o, nil
+	}
+	if o.html != "" && o.games > 1 {
+		return o, usagef("-html shows single games; drop -games")
+	}
+	if o.plot != "" && o.games < 2 {
+		return o, usagef("-plot draws the statistics of -games N, N >= 2")
 	}
 	if o.undo < 0 || (o.undo > 0 && !o.watch) {
 		return o, usagef("-undo %d: needs -watch and N >= 1", o.undo)
@@ -223,7 +243,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err != nil:
 	case o.replay != "":
-		err = replay(o.replay, stdout)
+		err = replay(o.replay, o.html, stdout)
 	case o.games == 1:
 		err = playOne(o, stdout)
 	default:
@@ -270,13 +290,20 @@ func playOne(o options, w io.Writer) error {
 			}
 		}
 	}
-	var rec *recordFile
+	var rec, page *outputFile
+	var err error
 	if o.record != "" {
-		var err error
-		if rec, err = createRecord(o.record); err != nil {
+		if rec, err = createOutput(o.record, "-record"); err != nil {
 			return usage(err)
 		}
 		defer rec.abort()
+	}
+	var records bytes.Buffer // the games, for -html
+	if o.html != "" {
+		if page, err = createOutput(o.html, "-html"); err != nil {
+			return usage(err)
+		}
+		defer page.abort()
 	}
 	for _, s := range setups {
 		g, err := newGame(s)
@@ -291,6 +318,11 @@ func playOne(o options, w io.Writer) error {
 				return wrap(err, "-record")
 			}
 		}
+		if page != nil {
+			if err := writeRecord(&records, s, g); err != nil {
+				return wrap(err, "-html")
+			}
+		}
 		ticks := 0
 		for _, t := range g.Turns() {
 			ticks += len(t.Ticks)
@@ -301,10 +333,28 @@ func playOne(o options, w io.Writer) error {
 			s.bot, len(o.cfg.Fleet), g.Shots(), o.cfg.Cells(),
 			100*float64(g.Shots())/float64(o.cfg.Cells()), ticks)
 	}
+	if page != nil {
+		if err := writeViewer(page, &records); err != nil {
+			return err
+		}
+	}
 	if rec != nil {
 		return rec.commit()
 	}
 	return nil
+}
+
+// writeViewer writes the HTML replay viewer of the games recorded in
+// records to page, and puts it in place.
+func writeViewer(page *outputFile, records io.Reader) error {
+	games, err := viewer.ReadBattleship(records)
+	if err != nil {
+		return wrap(err, "-html")
+	}
+	if err := viewer.WriteBattleship(page.f, games); err != nil {
+		return wrap(err, "-html")
+	}
+	return page.commit()
 }
 
 // playWatched plays g to its end, printing every turn with -watch, and with
@@ -338,10 +388,41 @@ func playOn(g *battleship.Game, o options, w io.Writer) error {
 		if o.watch {
 			fmt.Fprintf(w, "turn %d: %s at %v: %v (tree now at %s; %s)\n%s\n",
 				len(g.Turns()), turn.Ticks[len(turn.Ticks)-1].Intent, turn.Shot, turn.Answer,
-				intent(g.Bot()), g.Bot().Doing(), g.View().Render())
+				intent(g.Bot()), g.Bot().Doing(), besideTree(g.View().Render(), g.Bot()))
 		}
 	}
 	return nil
+}
+
+// besideTree returns the board's lines with the bot's tree drawn to their
+// right, its running states marked and its focus pointed at.
+func besideTree(board string, b battleship.Bot) string {
+	var pic bt.Picture
+	if st, ok := b.Stepped(); ok {
+		pic = st.Picture()
+	} else {
+		pic = b.Tree().Picture()
+	}
+	left := strings.Split(strings.TrimRight(board, "\n"), "\n")
+	right := strings.Split(strings.TrimRight(pic.String(), "\n"), "\n")
+	width := 0
+	for _, l := range left {
+		width = max(width, utf8.RuneCountInString(l))
+	}
+	var out strings.Builder
+	for i := range max(len(left), len(right)) {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		line := l + strings.Repeat(" ", width-utf8.RuneCountInString(l)+4) + r
+		out.WriteString(strings.TrimRight(line, " "))
+		out.WriteByte('\n')
+	}
+	return out.String()
 }
 
 // intent says what the bot's tree is at: its current intent, or, for a
@@ -353,62 +434,93 @@ func intent(b battleship.Bot) string {
 	return "the start"
 }
 
-// recordFile is a record being written: a temporary file in the record's
-// directory, renamed to the record's name by commit, or removed by abort.
-type recordFile struct {
+// outputFile is a file being written for a flag (-record, -html, -plot):
+// a temporary file in the file's directory, renamed to the file's name by
+// commit, or removed by abort, so that a failed run leaves an existing file
+// as it was.
+type outputFile struct {
 	f    *os.File
 	path string
+	flag string
 	done bool
 }
 
-// createRecord starts writing the record path.
-func createRecord(path string) (*recordFile, error) {
+// createOutput starts writing path for flag.
+func createOutput(path, flag string) (*outputFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, wrap(err, "-record")
+		return nil, wrap(err, "%s", flag)
 	}
-	return &recordFile{f: f, path: path}, nil
+	if err := f.Chmod(0o644); err != nil { // as os.Create makes it, not CreateTemp's 0600
+		f.Close()
+		os.Remove(f.Name())
+		return nil, wrap(err, "%s", flag)
+	}
+	return &outputFile{f: f, path: path, flag: flag}, nil
 }
 
-// commit closes the record and renames it into place.
-func (r *recordFile) commit() error {
+// commit closes the file and renames it into place.
+func (r *outputFile) commit() error {
 	r.done = true
 	if err := r.f.Close(); err != nil {
 		os.Remove(r.f.Name())
-		return wrap(err, "-record")
+		return wrap(err, "%s", r.flag)
 	}
 	if err := os.Rename(r.f.Name(), r.path); err != nil {
 		os.Remove(r.f.Name())
-		return wrap(err, "-record")
+		return wrap(err, "%s", r.flag)
 	}
 	return nil
 }
 
-// abort removes the temporary file unless the record was committed.
-func (r *recordFile) abort() {
+// abort removes the temporary file unless it was committed.
+func (r *outputFile) abort() {
 	if !r.done {
 		r.f.Close()
 		os.Remove(r.f.Name())
 	}
 }
 
-// replay replays a record file.
-func replay(path string, w io.Writer) error {
+// replay replays a record file, and with html writes its viewer there.
+func replay(path, html string, w io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return usage(wrap(err, "-replay"))
 	}
 	defer f.Close()
+	var page *outputFile
+	if html != "" {
+		if page, err = createOutput(html, "-html"); err != nil {
+			return usage(err)
+		}
+		defer page.abort()
+	}
 	games, turns, err := replayRecord(f, path, w)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "replayed %d games, %d turns: every recorded turn and tree state matches\n", games, turns)
-	return nil
+	if page == nil {
+		return nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return wrap(err, "-html")
+	}
+	return writeViewer(page, f)
 }
 
-// playMany plays o.games games per bot and prints a table per bot.
+// playMany plays o.games games per bot and prints a table per bot, and
+// with -plot draws their histograms.
 func playMany(o options, w, stderr io.Writer) error {
+	var plot *outputFile
+	if o.plot != "" {
+		var err error
+		if plot, err = createOutput(o.plot, "-plot"); err != nil {
+			return usage(err)
+		}
+		defer plot.abort()
+	}
+	var series []viewer.Series
 	for _, name := range o.bots {
 		start := time.Now()
 		var done atomic.Int64
@@ -423,8 +535,15 @@ func playMany(o options, w, stderr io.Writer) error {
 		fmt.Fprintf(w, "bot %s: %d games on %dx%d, fleet %v, seed %d\n", name, s.games, o.cfg.Cols, o.cfg.Rows, o.cfg.Fleet, o.seed)
 		fmt.Fprintf(w, "  %-8s %-8s %-8s %-8s %s\n", "mean", "median", "p90", "max", "games/s")
 		fmt.Fprintf(w, "  %-8.2f %-8d %-8d %-8d %.0f\n\n", s.mean, s.median, s.p90, s.max, float64(s.games)/elapsed.Seconds())
+		series = append(series, viewer.Series{Name: "bot " + name, Shots: shots})
 	}
-	return nil
+	if plot == nil {
+		return nil
+	}
+	if err := viewer.WriteShotHistogram(plot.f, "shots per game", series); err != nil {
+		return wrap(err, "-plot")
+	}
+	return plot.commit()
 }
 
 // progress draws a progress bar on stderr when it is a terminal and the run

@@ -52,6 +52,10 @@ func TestRun(t *testing.T) {
 		{"record with games", []string{"-record", "x.jsonl", "-games", "5"}, 2, []string{"-record writes single games"}},
 		{"replay with other flags", []string{"-replay", "x.jsonl", "-bot", "a"}, 2, []string{"-replay takes no other flag"}},
 		{"replay missing file", []string{"-replay", "/nonexistent/x.jsonl"}, 2, []string{"-replay: open /nonexistent/x.jsonl"}},
+		{"html with games", []string{"-html", "x.html", "-games", "3"}, 2, []string{"-html shows single games; drop -games"}},
+		{"plot without games", []string{"-plot", "x.svg"}, 2, []string{"-plot draws the statistics of -games N"}},
+		{"watch draws the tree", []string{"-bot", "b", "-watch", "-size", "4x4", "-fleet", "2"}, 0,
+			[]string{"    ▶ sequence", "├─ ✔ leaf top_left", "◀ focus"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,5 +208,36 @@ func TestREADMESample(t *testing.T) {
 	}
 	if got := strings.TrimRight(out.String(), "\n") + "\n"; got != want.String() {
 		t.Errorf("README sample differs from the output:\n got:\n%s\nwant:\n%s", got, want.String())
+	}
+}
+
+// TestHTMLAndPlot checks that -html (playing and replaying) writes a
+// viewer page of the games, and -plot a histogram of the statistics.
+func TestHTMLAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	for _, args := range [][]string{
+		{"-bot", "c", "-record", at("c.jsonl"), "-html", at("play.html")},
+		{"-replay", at("c.jsonl"), "-html", at("replay.html")},
+		{"-games", "30", "-bot", "a", "-plot", at("shots.svg")},
+	} {
+		var out, errOut bytes.Buffer
+		if status := run(args, &out, &errOut); status != 0 {
+			t.Fatalf("%v: exit %d: %s", args, status, errOut.String())
+		}
+	}
+	for name, want := range map[string]string{"play.html": "<!DOCTYPE html>", "replay.html": "<!DOCTYPE html>", "shots.svg": "<svg"} {
+		b, err := os.ReadFile(at(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(want)) || !bytes.Contains(b, []byte("bot")) {
+			t.Errorf("%s does not look like its kind of file: %.100q", name, b)
+		}
+	}
+	play, _ := os.ReadFile(at("play.html"))
+	replay, _ := os.ReadFile(at("replay.html"))
+	if !bytes.Equal(play, replay) {
+		t.Error("the page of a replayed record differs from the page of the game played")
 	}
 }
