@@ -103,7 +103,21 @@ func NewFluent(def Node[Fluent], opts ...SteppedOption) (Stepped[Fluent], error)
 	if err != nil {
 		return t, fmt.Errorf("behaviortree.NewFluent: %w", err)
 	}
+	if t.m.p.pure != nil {
+		fl := &fluentFuncs{do: make([]func(TimeData) Status, len(t.m.p.leaves)), cond: make([]func(TimeData) bool, len(t.m.p.leaves))}
+		for i, v := range t.m.p.leaves {
+			fl.do[i], fl.cond[i] = v.Do, v.If
+		}
+		t.m.fluent = fl
+	}
 	return t, nil
+}
+
+// fluentFuncs are the functions of a Fluent tree's leaves, by node, which
+// the engine's pure evaluation calls directly, as fluentAgent would.
+type fluentFuncs struct {
+	do   []func(TimeData) Status
+	cond []func(TimeData) bool
 }
 
 // Status returns the status that s stands for: Success for SUCCEEDED,
@@ -432,4 +446,152 @@ func (b *FluentBuilder) Build() (Node[Fluent], error) {
 		return b.last, nil
 	}
 	return Node[Fluent]{}, b.err
+}
+
+// The pure evaluation of memoryless subtrees. A subtree whose nodes are
+// all reactive composites, Negate, AlwaysSucceed, AlwaysFail, actions,
+// conditions or empty inverters, without guards or callbacks, keeps
+// nothing between updates: updating it afresh gives what the engine's
+// general rules (stepped.go: reactive, reactiveParallel) give. Without
+// events and pending async results, the engine clears its states at once
+// and evaluates it in one recursive pass, writing each node's state as it
+// is decided.
+
+// pureKinds are the kinds of a pure subtree.
+var pureKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
+	KindReactiveSequence: true, KindReactiveSelect: true, KindReactiveParallel: true, KindEmptyInverter: true}
+
+// markPure sets p.pure for the roots of pure subtrees, if p has any
+// reactive node.
+func markPure[L any](p *sprogram[L]) {
+	has := false
+	for i := range p.nodes {
+		k := p.nodes[i].kind
+		has = has || k == KindReactiveSequence || k == KindReactiveSelect || k == KindReactiveParallel
+	}
+	if !has {
+		return
+	}
+	p.pure = make([]bool, len(p.nodes))
+	for i := len(p.nodes) - 1; i >= 0; i-- { // children come after their parent
+		s := &p.nodes[i]
+		ok := pureKinds[s.kind] && s.g < 0 && s.at == nil
+		for _, c := range s.kids {
+			ok = ok && p.pure[c]
+		}
+		p.pure[i] = ok
+	}
+}
+
+// pureUpdate evaluates the pure subtree n afresh.
+func (s *stepper[L]) pureUpdate(n int32) {
+	lo, hi := uint(n), uint(s.p.nodes[n].end)
+	if s.isSmall {
+		s.small &^= rangeMask(2*lo, 2*hi)
+	} else {
+		s.own()
+		for w := lo >> 5; w <= (hi-1)>>5; w++ {
+			s.words[w] &^= wordMask(w, lo, hi)
+		}
+	}
+	s.pure(n)
+}
+
+// pure evaluates node n of a pure subtree whose states are READY, and
+// returns the state it ends in, which it has written.
+func (s *stepper[L]) pure(n int32) State {
+	h := &s.p.hot[n]
+	var st State
+	switch h.kind {
+	case KindLeaf:
+		s.cur, s.what = n, whatAction
+		if fl := s.m.fluent; fl != nil {
+			switch r := fl.do[n](s.td); r {
+			case Success:
+				st = StateSucceeded
+			case Failure:
+				st = StateFailed
+			case Running:
+				st = StateRunning
+			default:
+				s.fail(n, "action returned an invalid status %d", r)
+			}
+			break
+		}
+		r := s.callAction(s.p.leaves[n])
+		switch {
+		case r.Async != nil:
+			s.actionResult(n, r)
+			return s.get(n)
+		case r.Status == Success:
+			st = StateSucceeded
+		case r.Status == Failure:
+			st = StateFailed
+		case r.Status == Running:
+			st = StateRunning
+		default:
+			s.fail(n, "action returned an invalid status %d", r.Status)
+		}
+	case KindCondition:
+		s.cur, s.what = n, whatCondition
+		st = StateFailed
+		if fl := s.m.fluent; fl != nil {
+			if fl.cond[n](s.td) {
+				st = StateSucceeded
+			}
+		} else if s.callCondition(s.p.leaves[n]) {
+			st = StateSucceeded
+		}
+	case KindReactiveSequence, KindReactiveSelect:
+		goOn := StateSucceeded
+		if h.kind == KindReactiveSelect {
+			goOn = StateFailed
+		}
+		st = goOn
+		for _, c := range s.p.kids[h.first : h.first+h.n] {
+			if cs := s.pure(c); cs != goOn {
+				st = cs
+				break
+			}
+		}
+	case KindReactiveParallel:
+		var succeeded, failed int32
+		for _, c := range s.p.kids[h.first : h.first+h.n] {
+			switch s.pure(c) {
+			case StateSucceeded:
+				succeeded++
+			case StateFailed:
+				failed++
+			}
+		}
+		nd := &s.p.nodes[n]
+		switch {
+		case nd.max > 0 && succeeded >= nd.max:
+			st = StateSucceeded
+		case nd.min > 0 && failed >= nd.min:
+			st = StateFailed
+		default:
+			st = StateRunning
+		}
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		st = s.pure(s.p.kids[h.first])
+		if st >= StateSucceeded {
+			switch h.kind {
+			case KindNegate:
+				st ^= 1 // SUCCEEDED <-> FAILED
+			case KindAlwaysSucceed:
+				st = StateSucceeded
+			case KindAlwaysFail:
+				st = StateFailed
+			}
+		}
+	case KindEmptyInverter:
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
+	}
+	if s.isSmall {
+		s.small |= uint64(st) << (2 * uint(n))
+	} else {
+		s.words[n>>5] |= uint64(st) << (2 * uint(n&31))
+	}
+	return st
 }

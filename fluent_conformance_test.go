@@ -250,7 +250,11 @@ var departureMethods = map[string]string{"open": "Build", "again": "Build", "sec
 
 // checkFluentCase replays one case and returns its first difference, or
 // "" when it matches.
-func checkFluentCase(c *fluentCase) string {
+//
+// With events, every tick is a TickWith with an events function, which
+// makes the engine use its general rules rather than the pure evaluation
+// of memoryless trees; the answers must be the same.
+func checkFluentCase(c *fluentCase, events bool) string {
 	r := &fluentReplay{c: c, count: map[string]int{}, cache: map[string]bt.Node[bt.Fluent]{}}
 	tree, failed := r.exec("", c.Program)
 	if len(r.calls) > 0 {
@@ -298,7 +302,13 @@ func checkFluentCase(c *fluentCase) string {
 		want := c.Trace[k]
 		r.calls = r.calls[:0]
 		td := bt.TimeData{DeltaTime: float32(c.Deltas[k%len(c.Deltas)])}
-		next, err := t.Tick(td)
+		var next bt.Stepped[bt.Fluent]
+		var err error
+		if events {
+			next, err = t.TickWith(td, func(bt.Event[bt.Fluent]) {})
+		} else {
+			next, err = t.Tick(td)
+		}
 		if len(r.calls) != len(want.Calls) {
 			return fmt.Sprintf("tick %d: %d leaf calls %v; want %d %v", k, len(r.calls), r.calls, len(want.Calls), want.Calls)
 		}
@@ -379,7 +389,7 @@ func TestFluentConformance(t *testing.T) {
 	match := 0
 	first := ""
 	for _, c := range cases {
-		if d := checkFluentCase(c); d != "" {
+		if d := checkFluentCase(c, false); d != "" {
 			if first == "" {
 				first = fmt.Sprintf("%s %s: %s", c.ID, c.Name, d)
 			}
@@ -390,5 +400,48 @@ func TestFluentConformance(t *testing.T) {
 	t.Logf("fluent conformance: %d/%d cases match (%s)", match, len(cases), file)
 	if first != "" {
 		t.Errorf("%d cases differ; the first: %s", len(cases)-match, first)
+	}
+}
+
+// TestFluentConformanceGeneralRules replays the corpus with events, so
+// through the engine's general rules for the reactive kinds rather than
+// the pure evaluation.
+func TestFluentConformanceGeneralRules(t *testing.T) {
+	for _, c := range readFluentCorpus(t, "testdata/fluent-behaviour-tree.jsonl.gz") {
+		if d := checkFluentCase(c, true); d != "" {
+			t.Fatalf("%s %s: %s", c.ID, c.Name, d)
+		}
+	}
+}
+
+// TestFluentConformanceCanFail checks that the replay sees a changed
+// status, leaf result, delta and builder error.
+func TestFluentConformanceCanFail(t *testing.T) {
+	cases := readFluentCorpus(t, "testdata/fluent-behaviour-tree.jsonl.gz")
+	byID := map[string]*fluentCase{}
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	tamper := map[string]func(c *fluentCase){
+		"status": func(c *fluentCase) { c.Trace[1].Status = "Running" },
+		"result": func(c *fluentCase) { c.Trace[0].Calls[0][1] = "Failure" },
+		"delta":  func(c *fluentCase) { c.Trace[0].Calls[1][2] = 0.25 },
+		"calls":  func(c *fluentCase) { c.Trace[0].Calls = c.Trace[0].Calls[:1] },
+	}
+	for what, f := range tamper {
+		c := *byID["f1-00000"]
+		c.Trace = append(c.Trace[:0:0], c.Trace...)
+		c.Trace[0].Calls = [][]any{append([]any(nil), c.Trace[0].Calls[0]...), append([]any(nil), c.Trace[0].Calls[1]...)}
+		f(&c)
+		if d := checkFluentCase(&c, false); d == "" {
+			t.Errorf("a changed %s matches", what)
+		}
+	}
+	c := *byID["f1-00056"]
+	e := *c.Error
+	e.Message = "something else"
+	c.Error = &e
+	if d := checkFluentCase(&c, false); d == "" {
+		t.Error("a changed builder error matches")
 	}
 }

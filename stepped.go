@@ -168,6 +168,7 @@ type machine[L any] struct {
 	random func() float64 // nil: the version's own generator
 	delta  func() float64 // nil: the wall clock
 	def    Node[L]
+	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.
@@ -394,6 +395,10 @@ func (s *stepper[L]) run0() (err error) {
 			err = s.recovered(r)
 		}
 	}()
+	if s.p.pure != nil && s.p.pure[0] && s.emit == nil && s.async == nil {
+		s.pureUpdate(0) // a memoryless tree (fluent.go)
+		return nil
+	}
 	if s.get(0) >= StateSucceeded {
 		s.reset(0)
 		s.async = nil // every node is READY: no pending result can apply
@@ -759,8 +764,14 @@ func (s *stepper[L]) update(n int32) int32 {
 		return -1
 	case KindRepeat, KindRetry:
 		return s.repeat(n, &s.p.nodes[n], st)
-	case KindReactiveSequence, KindReactiveSelect:
-		return s.reactive(n, h.kind, s.p.kids[h.first:h.first+h.n])
+	case KindReactiveSequence, KindReactiveSelect, KindReactiveParallel:
+		if s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil {
+			s.pureUpdate(n)
+			return -1
+		}
+		if h.kind != KindReactiveParallel {
+			return s.reactive(n, h.kind, s.p.kids[h.first:h.first+h.n])
+		}
 	}
 	return s.run(n, &s.p.nodes[n], st)
 }

@@ -27,6 +27,7 @@ type sprogram[L any] struct {
 	nwords int32     // len(Stepped.words); 0 when the version needs none
 	draws  bool      // some node draws at random
 	uses   [numAttrs + 2]bool
+	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
@@ -189,6 +190,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		p.hot[i] = h
 		p.leaves[i] = s.leaf
 	}
+	markPure(p)
 	p.small = n <= 32
 	if !p.small {
 		p.sw = int32((n + 31) / 32)
