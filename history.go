@@ -27,6 +27,12 @@ import (
 //
 // The zero History is not valid: use [NewHistory] or [Replay].
 type History[L any] struct {
+	tl timeline[Tree[L]]
+}
+
+// timeline is the storage of a History or a SteppedHistory: versions of
+// type V and the current position.
+type timeline[V any] struct {
 	// Layout: the versions are kept in chunks of chunkSize. Versions base
 	// to n-1, where base is the largest multiple of chunkSize below n, are
 	// the first m slots of last (m >= 1), then the cells of tail; the
@@ -46,28 +52,28 @@ type History[L any] struct {
 	// allocated per chunkSize signals, and one index node per fan chunks.
 	// Slots past a History's own count may hold versions of other branches;
 	// it never reads them.
-	root   *index[L] // nil until a chunk is full
+	root   *index[V] // nil until a chunk is full
 	height int32     // root's height: it holds up to fan^height chunks
 	m      int32     // the slots of last in use
-	last   *chunk[L]
-	tail   *cell[L] // the versions after last's m, newest first
+	last   *chunk[V]
+	tail   *cell[V] // the versions after last's m, newest first
 	n      int      // versions in all
 	pos    int      // the current version's index
 }
 
 // cell is one version of a History's tail.
-type cell[L any] struct {
-	t    Tree[L]
-	prev *cell[L]
+type cell[V any] struct {
+	t    V
+	prev *cell[V]
 }
 
-// chunkSize is the number of versions in a chunk: 31 Trees of four words
+// chunkSize is the number of versions in a chunk: 31 versions of four words (Tree and Stepped)
 // and the count fill 1,000 bytes, the 1,024-byte allocation size class.
 const chunkSize = 31
 
 // chunk holds chunkSize versions, written in order.
-type chunk[L any] struct {
-	trees  [chunkSize]Tree[L]
+type chunk[V any] struct {
+	trees  [chunkSize]V
 	filled atomic.Int32 // slots claimed: trees[:filled] are set or being set
 }
 
@@ -79,9 +85,9 @@ const (
 
 // index is a node of a History's trie of chunks: at height 1 its slots are
 // chunks, above that index nodes of the height below.
-type index[L any] struct {
-	chunks [fan]*chunk[L] // at height 1
-	subs   [fan]*index[L] // at height > 1
+type index[V any] struct {
+	chunks [fan]*chunk[V] // at height 1
+	subs   [fan]*index[V] // at height > 1
 	filled atomic.Int32   // slots claimed, as in a chunk
 }
 
@@ -90,10 +96,15 @@ func NewHistory[L any](t Tree[L]) History[L] {
 	if t.z.focus == nil {
 		zeroTree("NewHistory")
 	}
-	c := new(chunk[L])
-	c.trees[0] = t
+	return History[L]{newTimeline(t)}
+}
+
+// newTimeline returns a timeline whose only version is v.
+func newTimeline[V any](v V) timeline[V] {
+	c := new(chunk[V])
+	c.trees[0] = v
 	c.filled.Store(1)
-	return History[L]{last: c, m: 1, n: 1}
+	return timeline[V]{last: c, m: 1, n: 1}
 }
 
 // Replay returns the History of starting def with seed and applying
@@ -117,14 +128,14 @@ func Replay[L any](def Node[L], seed uint64, signals []Status) History[L] {
 // Current returns the current version.
 func (h History[L]) Current() Tree[L] {
 	h.must("Current")
-	return h.get(h.pos)
+	return h.tl.get(h.tl.pos)
 }
 
 // base returns the index of last's first version.
-func (h History[L]) base() int { return (h.n - 1) / chunkSize * chunkSize }
+func (h timeline[V]) base() int { return (h.n - 1) / chunkSize * chunkSize }
 
 // get returns version i, for 0 <= i < h.n.
-func (h History[L]) get(i int) Tree[L] {
+func (h timeline[V]) get(i int) V {
 	b := h.base()
 	switch {
 	case i < b:
@@ -140,7 +151,7 @@ func (h History[L]) get(i int) Tree[L] {
 }
 
 // chunk returns chunk c, for c < h.base()/chunkSize.
-func (h History[L]) chunk(c int) *chunk[L] {
+func (h timeline[V]) chunk(c int) *chunk[V] {
 	x := h.root
 	for shift := (int(h.height) - 1) * fanBits; shift > 0; shift -= fanBits {
 		x = x.subs[c>>shift%fan]
@@ -153,14 +164,14 @@ func (h History[L]) chunk(c int) *chunk[L] {
 // Redo move it down and up.
 func (h History[L]) Pos() int {
 	h.must("Pos")
-	return h.pos
+	return h.tl.pos
 }
 
 // Len returns the number of versions in h: the start version, the versions
 // up to the current one, and the redo tail after it.
 func (h History[L]) Len() int {
 	h.must("Len")
-	return h.n
+	return h.tl.n
 }
 
 // Signal returns a new History whose current version is the current
@@ -176,22 +187,23 @@ func (h History[L]) Signal(s Status) History[L] {
 		}
 		panic(fmt.Sprintf("behaviortree.History.Signal: invalid Status(%d)", int(s)))
 	}
+	h.tl = h.tl.push(h.Current().Signal(s))
+	return h
+}
+
+// push returns the timeline with v appended after the current version,
+// which any redo tail gave way to, and current.
+func (h timeline[V]) push(t V) timeline[V] {
 	if h.pos+1 < h.n {
 		h = h.truncate(h.pos + 1)
 	}
 	b := h.base()
 	k := h.n - b // the new version's slot in last
-	var t Tree[L]
-	if h.tail == nil {
-		t = h.last.trees[k-1].Signal(s)
-	} else {
-		t = h.tail.t.Signal(s)
-	}
 	switch {
 	case k == chunkSize: // the chunk is full: file it and start a new one
 		full := h.last
 		if h.tail != nil { // a branch's: copy it into a chunk of its own
-			full = new(chunk[L])
+			full = new(chunk[V])
 			copy(full.trees[:h.m], h.last.trees[:h.m])
 			for i, c := chunkSize-1, h.tail; c != nil; i, c = i-1, c.prev {
 				full.trees[i] = c.t
@@ -199,7 +211,7 @@ func (h History[L]) Signal(s Status) History[L] {
 			full.filled.Store(chunkSize)
 		}
 		h.file(b/chunkSize, full)
-		h.last = new(chunk[L])
+		h.last = new(chunk[V])
 		h.last.trees[0] = t
 		h.last.filled.Store(1)
 		h.m, h.tail = 1, nil
@@ -208,7 +220,7 @@ func (h History[L]) Signal(s Status) History[L] {
 		h.last.trees[k] = t // at the frontier
 		h.m++
 	default: // slot k belongs to another History: branch
-		h.tail = &cell[L]{t: t, prev: h.tail}
+		h.tail = &cell[V]{t: t, prev: h.tail}
 	}
 	h.pos = h.n
 	h.n++
@@ -217,9 +229,9 @@ func (h History[L]) Signal(s Status) History[L] {
 
 // file puts full chunk x into h's trie as chunk c, after the c chunks
 // there.
-func (h *History[L]) file(c int, x *chunk[L]) {
+func (h *timeline[V]) file(c int, x *chunk[V]) {
 	if h.root == nil || c == 1<<(int(h.height)*fanBits) { // grow a level
-		up := new(index[L])
+		up := new(index[V])
 		if h.root == nil {
 			h.height = 0
 		} else {
@@ -235,7 +247,7 @@ func (h *History[L]) file(c int, x *chunk[L]) {
 // add returns x with chunk at position c of its subtree of the given
 // height, after the c chunks there: x itself if every slot the chunk
 // needs was free to claim, else a copy of the part of x before c.
-func (x *index[L]) add(height, c int, ch *chunk[L]) *index[L] {
+func (x *index[V]) add(height, c int, ch *chunk[V]) *index[V] {
 	shift := (height - 1) * fanBits
 	slot, rest := c>>shift, c&(1<<shift-1)
 	if height > 1 && rest > 0 { // into the subtree at slot, which exists
@@ -247,9 +259,9 @@ func (x *index[L]) add(height, c int, ch *chunk[L]) *index[L] {
 		}
 		return x
 	}
-	var sub *index[L]
+	var sub *index[V]
 	if height > 1 { // a new subtree at slot
-		sub = new(index[L]).add(height-1, 0, ch)
+		sub = new(index[V]).add(height-1, 0, ch)
 	}
 	if x.filled.CompareAndSwap(int32(slot), int32(slot+1)) {
 		x.subs[slot], x.chunks[slot] = sub, nil
@@ -267,8 +279,8 @@ func (x *index[L]) add(height, c int, ch *chunk[L]) *index[L] {
 }
 
 // copyTo returns a new index node with x's first n-1 slots, and n filled.
-func (x *index[L]) copyTo(n int) *index[L] {
-	y := new(index[L])
+func (x *index[V]) copyTo(n int) *index[V] {
+	y := new(index[V])
 	copy(y.chunks[:n-1], x.chunks[:n-1])
 	copy(y.subs[:n-1], x.subs[:n-1])
 	y.filled.Store(int32(n))
@@ -276,7 +288,7 @@ func (x *index[L]) copyTo(n int) *index[L] {
 }
 
 // truncate returns h with only its first n versions, 0 < n <= h.n.
-func (h History[L]) truncate(n int) History[L] {
+func (h timeline[V]) truncate(n int) timeline[V] {
 	b := h.base()
 	switch c := (n - 1) / chunkSize; {
 	case c < b/chunkSize: // into a filed chunk
@@ -300,10 +312,10 @@ func (h History[L]) Succeed() History[L] { return h.Signal(Success) }
 func (h History[L]) Fail() History[L] { return h.Signal(Failure) }
 
 // CanUndo reports whether there is a version before the current one.
-func (h History[L]) CanUndo() bool { return h.must("CanUndo") && h.pos > 0 }
+func (h History[L]) CanUndo() bool { return h.must("CanUndo") && h.tl.pos > 0 }
 
 // CanRedo reports whether an Undo can be redone.
-func (h History[L]) CanRedo() bool { return h.must("CanRedo") && h.pos+1 < h.n }
+func (h History[L]) CanRedo() bool { return h.must("CanRedo") && h.tl.pos+1 < h.tl.n }
 
 // Undo returns a History whose current version is the one before; with
 // nothing to undo, it returns h itself.
@@ -311,7 +323,7 @@ func (h History[L]) Undo() History[L] {
 	if !h.CanUndo() {
 		return h
 	}
-	h.pos--
+	h.tl = h.tl.moved(-1)
 	return h
 }
 
@@ -321,7 +333,14 @@ func (h History[L]) Redo() History[L] {
 	if !h.CanRedo() {
 		return h
 	}
-	h.pos++
+	h.tl = h.tl.moved(+1)
+	return h
+}
+
+// moved returns h with the current version d versions later (d < 0:
+// earlier), which the caller checked exists.
+func (h timeline[V]) moved(d int) timeline[V] {
+	h.pos += d
 	return h
 }
 
@@ -330,19 +349,31 @@ func (h History[L]) Redo() History[L] {
 func (h History[L]) All() iter.Seq2[Tree[L], Status] {
 	h.must("All")
 	return func(yield func(Tree[L], Status) bool) {
+		for t := range h.tl.all() {
+			if !yield(t, t.signal) {
+				return
+			}
+		}
+	}
+}
+
+// all returns an iterator over the versions from the start to the current
+// one.
+func (h timeline[V]) all() iter.Seq[V] {
+	return func(yield func(V) bool) {
 		// Index loops, not range over a chunk or a slice of one: Go before
 		// 1.25.4 fails to compile those in this generic closure ("bad ptr
 		// to array in slice").
 		b := h.base()
-		var tail [chunkSize]Tree[L] // the tail's versions, oldest first
+		var tail [chunkSize]V // the tail's versions, oldest first
 		k := h.n - b
 		for c := h.tail; c != nil; c = c.prev {
 			k--
 			tail[k] = c.t
 		}
-		var c *chunk[L]
+		var c *chunk[V]
 		for i := 0; i <= h.pos; i++ {
-			var t Tree[L]
+			var t V
 			switch {
 			case i >= b+int(h.m):
 				t = tail[i-b]
@@ -354,7 +385,7 @@ func (h History[L]) All() iter.Seq2[Tree[L], Status] {
 				}
 				t = c.trees[i%chunkSize]
 			}
-			if !yield(t, t.signal) {
+			if !yield(t) {
 				return
 			}
 		}
@@ -364,7 +395,7 @@ func (h History[L]) All() iter.Seq2[Tree[L], Status] {
 // Signals returns the signals from the start to the current version.
 func (h History[L]) Signals() []Status {
 	h.must("Signals")
-	out := make([]Status, 0, h.pos)
+	out := make([]Status, 0, h.tl.pos)
 	for _, s := range h.All() {
 		if s != Running {
 			out = append(out, s)
@@ -374,7 +405,7 @@ func (h History[L]) Signals() []Status {
 }
 
 func (h History[L]) must(method string) bool {
-	if h.last == nil {
+	if h.tl.last == nil {
 		panic("behaviortree.History." + method + ": zero History (use NewHistory)")
 	}
 	return true

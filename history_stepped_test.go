@@ -1,0 +1,119 @@
+package behaviortree_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// steppedForHistory returns a stepped tree whose agent is pure, so that
+// stepping a version again gives the same version: its changes come from
+// lotto draws (the version's own generator), a turn-clock wait and retry
+// counts.
+func steppedForHistory(t *testing.T) bt.Stepped[string] {
+	t.Helper()
+	def := bt.Root(bt.Repeat(bt.Sequence(
+		bt.Lotto(nil, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
+		bt.Wait[string](250),
+		bt.Select(bt.RetryCount(2, bt.Leaf("fail")), bt.Leaf("a")),
+	)))
+	agent := bt.Agent[string]{Action: func(v string) bt.Result {
+		if v == "fail" {
+			return bt.ResultFailure
+		}
+		return bt.ResultSuccess
+	}}
+	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1), bt.WithRandomSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func saved(t *testing.T, s bt.Stepped[string]) []byte {
+	t.Helper()
+	b, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSteppedHistoryModel applies random steps, resets, undos and redos to
+// a SteppedHistory and to a plain model (a slice of versions and a
+// position), keeping every SteppedHistory value, and checks at the end that
+// every kept value still holds exactly the versions it held.
+func TestSteppedHistoryModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	h := bt.NewSteppedHistory(steppedForHistory(t))
+	m := steppedModel{versions: [][]byte{saved(t, h.Current())}}
+	type kept struct {
+		h bt.SteppedHistory[string]
+		m steppedModel
+	}
+	var all []kept
+	for op := 0; op < 2000; op++ {
+		switch r := rng.IntN(10); {
+		case r < 6:
+			next, err := h.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := m.versionAt(t, h).Step()
+			m.versions = append(append([][]byte{}, m.versions[:m.pos+1]...), saved(t, want))
+			m.pos++
+			h = next
+		case r < 7:
+			h = h.Reset()
+			m.versions = append(append([][]byte{}, m.versions[:m.pos+1]...), saved(t, m.versionAt(t, h).Reset()))
+			m.pos++
+		case r < 9:
+			h = h.Undo()
+			m.pos = max(0, m.pos-1)
+		default:
+			h = h.Redo()
+			m.pos = min(len(m.versions)-1, m.pos+1)
+		}
+		if h.Pos() != m.pos || h.Len() != len(m.versions) {
+			t.Fatalf("op %d: Pos %d Len %d, model %d %d", op, h.Pos(), h.Len(), m.pos, len(m.versions))
+		}
+		if !bytes.Equal(saved(t, h.Current()), m.versions[m.pos]) {
+			t.Fatalf("op %d: the current version differs from the model's", op)
+		}
+		if op%10 == 0 {
+			all = append(all, kept{h, m})
+		}
+	}
+	for k, v := range all {
+		i := 0
+		for s := range v.h.All() {
+			if !bytes.Equal(saved(t, s), v.m.versions[i]) {
+				t.Fatalf("kept value %d: version %d changed", k, i)
+			}
+			i++
+		}
+		if i != v.m.pos+1 {
+			t.Fatalf("kept value %d: All gave %d versions, want %d", k, i, v.m.pos+1)
+		}
+	}
+}
+
+// steppedModel is the plain model of a SteppedHistory: its versions, saved,
+// and the position.
+type steppedModel struct {
+	versions [][]byte
+	pos      int
+}
+
+// versionAt returns the model's current version, restored against h's
+// definition.
+func (m steppedModel) versionAt(t *testing.T, h bt.SteppedHistory[string]) bt.Stepped[string] {
+	t.Helper()
+	s, err := h.Current().Restore(m.versions[m.pos])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
