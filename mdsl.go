@@ -39,6 +39,10 @@ var mdslKeywords = [numKinds]string{
 	KindRepeat:             "repeat",
 	KindRetry:              "retry",
 	KindThreshold:          "threshold",
+	KindReactiveSequence:   "reactive_sequence",
+	KindReactiveSelect:     "reactive_selector",
+	KindReactiveParallel:   "reactive_parallel",
+	KindEmptyInverter:      "empty_inverter",
 }
 
 // MDSLError is an error in an MDSL text: where it is and what is wrong.
@@ -346,6 +350,8 @@ func (b *mbuilder[L]) params(n *mnode) Params {
 		return Params{Weights: append([]int(nil), ints...)}
 	case paramThreshold:
 		return Params{Success: ints[0], Failure: ints[1]}
+	case paramCounts: // in FluentBehaviourTree's order: fail, succeed
+		return Params{Failure: ints[0], Success: ints[1]}
 	case paramBound:
 		switch len(ints) {
 		case 1:

@@ -432,7 +432,7 @@ func (p *mparser) header(i int32, kw string) error {
 			switch kinds[kind].param {
 			case paramWeights:
 				min = 1
-			case paramThreshold:
+			case paramThreshold, paramCounts:
 				min = -maxRepeat
 			}
 			if a.num < float64(min) || a.num > maxRepeat {
@@ -454,6 +454,10 @@ func (p *mparser) header(i int32, kw string) error {
 		case paramThreshold:
 			if got != 2 {
 				return p.errAt(n.argPos, "%s takes two counts: %s [success, failure]", kw, kw)
+			}
+		case paramCounts:
+			if got != 2 {
+				return p.errAt(n.argPos, "%s takes two counts: %s [fail, succeed]", kw, kw)
 			}
 		case paramBound:
 			if got > 2 {

@@ -97,7 +97,7 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 		if b, err = appendMDSLHeader(b, nd, call); err != nil {
 			return err
 		}
-		if len(nd.children) > 0 {
+		if kinds[nd.kind].arity != noChildren { // braces even round no children (a reactive node may have none)
 			b = append(b, " {\n"...)
 			stack = append(stack, mdslFrame[L]{nd: nd})
 		} else {
@@ -153,6 +153,9 @@ func appendMDSLHeader[L any](b []byte, nd *node[L], call func([]byte, L, bool) (
 	case paramThreshold:
 		ps := Node[L]{nd}.Params()
 		b = appendInts(b, ps.Success, ps.Failure)
+	case paramCounts:
+		ps := Node[L]{nd}.Params()
+		b = appendInts(b, ps.Failure, ps.Success)
 	case paramBound:
 		switch nd.bound {
 		case Fixed:

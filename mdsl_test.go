@@ -450,3 +450,39 @@ func mdslBenchText(n int) ([]byte, int) {
 	b.WriteString("    }\n}\n")
 	return b.Bytes(), count
 }
+
+// TestMDSLFluentKinds reads and prints the FluentBehaviourTree kinds:
+// reactive nodes with zero or more children, the parallel's counts in
+// Fluent's order (fail, succeed), and the childless inverter.
+func TestMDSLFluentKinds(t *testing.T) {
+	src := `root {
+    reactive_sequence {
+        reactive_selector {
+        }
+        reactive_parallel [-1, 2] {
+            action [A]
+            empty_inverter
+        }
+    }
+}
+`
+	n, err := ParseMDSL("fluent.mdsl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := n.Child(0).Child(1)
+	if p := par.Params(); par.Kind() != KindReactiveParallel || p.Failure != -1 || p.Success != 2 {
+		t.Fatalf("reactive_parallel [-1, 2] reads as %v %+v", par.Kind(), p)
+	}
+	out, err := FormatMDSL(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != src {
+		t.Errorf("printed\n%s\nwant\n%s", out, src)
+	}
+	if _, err := ParseMDSL("bad.mdsl", []byte("root { reactive_parallel [1] { action [A] } }")); err == nil ||
+		!strings.Contains(err.Error(), "reactive_parallel takes two counts: reactive_parallel [fail, succeed]") {
+		t.Errorf("one count: error %v", err)
+	}
+}

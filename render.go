@@ -47,6 +47,11 @@ func (n Node[L]) String() string {
 			}
 			nd.appendParams(&b)
 			b.WriteByte('(')
+			if len(nd.children) == 0 { // a reactive node may have none
+				b.WriteByte(')')
+				stack = stack[:len(stack)-1]
+				continue
+			}
 		case top.next == len(nd.children):
 			b.WriteByte(')')
 			stack = stack[:len(stack)-1]

@@ -447,3 +447,12 @@ func TestFingerprintOfSteppedKinds(t *testing.T) {
 		t.Error("the fingerprint does not see a wait's duration")
 	}
 }
+
+// TestStringOfChildlessNodes is the regression test of String indexing the
+// children of an inner node that has none (a Fluent Sequence may).
+func TestStringOfChildlessNodes(t *testing.T) {
+	n := bt.Sequence(bt.ReactiveSequence[string](), bt.Leaf("a"))
+	if got := n.String(); got != "sequence(reactive_sequence(), a)" {
+		t.Errorf("String() = %q", got)
+	}
+}
