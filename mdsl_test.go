@@ -1,9 +1,7 @@
 package behaviortree
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,30 +21,7 @@ type mdslCase struct {
 }
 
 func readMDSLCorpus(t testing.TB) []mdslCase {
-	file := mistreevousCorpus()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	var cases []mdslCase
-	for sc.Scan() {
-		var c mdslCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: line %d: %v", file, len(cases)+1, err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return readCorpus[mdslCase](t, mistreevousCorpus())
 }
 
 // mdslDiff returns the first structural difference between a and b, or "".

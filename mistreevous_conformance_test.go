@@ -41,6 +41,11 @@ func mistreevousCorpus() string {
 }
 
 func readMistreevousCorpus(t testing.TB, file string) []mcase {
+	return readCorpus[mcase](t, file)
+}
+
+// readCorpus reads a gzipped JSON Lines corpus, one T per line.
+func readCorpus[T any](t testing.TB, file string) []T {
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
@@ -52,9 +57,9 @@ func readMistreevousCorpus(t testing.TB, file string) []mcase {
 	}
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	var cases []mcase
+	var cases []T
 	for sc.Scan() {
-		var c mcase
+		var c T
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			t.Fatalf("%s: line %d: %v", file, len(cases)+1, err)
 		}

@@ -748,17 +748,7 @@ func (s *stepper[L]) update(n int32) int32 {
 			}
 			cs = s.get(c)
 		}
-		if cs >= StateSucceeded {
-			switch h.kind {
-			case KindNegate:
-				cs ^= 1 // SUCCEEDED <-> FAILED
-			case KindAlwaysSucceed:
-				cs = StateSucceeded
-			case KindAlwaysFail:
-				cs = StateFailed
-			}
-		}
-		if cs != StateReady {
+		if cs = decorated(h.kind, cs); cs != StateReady {
 			s.set(n, cs)
 		}
 		return -1
@@ -774,6 +764,23 @@ func (s *stepper[L]) update(n int32) int32 {
 		}
 	}
 	return s.run(n, &s.p.nodes[n], st)
+}
+
+// decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
+// AlwaysFail) whose child is in state cs: the child's while it runs, and
+// once it completed, the child's outcome, swapped or replaced.
+func decorated(k Kind, cs State) State {
+	if cs >= StateSucceeded {
+		switch k {
+		case KindNegate:
+			cs ^= 1 // SUCCEEDED <-> FAILED
+		case KindAlwaysSucceed:
+			cs = StateSucceeded
+		case KindAlwaysFail:
+			cs = StateFailed
+		}
+	}
+	return cs
 }
 
 // updateFull is update for a node with guards on its path or callbacks.
@@ -911,17 +918,7 @@ func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
 		if f >= 0 {
 			return f
 		}
-		if cs >= StateSucceeded {
-			switch nd.kind {
-			case KindNegate:
-				cs ^= 1 // SUCCEEDED <-> FAILED
-			case KindAlwaysSucceed:
-				cs = StateSucceeded
-			case KindAlwaysFail:
-				cs = StateFailed
-			}
-		}
-		if cs != StateReady {
+		if cs = decorated(nd.kind, cs); cs != StateReady {
 			s.set(n, cs)
 		}
 	case KindParallel, KindRace, KindAll:
