@@ -16,10 +16,10 @@ import (
 // A signal after an Undo drops the redo tail of that History value only;
 // older History values, and the versions they hold, are untouched.
 //
-// Costs: versions are stored in chunks of 31. A signal from the newest
+// Costs: versions are stored in chunks of 63. A signal from the newest
 // History value of a line writes the new version into spare room of the
 // last chunk, so it usually allocates nothing; a new chunk is allocated
-// every 31 signals. A signal from any other value (after an Undo, or a
+// every 63 signals. A signal from any other value (after an Undo, or a
 // second signal from the same value) starts a branch: it allocates one
 // small cell per signal, as a linked list would, until the branch reaches
 // the end of its chunk, where its versions move into a chunk of their own.
@@ -67,9 +67,10 @@ type cell[V any] struct {
 	prev *cell[V]
 }
 
-// chunkSize is the number of versions in a chunk: 31 versions of four words (Tree and Stepped)
-// and the count fill 1,000 bytes, the 1,024-byte allocation size class.
-const chunkSize = 31
+// chunkSize is the number of versions in a chunk: 63 versions of four
+// words (Tree and Stepped both are) and the count fill 2,020 bytes, in the
+// 2,048-byte allocation size class.
+const chunkSize = 63
 
 // chunk holds chunkSize versions, written in order.
 type chunk[V any] struct {
@@ -128,7 +129,7 @@ func Replay[L any](def Node[L], seed uint64, signals []Status) History[L] {
 // Current returns the current version.
 func (h History[L]) Current() Tree[L] {
 	h.must("Current")
-	return h.tl.get(h.tl.pos)
+	return h.tl.current()
 }
 
 // base returns the index of last's first version.
@@ -187,15 +188,15 @@ func (h History[L]) Signal(s Status) History[L] {
 		}
 		panic(fmt.Sprintf("behaviortree.History.Signal: invalid Status(%d)", int(s)))
 	}
-	h.tl = h.tl.push(h.Current().Signal(s))
+	h.tl.push(h.tl.current().Signal(s))
 	return h
 }
 
-// push returns the timeline with v appended after the current version,
-// which any redo tail gave way to, and current.
-func (h timeline[V]) push(t V) timeline[V] {
+// push appends t after the current version, which any redo tail gives way
+// to, and makes it current.
+func (h *timeline[V]) push(t V) {
 	if h.pos+1 < h.n {
-		h = h.truncate(h.pos + 1)
+		*h = h.truncate(h.pos + 1)
 	}
 	b := h.base()
 	k := h.n - b // the new version's slot in last
@@ -224,7 +225,17 @@ func (h timeline[V]) push(t V) timeline[V] {
 	}
 	h.pos = h.n
 	h.n++
-	return h
+}
+
+// current returns the current version; the newest without a search.
+func (h *timeline[V]) current() V {
+	if h.pos+1 == h.n {
+		if h.tail != nil {
+			return h.tail.t
+		}
+		return h.last.trees[h.m-1]
+	}
+	return h.get(h.pos)
 }
 
 // file puts full chunk x into h's trie as chunk c, after the c chunks

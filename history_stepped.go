@@ -29,7 +29,7 @@ func NewSteppedHistory[L any](t Stepped[L]) SteppedHistory[L] {
 // Current returns the current version.
 func (h SteppedHistory[L]) Current() Stepped[L] {
 	h.must("Current")
-	return h.tl.get(h.tl.pos)
+	return h.tl.current()
 }
 
 // Step returns a new SteppedHistory whose current version is the current
@@ -45,7 +45,7 @@ func (h SteppedHistory[L]) StepWith(events func(Event[L])) (SteppedHistory[L], e
 	if err != nil {
 		return h, err
 	}
-	h.tl = h.tl.push(next)
+	h.tl.push(next)
 	return h, nil
 }
 
@@ -53,7 +53,7 @@ func (h SteppedHistory[L]) StepWith(events func(Event[L])) (SteppedHistory[L], e
 // version reset ([Stepped.Reset]), appended after it.
 func (h SteppedHistory[L]) Reset() SteppedHistory[L] {
 	h.must("Reset")
-	h.tl = h.tl.push(h.Current().Reset())
+	h.tl.push(h.Current().Reset())
 	return h
 }
 
