@@ -124,11 +124,14 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 			return bad("states beyond the last node")
 		}
 	}
-	// The extras must be ones the engine can have made.
+	// The extras of running nodes must be ones the engine can have made.
+	// Those of other nodes are never read (a node sets its extras up when
+	// it starts), and a node that a guard ended on its first update
+	// completed without setting them.
 	w := out.wordsOf()
 	for i := range p.nodes {
 		s := &p.nodes[i]
-		if s.slot < 0 || out.nodeState(int32(i)) == StateReady {
+		if s.slot < 0 || out.nodeState(int32(i)) != StateRunning {
 			continue
 		}
 		a, b := w[p.sw+2*s.slot], w[p.sw+2*s.slot+1]
