@@ -1,0 +1,57 @@
+package behaviortree_test
+
+import (
+	"fmt"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// A tree written in MDSL, run by a registry of functions, and kept in a
+// SteppedHistory so that a step can be undone.
+func ExampleParseMDSL() {
+	src := `root {
+    selector {
+        sequence while(SeesEnemy) {
+            action [Aim, "left"]
+            action [Fire, 2]
+        }
+        action [Patrol]
+    }
+}`
+	def, err := bt.ParseMDSL("guard.mdsl", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	enemy := true
+	agent, err := bt.Functions{
+		Actions: map[string]func([]any) bt.Result{
+			"Aim":    func(args []any) bt.Result { fmt.Println("aim", args[0]); return bt.ResultSuccess },
+			"Fire":   func(args []any) bt.Result { fmt.Println("fire", args[0]); return bt.ResultRunning },
+			"Patrol": func([]any) bt.Result { fmt.Println("patrol"); return bt.ResultRunning },
+		},
+		Conditions: map[string]func([]any) bool{"SeesEnemy": func([]any) bool { return enemy }},
+	}.Agent(def)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tree, err := bt.NewStepped(def, agent)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h := bt.NewSteppedHistory(tree)
+	h, _ = h.Step() // aims and fires: the shot is under way
+	enemy = false
+	h, _ = h.Step() // the guard no longer holds: the attack is aborted
+	fmt.Println(h.Current().State(), "after", h.Pos(), "steps")
+	h = h.Undo()
+	fmt.Println("undone: back at step", h.Pos(), h.Current().State())
+	// Output:
+	// aim left
+	// fire 2
+	// patrol
+	// RUNNING after 2 steps
+	// undone: back at step 1 RUNNING
+}
