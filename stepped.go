@@ -379,6 +379,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 	s.small, s.words, s.async = t.small, t.wordsOf(), t.async
 	s.emit, s.cur, s.td = events, -1, td
 	s.fast = s.isSmall && events == nil
+	s.big = !s.isSmall && events == nil
 	if err := s.run0(); err != nil {
 		return t, err
 	}
@@ -434,6 +435,7 @@ type stepper[L any] struct {
 	p       *sprogram[L]
 	isSmall bool // p.small
 	fast    bool // isSmall and no events: set is one masked store
+	big     bool // !isSmall and no events
 	small   uint64
 	words   []uint64
 	owned   bool // words is this step's own copy
@@ -684,6 +686,231 @@ func (s *stepper[L]) guards(g int32) int32 {
 // node above n at which a guard failed: the update of n was abandoned and
 // that node's update handles the failure.
 func (s *stepper[L]) update(n int32) int32 {
+	if s.async == nil {
+		if s.fast {
+			return s.updSmall(n)
+		}
+		if s.big {
+			return s.updBig(n)
+		}
+	}
+	return s.updateGen(n)
+}
+
+// leafState is the state for the status of a synchronous Result, or
+// StateReady for an invalid one.
+func leafState(r Result) State {
+	if r.Async == nil && uint8(r.Status) <= uint8(Failure) {
+		return State(r.Status) + 1 // Running, Success, Failure -> RUNNING, SUCCEEDED, FAILED
+	}
+	return StateReady
+}
+
+// updSmall is update for a small tree, without events and without
+// pending async results: the states are the bits of s.small.
+func (s *stepper[L]) updSmall(n int32) int32 {
+	if s.async != nil {
+		return s.updateGen(n)
+	}
+	sh := 2 * uint(n&31)
+	st := State(s.small >> sh & 3)
+	if st >= StateSucceeded {
+		return -1
+	}
+	hot := s.p.hot
+	h := &hot[n]
+	if !h.plain {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	switch h.kind {
+	case KindLeaf:
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.p.leaves[n])
+		if to := leafState(r); to != StateReady {
+			s.small = s.small&^(3<<sh) | uint64(to)<<sh
+			return -1
+		}
+		s.actionResult(n, r)
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.p.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			csh := 2 * uint(c&31)
+			cs := State(s.small >> csh & 3)
+			if cs <= StateRunning {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
+					s.cur, s.what = c, whatAction
+					r := s.callAction(s.p.leaves[c])
+					if cs = leafState(r); cs != StateReady {
+						s.small = s.small&^(3<<csh) | uint64(cs)<<csh
+					} else {
+						s.actionResult(c, r)
+						cs = State(s.small >> csh & 3)
+					}
+				} else {
+					if f := s.updSmall(c); f >= 0 {
+						return f
+					}
+					cs = State(s.small >> csh & 3)
+				}
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.p.kids[h.first]
+		csh := 2 * uint(c&31)
+		cs := State(s.small >> csh & 3)
+		if cs <= StateRunning {
+			if f := s.updSmall(c); f >= 0 {
+				return f
+			}
+			cs = State(s.small >> csh & 3)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
+		}
+		return -1
+	case KindRepeat, KindRetry:
+		if h.bound != Unbounded {
+			return s.repeat(n, &s.p.nodes[n], st)
+		}
+		// An unbounded repeat or retry: no count, no slot.
+		c := s.p.kids[h.first]
+		again, stop := StateSucceeded, StateFailed
+		if h.kind == KindRetry {
+			again, stop = StateFailed, StateSucceeded
+		}
+		csh := 2 * uint(c&31)
+		cmask := rangeMask(2*uint(c), 2*uint(hot[c].end))
+		if st == StateReady {
+			s.small &^= cmask
+		}
+		s.small = s.small&^(3<<sh) | uint64(StateRunning)<<sh
+		if State(s.small>>csh&3) == again {
+			s.small &^= cmask
+		}
+		if f := s.updSmall(c); f >= 0 {
+			return f
+		}
+		if State(s.small>>csh&3) == stop {
+			s.small = s.small&^(3<<sh) | uint64(stop)<<sh
+		}
+		return -1
+	}
+	return s.updateGen(n)
+}
+
+// updBig is update for a big tree, without events and without pending
+// async results.
+func (s *stepper[L]) updBig(n int32) int32 {
+	if s.async != nil {
+		return s.updateGen(n)
+	}
+	st := s.getBig(n)
+	if st >= StateSucceeded {
+		return -1
+	}
+	hot := s.p.hot
+	h := &hot[n]
+	if !h.plain {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	switch h.kind {
+	case KindLeaf:
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.p.leaves[n])
+		if to := leafState(r); to != StateReady {
+			s.setBig(n, to)
+			return -1
+		}
+		s.actionResult(n, r)
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.p.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			cs := s.getBig(c)
+			if cs <= StateRunning {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
+					s.cur, s.what = c, whatAction
+					r := s.callAction(s.p.leaves[c])
+					if cs = leafState(r); cs != StateReady {
+						s.setBig(c, cs)
+					} else {
+						s.actionResult(c, r)
+						cs = s.getBig(c)
+					}
+				} else {
+					if f := s.updBig(c); f >= 0 {
+						return f
+					}
+					cs = s.getBig(c)
+				}
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.setBig(n, cs)
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.p.kids[h.first]
+		cs := s.getBig(c)
+		if cs <= StateRunning {
+			if f := s.updBig(c); f >= 0 {
+				return f
+			}
+			cs = s.getBig(c)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.setBig(n, cs)
+		}
+		return -1
+	}
+	return s.updateGen(n)
+}
+
+// getBig is get for a big tree.
+func (s *stepper[L]) getBig(i int32) State {
+	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// setBig is set for a big tree without events.
+func (s *stepper[L]) setBig(i int32, to State) {
+	sh := 2 * uint(i&31)
+	if !s.owned {
+		if State(s.words[i>>5]>>sh&3) == to {
+			return
+		}
+		s.own()
+	}
+	w := &s.words[i>>5]
+	*w = *w&^(3<<sh) | uint64(to)<<sh
+}
+
+// updateGen is update in general.
+func (s *stepper[L]) updateGen(n int32) int32 {
 	st := s.get(n)
 	if st >= StateSucceeded {
 		return -1

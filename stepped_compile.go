@@ -17,7 +17,7 @@ const maxSteppedDepth = 4096
 // sprogram is a definition compiled for the stepped engine.
 type sprogram[L any] struct {
 	nodes  []snode[L]
-	hot    []hotNode // what the fast path of update reads, by node: 12 bytes each
+	hot    []hotNode // what the fast path of update reads, by node: 16 bytes each
 	kids   []int32   // every node's children, node after node (snode.kids are slices of it)
 	leaves []L       // the value of each node (the zero L for inner nodes)
 	small  bool      // at most 32 nodes: the states fit in one word, inline in the version
@@ -41,8 +41,10 @@ const (
 type hotNode struct {
 	kind  Kind
 	plain bool  // no guards on the path from the root, no callbacks
+	bound Bound // Repeat, Retry, Wait
 	first int32 // the node's children are kids[first : first+n]
 	n     int32
+	end   int32 // one past the last index of the subtree
 }
 
 // snode is one place of a compiled stepped tree.
@@ -185,7 +187,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	for i := range p.nodes {
 		s := &p.nodes[i]
 		s.plain = s.g < 0 && s.at == nil
-		h := hotNode{kind: s.kind, plain: s.plain, n: int32(len(s.kids))}
+		h := hotNode{kind: s.kind, plain: s.plain, bound: s.bound, n: int32(len(s.kids)), end: s.end}
 		h.first = s.kfirst
 		p.hot[i] = h
 		p.leaves[i] = s.leaf
