@@ -500,25 +500,16 @@ func (s *stepper[L]) pureUpdate(n int32) {
 // pure evaluates node n of a pure subtree whose states are READY, and
 // returns the state it ends in, which it has written.
 func (s *stepper[L]) pure(n int32) State {
-	h := &s.p.hot[n]
+	h := &s.hot[n]
 	var st State
 	switch h.kind {
 	case KindLeaf:
-		s.cur, s.what = n, whatAction
 		if fl := s.m.fluent; fl != nil {
-			switch r := fl.do[n](s.td); r {
-			case Success:
-				st = StateSucceeded
-			case Failure:
-				st = StateFailed
-			case Running:
-				st = StateRunning
-			default:
-				s.fail(n, "action returned an invalid status %d", r)
-			}
+			st = s.fluentLeaf(fl, n)
 			break
 		}
-		r := s.callAction(s.p.leaves[n])
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.leaves[n])
 		switch {
 		case r.Async != nil:
 			s.actionResult(n, r)
@@ -539,7 +530,7 @@ func (s *stepper[L]) pure(n int32) State {
 			if fl.cond[n](s.td) {
 				st = StateSucceeded
 			}
-		} else if s.callCondition(s.p.leaves[n]) {
+		} else if s.callCondition(s.leaves[n]) {
 			st = StateSucceeded
 		}
 	case KindReactiveSequence, KindReactiveSelect:
@@ -548,15 +539,29 @@ func (s *stepper[L]) pure(n int32) State {
 			goOn = StateFailed
 		}
 		st = goOn
-		for _, c := range s.p.kids[h.first : h.first+h.n] {
-			if cs := s.pure(c); cs != goOn {
+		fl := s.m.fluent
+		hot := s.hot
+		for _, c := range s.kids[h.first : h.first+h.n] {
+			var cs State
+			if fl != nil && hot[c].kind == KindLeaf {
+				s.cur, s.what = c, whatAction
+				r := fl.do[c](s.td)
+				if uint8(r) > uint8(Failure) {
+					s.badStatus(c, r)
+				}
+				cs = State(r) + 1
+				s.putPure(c, cs)
+			} else {
+				cs = s.pure(c)
+			}
+			if cs != goOn {
 				st = cs
 				break
 			}
 		}
 	case KindReactiveParallel:
 		var succeeded, failed int32
-		for _, c := range s.p.kids[h.first : h.first+h.n] {
+		for _, c := range s.kids[h.first : h.first+h.n] {
 			switch s.pure(c) {
 			case StateSucceeded:
 				succeeded++
@@ -574,7 +579,7 @@ func (s *stepper[L]) pure(n int32) State {
 			st = StateRunning
 		}
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		st = s.pure(s.p.kids[h.first])
+		st = s.pure(s.kids[h.first])
 		if st >= StateSucceeded {
 			switch h.kind {
 			case KindNegate:
@@ -588,10 +593,32 @@ func (s *stepper[L]) pure(n int32) State {
 	case KindEmptyInverter:
 		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
+	s.putPure(n, st)
+	return st
+}
+
+// putPure writes state st of node n, which is READY.
+func (s *stepper[L]) putPure(n int32, st State) {
 	if s.isSmall {
-		s.small |= uint64(st) << (2 * uint(n))
+		s.small |= uint64(st) << (2 * uint(n&31))
 	} else {
 		s.words[n>>5] |= uint64(st) << (2 * uint(n&31))
 	}
-	return st
+}
+
+// fluentLeaf calls the function of Fluent action n and returns its state.
+func (s *stepper[L]) fluentLeaf(fl *fluentFuncs, n int32) State {
+	s.cur, s.what = n, whatAction
+	r := fl.do[n](s.td)
+	if uint8(r) > uint8(Failure) {
+		s.badStatus(n, r)
+	}
+	return State(r) + 1 // Running, Success, Failure -> RUNNING, SUCCEEDED, FAILED
+}
+
+// badStatus abandons the step: action n returned r, an invalid status.
+//
+//go:noinline
+func (s *stepper[L]) badStatus(n int32, r Status) {
+	s.fail(n, "action returned an invalid status %d", r)
 }

@@ -380,6 +380,10 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 	s.emit, s.cur, s.td = events, -1, td
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
+	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
+	if m.agent.TimedAction == nil {
+		s.act = m.agent.Action
+	}
 	if err := s.run0(); err != nil {
 		return t, err
 	}
@@ -433,9 +437,13 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 type stepper[L any] struct {
 	m       *machine[L]
 	p       *sprogram[L]
-	isSmall bool // p.small
-	fast    bool // isSmall and no events: set is one masked store
-	big     bool // !isSmall and no events
+	isSmall bool           // p.small
+	fast    bool           // isSmall and no events: set is one masked store
+	big     bool           // !isSmall and no events
+	hot     []hotNode      // p.hot
+	kids    []int32        // p.kids
+	leaves  []L            // p.leaves
+	act     func(L) Result // the agent's Action when it has no TimedAction
 	small   uint64
 	words   []uint64
 	owned   bool // words is this step's own copy
@@ -449,6 +457,9 @@ type stepper[L any] struct {
 
 // callAction calls the agent's action function with v.
 func (s *stepper[L]) callAction(v L) Result {
+	if f := s.act; f != nil {
+		return f(v)
+	}
 	if f := s.m.agent.TimedAction; f != nil {
 		return f(v, s.td)
 	}
@@ -717,7 +728,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 	if st >= StateSucceeded {
 		return -1
 	}
-	hot := s.p.hot
+	hot := s.hot
 	h := &hot[n]
 	if !h.plain {
 		return s.updateFull(n, &s.p.nodes[n], st)
@@ -725,7 +736,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 	switch h.kind {
 	case KindLeaf:
 		s.cur, s.what = n, whatAction
-		r := s.callAction(s.p.leaves[n])
+		r := s.callAction(s.leaves[n])
 		if to := leafState(r); to != StateReady {
 			s.small = s.small&^(3<<sh) | uint64(to)<<sh
 			return -1
@@ -737,7 +748,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 		if h.kind == KindSelect {
 			goOn = StateFailed
 		}
-		kids := s.p.kids[h.first : h.first+h.n]
+		kids := s.kids[h.first : h.first+h.n]
 		last := len(kids) - 1
 		for i, c := range kids {
 			csh := 2 * uint(c&31)
@@ -745,7 +756,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 			if cs <= StateRunning {
 				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
 					s.cur, s.what = c, whatAction
-					r := s.callAction(s.p.leaves[c])
+					r := s.callAction(s.leaves[c])
 					if cs = leafState(r); cs != StateReady {
 						s.small = s.small&^(3<<csh) | uint64(cs)<<csh
 					} else {
@@ -770,7 +781,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 		}
 		return -1
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.p.kids[h.first]
+		c := s.kids[h.first]
 		csh := 2 * uint(c&31)
 		cs := State(s.small >> csh & 3)
 		if cs <= StateRunning {
@@ -788,7 +799,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 			return s.repeat(n, &s.p.nodes[n], st)
 		}
 		// An unbounded repeat or retry: no count, no slot.
-		c := s.p.kids[h.first]
+		c := s.kids[h.first]
 		again, stop := StateSucceeded, StateFailed
 		if h.kind == KindRetry {
 			again, stop = StateFailed, StateSucceeded
@@ -823,7 +834,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 	if st >= StateSucceeded {
 		return -1
 	}
-	hot := s.p.hot
+	hot := s.hot
 	h := &hot[n]
 	if !h.plain {
 		return s.updateFull(n, &s.p.nodes[n], st)
@@ -831,7 +842,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 	switch h.kind {
 	case KindLeaf:
 		s.cur, s.what = n, whatAction
-		r := s.callAction(s.p.leaves[n])
+		r := s.callAction(s.leaves[n])
 		if to := leafState(r); to != StateReady {
 			s.setBig(n, to)
 			return -1
@@ -843,14 +854,14 @@ func (s *stepper[L]) updBig(n int32) int32 {
 		if h.kind == KindSelect {
 			goOn = StateFailed
 		}
-		kids := s.p.kids[h.first : h.first+h.n]
+		kids := s.kids[h.first : h.first+h.n]
 		last := len(kids) - 1
 		for i, c := range kids {
 			cs := s.getBig(c)
 			if cs <= StateRunning {
 				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
 					s.cur, s.what = c, whatAction
-					r := s.callAction(s.p.leaves[c])
+					r := s.callAction(s.leaves[c])
 					if cs = leafState(r); cs != StateReady {
 						s.setBig(c, cs)
 					} else {
@@ -875,7 +886,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 		}
 		return -1
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.p.kids[h.first]
+		c := s.kids[h.first]
 		cs := s.getBig(c)
 		if cs <= StateRunning {
 			if f := s.updBig(c); f >= 0 {
