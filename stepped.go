@@ -705,7 +705,94 @@ func (s *stepper[L]) update(n int32) int32 {
 			return s.updBig(n)
 		}
 	}
-	return s.updateGen(n)
+	st := s.get(n)
+	if st >= StateSucceeded {
+		return -1
+	}
+	h := &s.hot[n]
+	if !h.plain {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	// The fast path: a node without guards on its path and without
+	// callbacks, of a common kind, is updated here without further calls
+	// of the engine.
+	switch h.kind {
+	case KindLeaf:
+		if s.async != nil || s.emit != nil {
+			s.action(n, &s.p.nodes[n], st)
+			return -1
+		}
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.p.leaves[n])
+		switch {
+		case r.Async != nil:
+			s.actionResult(n, r)
+		case r.Status == Success:
+			s.set(n, StateSucceeded)
+		case r.Status == Failure:
+			s.set(n, StateFailed)
+		default:
+			s.actionResult(n, r)
+		}
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.p.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			cs := s.get(c)
+			if cs <= StateRunning {
+				if f := s.update(c); f >= 0 {
+					return f
+				}
+				cs = s.get(c)
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.p.kids[h.first]
+		cs := s.get(c)
+		if cs <= StateRunning {
+			if f := s.update(c); f >= 0 {
+				return f
+			}
+			cs = s.get(c)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.set(n, cs)
+		}
+		return -1
+	}
+	return s.plainRest(n, h, st)
+}
+
+// plainRest is the update of plain node n, of a kind that the fast paths
+// leave to the general rules.
+func (s *stepper[L]) plainRest(n int32, h *hotNode, st State) int32 {
+	switch h.kind {
+	case KindRepeat, KindRetry:
+		return s.repeat(n, &s.p.nodes[n], st)
+	case KindReactiveSequence, KindReactiveSelect, KindReactiveParallel:
+		if s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil {
+			s.pureUpdate(n)
+			return -1
+		}
+		if h.kind != KindReactiveParallel {
+			return s.reactive(n, h.kind, s.kids[h.first:h.first+h.n])
+		}
+	}
+	return s.run(n, &s.p.nodes[n], st)
 }
 
 // leafState is the state for the status of a synchronous Result, or
@@ -721,7 +808,7 @@ func leafState(r Result) State {
 // pending async results: the states are the bits of s.small.
 func (s *stepper[L]) updSmall(n int32) int32 {
 	if s.async != nil {
-		return s.updateGen(n)
+		return s.update(n)
 	}
 	sh := 2 * uint(n&31)
 	st := State(s.small >> sh & 3)
@@ -821,14 +908,14 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 		}
 		return -1
 	}
-	return s.updateGen(n)
+	return s.plainRest(n, h, st)
 }
 
 // updBig is update for a big tree, without events and without pending
 // async results.
 func (s *stepper[L]) updBig(n int32) int32 {
 	if s.async != nil {
-		return s.updateGen(n)
+		return s.update(n)
 	}
 	st := s.getBig(n)
 	if st >= StateSucceeded {
@@ -899,7 +986,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 		}
 		return -1
 	}
-	return s.updateGen(n)
+	return s.plainRest(n, h, st)
 }
 
 // getBig is get for a big tree.
@@ -918,90 +1005,6 @@ func (s *stepper[L]) setBig(i int32, to State) {
 	}
 	w := &s.words[i>>5]
 	*w = *w&^(3<<sh) | uint64(to)<<sh
-}
-
-// updateGen is update in general.
-func (s *stepper[L]) updateGen(n int32) int32 {
-	st := s.get(n)
-	if st >= StateSucceeded {
-		return -1
-	}
-	h := &s.p.hot[n]
-	if !h.plain {
-		return s.updateFull(n, &s.p.nodes[n], st)
-	}
-	// The fast path: a node without guards on its path and without
-	// callbacks, of a common kind, is updated here without further calls
-	// of the engine.
-	switch h.kind {
-	case KindLeaf:
-		if s.async != nil || s.emit != nil {
-			s.action(n, &s.p.nodes[n], st)
-			return -1
-		}
-		s.cur, s.what = n, whatAction
-		r := s.callAction(s.p.leaves[n])
-		switch {
-		case r.Async != nil:
-			s.actionResult(n, r)
-		case r.Status == Success:
-			s.set(n, StateSucceeded)
-		case r.Status == Failure:
-			s.set(n, StateFailed)
-		default:
-			s.actionResult(n, r)
-		}
-		return -1
-	case KindSequence, KindSelect:
-		goOn := StateSucceeded
-		if h.kind == KindSelect {
-			goOn = StateFailed
-		}
-		kids := s.p.kids[h.first : h.first+h.n]
-		last := len(kids) - 1
-		for i, c := range kids {
-			cs := s.get(c)
-			if cs <= StateRunning {
-				if f := s.update(c); f >= 0 {
-					return f
-				}
-				cs = s.get(c)
-			}
-			if cs == goOn && i < last {
-				continue
-			}
-			if cs == StateReady {
-				s.fail(c, "child node was not in an expected state")
-			}
-			s.set(n, cs)
-			return -1
-		}
-		return -1
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.p.kids[h.first]
-		cs := s.get(c)
-		if cs <= StateRunning {
-			if f := s.update(c); f >= 0 {
-				return f
-			}
-			cs = s.get(c)
-		}
-		if cs = decorated(h.kind, cs); cs != StateReady {
-			s.set(n, cs)
-		}
-		return -1
-	case KindRepeat, KindRetry:
-		return s.repeat(n, &s.p.nodes[n], st)
-	case KindReactiveSequence, KindReactiveSelect, KindReactiveParallel:
-		if s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil {
-			s.pureUpdate(n)
-			return -1
-		}
-		if h.kind != KindReactiveParallel {
-			return s.reactive(n, h.kind, s.p.kids[h.first:h.first+h.n])
-		}
-	}
-	return s.run(n, &s.p.nodes[n], st)
 }
 
 // decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
