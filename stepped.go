@@ -697,14 +697,6 @@ func (s *stepper[L]) guards(g int32) int32 {
 // node above n at which a guard failed: the update of n was abandoned and
 // that node's update handles the failure.
 func (s *stepper[L]) update(n int32) int32 {
-	if s.async == nil {
-		if s.fast {
-			return s.updSmall(n)
-		}
-		if s.big {
-			return s.updBig(n)
-		}
-	}
 	st := s.get(n)
 	if st >= StateSucceeded {
 		return -1
@@ -712,6 +704,14 @@ func (s *stepper[L]) update(n int32) int32 {
 	h := &s.hot[n]
 	if !h.plain {
 		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	if s.async == nil {
+		if s.fast {
+			return s.updSmall(n)
+		}
+		if s.big {
+			return s.updBig(n)
+		}
 	}
 	// The fast path: a node without guards on its path and without
 	// callbacks, of a common kind, is updated here without further calls
