@@ -850,6 +850,11 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 						s.actionResult(c, r)
 						cs = State(s.small >> csh & 3)
 					}
+				} else if !hc.plain {
+					if f := s.updateFull(c, &s.p.nodes[c], cs); f >= 0 {
+						return f
+					}
+					cs = State(s.small >> csh & 3)
 				} else {
 					if f := s.updSmall(c); f >= 0 {
 						return f
