@@ -146,19 +146,15 @@ func (b Bot) Intent() Intent {
 	return b.tree.Value()
 }
 
-// State returns the bot's tree state in binary form: an Elixir-style
-// tree's MarshalBinary, or a stepped tree's node states, one byte per node
-// in preorder (0 READY, 1 RUNNING, 2 SUCCEEDED, 3 FAILED). Two bots at the
-// same state of the same strategy, with the same memory, play on alike.
+// State returns the bot's tree state in binary form: the MarshalBinary of
+// its Elixir-style Tree or of its Stepped version (node states, counts,
+// the random state), from which the version restores. Two bots at the same
+// state of the same strategy, with the same memory, play on alike.
 func (b Bot) State() ([]byte, error) {
 	if b.strategy.stepped == nil {
 		return b.tree.MarshalBinary()
 	}
-	out := make([]byte, b.steps.Len())
-	for i := range out {
-		out[i] = byte(b.steps.NodeState(i))
-	}
-	return out, nil
+	return b.steps.MarshalBinary()
 }
 
 // decide is the tick loop every bot shares: the handler carries out the
