@@ -98,7 +98,7 @@ func TestMDSLCorpus(t *testing.T) {
 			t.Fatalf("case %d: ids %s and %s", i, mc.ID, c.ID)
 		}
 		mc.Definition = gj
-		if d := runMistreevousCase(&mc); d != "" {
+		if d := runMistreevousCase(&mc, false); d != "" {
 			fail("%s: replay from MDSL: %s", c.ID, d)
 		} else {
 			replayed++

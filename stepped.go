@@ -405,8 +405,13 @@ func (s *stepper[L]) run0() (err error) {
 		return nil
 	}
 	if s.get(0) >= StateSucceeded {
-		s.reset(0)
 		s.async = nil // every node is READY: no pending result can apply
+		if s.emit == nil {
+			s.clearStates()
+			s.fresh(0)
+			return nil
+		}
+		s.reset(0)
 	}
 	s.update(0)
 	return nil
@@ -562,6 +567,23 @@ func (s *stepper[L]) setSlow(i int32, to State) {
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
 	}
+}
+
+// clearStates makes every node READY, without events, in words of the
+// step's own.
+func (s *stepper[L]) clearStates() {
+	if s.isSmall {
+		s.small = 0
+		return
+	}
+	sw := int(s.p.sw)
+	if s.owned {
+		clear(s.words[:sw])
+		return
+	}
+	w := make([]uint64, len(s.words))
+	copy(w[sw:], s.words[sw:])
+	s.words, s.owned = w, true
 }
 
 // reset makes node n and its subtree READY, with events in preorder.
@@ -992,6 +1014,129 @@ func (s *stepper[L]) updBig(n int32) int32 {
 		return -1
 	}
 	return s.plainRest(n, h, st)
+}
+
+// Fresh evaluation. A node whose subtree is all READY (after a reset, at
+// the root or by a repeat, or in a pure subtree, fluent.go) is updated
+// without reading any state: every node it reaches is READY, so a
+// Sequence or Select is its reactive counterpart (it goes through its
+// children from the first), and each state is written once, as it is
+// decided. Without events, this is what the general rules do, in the
+// same order of agent calls.
+
+// freshKinds are the kinds that fresh evaluates itself; it hands others
+// to update.
+var freshKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
+	KindSequence: true, KindSelect: true, KindReactiveSequence: true, KindReactiveSelect: true, KindReactiveParallel: true, KindEmptyInverter: true}
+
+// fresh updates node n, whose subtree is all READY and whose parent (if
+// any) is plain, without events, and returns the state it ends in, which
+// it has written.
+func (s *stepper[L]) fresh(n int32) State {
+	h := &s.hot[n]
+	if !h.fresh {
+		s.update(n) // a guard on n itself is handled by n's update: nothing above n has guards
+		return s.get(n)
+	}
+	var st State
+	switch h.kind {
+	case KindLeaf:
+		if fl := s.m.fluent; fl != nil {
+			st = s.fluentLeaf(fl, n)
+			break
+		}
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.leaves[n])
+		if st = leafState(r); st == StateReady {
+			s.actionResult(n, r) // async, or invalid
+			return s.get(n)
+		}
+	case KindCondition:
+		s.cur, s.what = n, whatCondition
+		st = StateFailed
+		if fl := s.m.fluent; fl != nil {
+			if fl.cond[n](s.td) {
+				st = StateSucceeded
+			}
+		} else if s.callCondition(s.leaves[n]) {
+			st = StateSucceeded
+		}
+	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect || h.kind == KindReactiveSelect {
+			goOn = StateFailed
+		}
+		st = goOn
+		hot, fl := s.hot, s.m.fluent
+		for _, c := range s.kids[h.first : h.first+h.n] {
+			var cs State
+			if hc := &hot[c]; hc.kind == KindLeaf && hc.plain {
+				s.cur, s.what = c, whatAction
+				if fl != nil {
+					r := fl.do[c](s.td)
+					if uint8(r) > uint8(Failure) {
+						s.badStatus(c, r)
+					}
+					cs = State(r) + 1
+					s.put(c, cs)
+				} else {
+					r := s.callAction(s.leaves[c])
+					if cs = leafState(r); cs == StateReady {
+						s.actionResult(c, r)
+						cs = s.get(c)
+					} else {
+						s.put(c, cs)
+					}
+				}
+			} else {
+				cs = s.fresh(c)
+			}
+			if cs != goOn {
+				if cs == StateReady {
+					s.fail(c, "child node was not in an expected state")
+				}
+				st = cs
+				break
+			}
+		}
+	case KindReactiveParallel:
+		var succeeded, failed int32
+		for _, c := range s.kids[h.first : h.first+h.n] {
+			switch s.fresh(c) {
+			case StateSucceeded:
+				succeeded++
+			case StateFailed:
+				failed++
+			}
+		}
+		nd := &s.p.nodes[n]
+		switch {
+		case nd.max > 0 && succeeded >= nd.max:
+			st = StateSucceeded
+		case nd.min > 0 && failed >= nd.min:
+			st = StateFailed
+		default:
+			st = StateRunning
+		}
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		st = decorated(h.kind, s.fresh(s.kids[h.first]))
+		if st == StateReady {
+			return st // a child left READY (a guard's abort): so is n, as update leaves it
+		}
+	case KindEmptyInverter:
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
+	}
+	s.put(n, st)
+	return st
+}
+
+// put writes state st of node n, which is READY, without events.
+func (s *stepper[L]) put(n int32, st State) {
+	if s.isSmall {
+		s.small |= uint64(st) << (2 * uint(n&31))
+	} else {
+		s.words[n>>5] |= uint64(st) << (2 * uint(n&31))
+	}
 }
 
 // getBig is get for a big tree.

@@ -41,6 +41,7 @@ const (
 type hotNode struct {
 	kind  Kind
 	plain bool  // no guards on the path from the root, no callbacks
+	fresh bool  // plain, of a kind that fresh evaluates itself (freshKinds)
 	bound Bound // Repeat, Retry, Wait
 	first int32 // the node's children are kids[first : first+n]
 	n     int32
@@ -187,7 +188,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	for i := range p.nodes {
 		s := &p.nodes[i]
 		s.plain = s.g < 0 && s.at == nil
-		h := hotNode{kind: s.kind, plain: s.plain, bound: s.bound, n: int32(len(s.kids)), end: s.end}
+		h := hotNode{kind: s.kind, plain: s.plain, fresh: s.plain && freshKinds[s.kind], bound: s.bound, n: int32(len(s.kids)), end: s.end}
 		h.first = s.kfirst
 		p.hot[i] = h
 		p.leaves[i] = s.leaf
