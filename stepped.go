@@ -374,6 +374,21 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 	if m == nil {
 		zeroStepped("Step")
 	}
+	if mo := m.p.memo; mo != nil && events == nil && t.async == nil {
+		if nt, err, ok := m.memoStep(mo, t, td); ok {
+			return nt, err
+		}
+		if mo.room() {
+			return t.stepRules(td, nil, &memoRun[L]{start: t.small})
+		}
+	}
+	return t.stepRules(td, events, nil)
+}
+
+// stepRules is the step of t by the engine's rules; mr, if not nil, is
+// the step cache's part (stepped_memo.go).
+func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]) (Stepped[L], error) {
+	m := t.m
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.small, s.words, s.async = t.small, t.wordsOf(), t.async
@@ -381,11 +396,19 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	if m.agent.TimedAction == nil {
-		s.act = m.agent.Action
+	if mr == nil {
+		s.fl = m.fluent
+		if m.agent.TimedAction == nil {
+			s.act = m.agent.Action
+		}
+	} else {
+		s.mr = mr // every call through callAction, callCondition, callback and exit
 	}
 	if err := s.run0(); err != nil {
 		return t, err
+	}
+	if mr != nil && s.async == nil {
+		m.p.memo.add(mr, s.small)
 	}
 	t.small, t.words, t.async = s.small, firstWord(s.words), s.async
 	return t, nil
@@ -448,7 +471,9 @@ type stepper[L any] struct {
 	hot     []hotNode      // p.hot
 	kids    []int32        // p.kids
 	leaves  []L            // p.leaves
-	act     func(L) Result // the agent's Action when it has no TimedAction
+	act     func(L) Result // the agent's Action when it has no TimedAction, and no cache run
+	fl      *fluentFuncs   // the machine's, without a cache run
+	mr      *memoRun[L]    // the step cache's part in the step, or nil
 	small   uint64
 	words   []uint64
 	owned   bool // words is this step's own copy
@@ -465,18 +490,40 @@ func (s *stepper[L]) callAction(v L) Result {
 	if f := s.act; f != nil {
 		return f(v)
 	}
-	if f := s.m.agent.TimedAction; f != nil {
-		return f(v, s.td)
+	if mr := s.mr; mr != nil {
+		if r, ok := mr.replayed(); ok {
+			return r
+		}
 	}
-	return s.m.agent.Action(v)
+	var r Result
+	if f := s.m.agent.TimedAction; f != nil {
+		r = f(v, s.td)
+	} else {
+		r = s.m.agent.Action(v)
+	}
+	if s.mr != nil {
+		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
+	}
+	return r
 }
 
 // callCondition calls the agent's condition function with v.
 func (s *stepper[L]) callCondition(v L) bool {
-	if f := s.m.agent.TimedCondition; f != nil {
-		return f(v, s.td)
+	if mr := s.mr; mr != nil {
+		if r, ok := mr.replayed(); ok {
+			return r.Status == Success
+		}
 	}
-	return s.m.agent.Condition(v)
+	var ok bool
+	if f := s.m.agent.TimedCondition; f != nil {
+		ok = f(v, s.td)
+	} else {
+		ok = s.m.agent.Condition(v)
+	}
+	if s.mr != nil {
+		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
+	}
+	return ok
 }
 
 // what names the agent function being called, for errors.
@@ -1041,7 +1088,7 @@ func (s *stepper[L]) fresh(n int32) State {
 	var st State
 	switch h.kind {
 	case KindLeaf:
-		if fl := s.m.fluent; fl != nil {
+		if fl := s.fl; fl != nil {
 			st = s.fluentLeaf(fl, n)
 			break
 		}
@@ -1054,7 +1101,7 @@ func (s *stepper[L]) fresh(n int32) State {
 	case KindCondition:
 		s.cur, s.what = n, whatCondition
 		st = StateFailed
-		if fl := s.m.fluent; fl != nil {
+		if fl := s.fl; fl != nil {
 			if fl.cond[n](s.td) {
 				st = StateSucceeded
 			}
@@ -1067,7 +1114,7 @@ func (s *stepper[L]) fresh(n int32) State {
 			goOn = StateFailed
 		}
 		st = goOn
-		hot, fl := s.hot, s.m.fluent
+		hot, fl := s.hot, s.fl
 		for _, c := range s.kids[h.first : h.first+h.n] {
 			var cs State
 			if hc := &hot[c]; hc.kind == KindLeaf && hc.plain {
@@ -1215,23 +1262,38 @@ func (s *stepper[L]) updateFull(n int32, nd *snode[L], st State) int32 {
 func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
 	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
-	if k == AttrEntry {
-		s.m.agent.Entry(v)
-		if s.emit != nil {
-			s.emit(Event[L]{Kind: EventEntry, Node: int(n), Value: v})
+	if s.mr == nil || !s.memoCallback(v, false, false) {
+		if k == AttrEntry {
+			s.m.agent.Entry(v)
+		} else {
+			s.m.agent.Step(v)
 		}
-		return
 	}
-	s.m.agent.Step(v)
 	if s.emit != nil {
-		s.emit(Event[L]{Kind: EventStep, Node: int(n), Value: v})
+		kind := EventEntry
+		if k == AttrStep {
+			kind = EventStep
+		}
+		s.emit(Event[L]{Kind: kind, Node: int(n), Value: v})
 	}
+}
+
+// memoCallback replays callback or exit v of node s.cur, reporting true,
+// or records it, reporting false: it is to be called.
+func (s *stepper[L]) memoCallback(v L, succeeded, aborted bool) bool {
+	if _, ok := s.mr.replayed(); ok {
+		return true
+	}
+	s.mr.record(s.what, s.cur, v, 0, succeeded, aborted)
+	return false
 }
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
 	s.cur, s.what = n, whatExit
-	s.m.agent.Exit(v, succeeded, aborted)
+	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
+		s.m.agent.Exit(v, succeeded, aborted)
+	}
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
 	}

@@ -27,7 +27,8 @@ type sprogram[L any] struct {
 	nwords int32     // len(Stepped.words); 0 when the version needs none
 	draws  bool      // some node draws at random
 	uses   [numAttrs + 2]bool
-	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
+	pure   []bool       // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
+	memo   *stepMemo[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
@@ -205,6 +206,9 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	}
 	if p.uses[AttrWhile] || p.uses[AttrUntil] {
 		p.uses[usesCondition] = true
+	}
+	if p.small && p.nwords == 0 {
+		p.memo = new(stepMemo[L])
 	}
 	return p, nil
 }

@@ -1,0 +1,338 @@
+package behaviortree
+
+import (
+	"sync/atomic"
+)
+
+// This file is the step cache of small stepped trees.
+//
+// The step of a tree of at most 32 nodes that keeps no extra words (no
+// lotto, no counted or ranged repeat or retry, no timed wait: sprogram's
+// nwords is 0) depends on nothing but its node states, one word, and on
+// what the agent's functions return: the engine is deterministic between
+// two calls of the agent. So the calls that a step makes from a given
+// word form a trie: the first call, then, for each answer, the next call,
+// and so on, down to the word the step ends in. The cache keeps that trie
+// for the words that steps start from. A step without events and without
+// pending async results finds its word in a table, then calls the agent
+// along the trie, following each answer, and ends in the word of the
+// trie's leaf, without running the engine's rules at all.
+//
+// The engine fills the cache: a step whose word is not in the table runs
+// the rules and records the calls it makes. A step that meets an answer
+// the trie has no branch for yet (a missing branch, an async result, an
+// invalid status) cannot start the rules over, since the agent has been
+// called: it replays them from the start word with the answers already
+// given (a script), without calling the agent again, then goes on live,
+// recording. An async or invalid answer is never cached, so such a step
+// always takes the rules.
+//
+// The cache is shared by every version and goroutine (its branches are
+// set by compare-and-swap, never changed) and bounded: memoSlots start
+// words, and memoNodes calls in all. Past that bound, steps that miss run
+// the rules as without a cache. Its cost on a hit is one table probe and
+// one branch per call; on a miss in the middle of a trie, one more run of
+// the rules up to the miss.
+
+const (
+	memoSlots = 512     // start words, at most 3/4 of them used
+	memoProbe = 8       // slots probed for a word
+	memoNodes = 1 << 12 // calls kept, in all
+)
+
+// memoDone marks the trie node that ends a step.
+const memoDone = whatDelta + 1
+
+// stepMemo is the step cache of one sprogram.
+type stepMemo[L any] struct {
+	slots [memoSlots]atomic.Pointer[memoRoot[L]]
+	nodes atomic.Int32 // trie nodes made, against memoNodes
+	roots atomic.Int32 // start words kept
+}
+
+// memoRoot is the trie of the steps from one start word.
+type memoRoot[L any] struct {
+	word  uint64
+	first *memoNode[L]
+}
+
+// memoNode is one call of the agent in a trie, or (call memoDone) the end
+// of a step.
+type memoNode[L any] struct {
+	call      what // whatAction, whatCondition, whatWhile, whatUntil, whatEntry, whatStep, whatExit, or memoDone
+	succeeded bool // whatExit: the arguments of the call
+	aborted   bool
+	k         uint8 // the branch of parent that leads here
+	node      int32 // the node called for
+	final     uint64
+	v         L
+	parent    *memoNode[L]
+	// next, by answer: an action's Status (Running, Success, Failure),
+	// a condition's or guard's false or true, 0 after a callback.
+	next [3]atomic.Pointer[memoNode[L]]
+}
+
+// memoSlot returns the first slot probed for word.
+func memoSlot(word uint64) uint64 {
+	return (word * 0x9e3779b97f4a7c15) >> (64 - 9) // memoSlots = 1 << 9
+}
+
+// room reports whether the cache may still take a start word.
+func (mo *stepMemo[L]) room() bool {
+	return mo.nodes.Load() < memoNodes && mo.roots.Load() < memoSlots*3/4
+}
+
+// lookup returns the trie of word, or nil.
+func (mo *stepMemo[L]) lookup(word uint64) *memoNode[L] {
+	i := memoSlot(word)
+	for range memoProbe {
+		r := mo.slots[i%memoSlots].Load()
+		if r == nil {
+			return nil
+		}
+		if r.word == word {
+			return r.first
+		}
+		i++
+	}
+	return nil
+}
+
+// memoRec is one call that a step made live, and the branch its answer
+// takes (or -1 when it cannot be cached: async, invalid).
+type memoRec[L any] struct {
+	call      what
+	succeeded bool
+	aborted   bool
+	k         int8
+	node      int32
+	v         L
+}
+
+// memoRun is the cache's part in a step that runs the engine's rules: the
+// answers of the calls already made (replayed, not called again), then the
+// calls made live, recorded to be added to the trie.
+type memoRun[L any] struct {
+	script []Result
+	at     int
+	start  uint64       // the step's start word
+	from   *memoNode[L] // the trie node whose branch fromK the recorded calls hang from; nil for a new start word
+	fromK  uint8
+	calls  []memoRec[L]
+	stop   bool // a call could not be cached: record no more
+}
+
+// replayed returns the next scripted answer, if the script goes on.
+func (r *memoRun[L]) replayed() (Result, bool) {
+	if r.at < len(r.script) {
+		r.at++
+		return r.script[r.at-1], true
+	}
+	return Result{}, false
+}
+
+// record adds a live call with the branch k its answer takes (-1: none).
+func (r *memoRun[L]) record(call what, n int32, v L, k int8, succeeded, aborted bool) {
+	if r.stop {
+		return
+	}
+	if len(r.calls) >= 64 {
+		r.stop = true // a long step: cache its start only
+		return
+	}
+	r.calls = append(r.calls, memoRec[L]{call: call, node: n, v: v, k: k, succeeded: succeeded, aborted: aborted})
+	if k < 0 {
+		r.stop = true
+	}
+}
+
+// actionBranch is the branch of an action's answer, or -1.
+func actionBranch(r Result) int8 {
+	if r.Async == nil && r.Status.Valid() {
+		return int8(r.Status)
+	}
+	return -1
+}
+
+// boolBranch is the branch of a condition's answer.
+func boolBranch(ok bool) int8 {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// add puts the calls of a step that ended in word final into the trie.
+func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
+	need := int32(len(r.calls))
+	if !r.stop {
+		need++ // the end
+	}
+	if need == 0 || mo.nodes.Add(need) > memoNodes {
+		return
+	}
+	var first, last *memoNode[L]
+	lastK := uint8(0)
+	link := func(m *memoNode[L]) {
+		if last == nil {
+			first = m
+			return
+		}
+		m.parent, m.k = last, lastK
+		last.next[lastK].Store(m)
+	}
+	for _, c := range r.calls {
+		m := &memoNode[L]{call: c.call, node: c.node, v: c.v, succeeded: c.succeeded, aborted: c.aborted}
+		link(m)
+		if c.k < 0 {
+			last = nil
+			break
+		}
+		last, lastK = m, uint8(c.k)
+	}
+	if !r.stop {
+		link(&memoNode[L]{call: memoDone, final: final})
+	}
+	if first == nil {
+		return
+	}
+	if r.from != nil {
+		first.parent, first.k = r.from, r.fromK
+		r.from.next[r.fromK].CompareAndSwap(nil, first) // a concurrent step may have added the same
+		return
+	}
+	if mo.roots.Load() >= memoSlots*3/4 {
+		return
+	}
+	root := &memoRoot[L]{word: r.start, first: first}
+	i := memoSlot(r.start)
+	for range memoProbe {
+		slot := &mo.slots[i%memoSlots]
+		if slot.CompareAndSwap(nil, root) {
+			mo.roots.Add(1)
+			return
+		}
+		if slot.Load().word == r.start {
+			return // a concurrent step added it
+		}
+		i++
+	}
+}
+
+// script returns the answers that lead to trie node m, then answer r of
+// m's own call.
+func (m *memoNode[L]) script(r Result) []Result {
+	d := 0
+	for p := m; p.parent != nil; p = p.parent {
+		d++
+	}
+	s := make([]Result, d+1)
+	s[d] = r
+	for p := m; p.parent != nil; p = p.parent {
+		d--
+		s[d] = memoAnswer(p.parent.call, p.k)
+	}
+	return s
+}
+
+// memoAnswer is the answer that takes branch k of a call.
+func memoAnswer(call what, k uint8) Result {
+	switch call {
+	case whatAction:
+		return Result{Status: Status(k)}
+	case whatCondition, whatWhile, whatUntil:
+		if k == 1 {
+			return ResultSuccess
+		}
+		return ResultFailure
+	}
+	return Result{}
+}
+
+// memoStep is the step of t from the cache: ok is false when t's word has
+// no trie. On a branch the trie lacks, it finishes the step by the rules.
+func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt Stepped[L], err error, ok bool) {
+	e := mo.lookup(t.small)
+	if e == nil {
+		return t, nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			nt, err, ok = t, panicError(m.p, e.node, e.call, r), true
+		}
+	}()
+	for e.call != memoDone {
+		var k uint8
+		var ans Result
+		switch e.call {
+		case whatAction:
+			switch {
+			case m.fluent != nil:
+				ans = Result{Status: m.fluent.do[e.node](td)}
+			case m.agent.TimedAction != nil:
+				ans = m.agent.TimedAction(e.v, td)
+			default:
+				ans = m.agent.Action(e.v)
+			}
+			b := actionBranch(ans)
+			if b < 0 {
+				nt, err = m.memoMiss(t, td, e, ans)
+				return nt, err, true
+			}
+			k = uint8(b)
+		case whatCondition, whatWhile, whatUntil:
+			var holds bool
+			switch {
+			case m.fluent != nil && e.call == whatCondition:
+				holds = m.fluent.cond[e.node](td)
+			case m.agent.TimedCondition != nil:
+				holds = m.agent.TimedCondition(e.v, td)
+			default:
+				holds = m.agent.Condition(e.v)
+			}
+			k = uint8(boolBranch(holds))
+			ans = memoAnswer(e.call, k)
+		case whatEntry:
+			m.agent.Entry(e.v)
+		case whatStep:
+			m.agent.Step(e.v)
+		case whatExit:
+			m.agent.Exit(e.v, e.succeeded, e.aborted)
+		}
+		next := e.next[k].Load()
+		if next == nil {
+			nt, err = m.memoMiss(t, td, e, ans)
+			return nt, err, true
+		}
+		e = next
+	}
+	t.small = e.final
+	return t, nil, true
+}
+
+// memoMiss finishes the step of t by the rules, replaying the answers that
+// led to trie node e and ans, e's own answer, and adds what follows to the
+// trie.
+func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result) (Stepped[L], error) {
+	r := &memoRun[L]{script: e.script(ans), start: t.small}
+	if k := actionBranch(ans); e.call != whatAction || k >= 0 {
+		if e.call != whatAction {
+			k = boolBranch(ans.Status == Success)
+			if e.call == whatEntry || e.call == whatStep || e.call == whatExit {
+				k = 0
+			}
+		}
+		r.from, r.fromK = e, uint8(k)
+	} else {
+		r.stop = true // the answer cannot be cached
+	}
+	return t.stepRules(td, nil, r)
+}
+
+// panicError is the error of a step whose agent function (call, for node
+// n) panicked with r.
+func panicError[L any](p *sprogram[L], n int32, call what, r any) error {
+	var s stepper[L]
+	s.p, s.cur, s.what = p, n, call
+	return s.recovered(r)
+}
