@@ -27,8 +27,12 @@ type sprogram[L any] struct {
 	nwords int32     // len(Stepped.words); 0 when the version needs none
 	draws  bool      // some node draws at random
 	uses   [numAttrs + 2]bool
-	pure   []bool       // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
-	memo   *stepMemo[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
+	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
+	// The moves of movable regions (stepped_fresh.go), or nil.
+	moves     []smove
+	writes    []moveWrite
+	firstLeaf []int32
+	memo      *stepMemo[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
@@ -41,12 +45,15 @@ const (
 // apart from snode so that a big tree's hot data stays in cache.
 type hotNode struct {
 	kind  Kind
-	plain bool  // no guards on the path from the root, no callbacks
-	fresh bool  // plain, of a kind that fresh evaluates itself (freshKinds)
-	bound Bound // Repeat, Retry, Wait
-	first int32 // the node's children are kids[first : first+n]
-	n     int32
-	end   int32 // one past the last index of the subtree
+	plain bool // no guards on the path from the root, no callbacks
+	fresh bool // plain, of a kind that fresh evaluates itself (freshKinds)
+	// movable: in a movable region (stepped_fresh.go), whose moves are
+	// compiled; a leaf's are then sprogram.moves[first:][:3]
+	movable bool
+	bound   Bound // Repeat, Retry, Wait
+	first   int32 // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
+	n       int32
+	end     int32 // one past the last index of the subtree
 }
 
 // snode is one place of a compiled stepped tree.
@@ -195,6 +202,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		p.leaves[i] = s.leaf
 	}
 	markPure(p)
+	buildMoves(p)
 	p.small = n <= 32
 	if !p.small {
 		p.sw = int32((n + 31) / 32)

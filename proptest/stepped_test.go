@@ -170,5 +170,109 @@ func TestSteppedLaws(t *testing.T) {
 			return ""
 		}, steppedTree, gen.IntRange(0, 15), seeds))
 
+	props.Property("S5 stepping without events makes the same calls and versions as with events", prop.ForAll(
+		func(n bt.Node[string], seed uint64) string {
+			// Without events the engine takes its fast paths (the step
+			// cache, fresh evaluation, moves); with events, its general
+			// rules. A scripted agent answers both alike, async included.
+			var calls []string
+			var rng uint64
+			agent := scriptedAgent(&calls, &rng)
+			s, err := bt.NewStepped(n, agent, bt.WithTurnClock(0.1), bt.WithRandomSeed(seed))
+			if err != nil {
+				return fmt.Sprintf("%v: %v", n, err)
+			}
+			trace := func(events bool) ([]string, []string, error) {
+				calls, rng = nil, seed
+				var states []string
+				cur := s
+				for range 40 {
+					var err error
+					if events {
+						cur, err = cur.StepWith(func(bt.Event[string]) {})
+					} else {
+						cur, err = cur.Step()
+					}
+					if err != nil {
+						return nil, nil, err
+					}
+					states = append(states, steppedStates(cur))
+					calls = append(calls, "|")
+				}
+				return calls, states, nil
+			}
+			c1, s1, err1 := trace(true)
+			c2, s2, err2 := trace(false)
+			switch {
+			case err1 != nil || err2 != nil:
+				return fmt.Sprintf("%v: %v / %v", n, err1, err2)
+			case fmt.Sprint(c1) != fmt.Sprint(c2):
+				return fmt.Sprintf("%v: calls differ:\nwith events    %v\nwithout events %v", n, c1, c2)
+			case fmt.Sprint(s1) != fmt.Sprint(s2):
+				return fmt.Sprintf("%v: versions differ:\nwith events    %v\nwithout events %v", n, s1, s2)
+			}
+			return ""
+		}, steppedTree, seeds))
+
 	props.TestingRun(t)
+}
+
+// scriptedAgent logs every call in calls and answers from the xorshift
+// state rng: actions succeed, fail, run, or give an async result that is
+// settled already or never settles; conditions hold or not.
+func scriptedAgent(calls *[]string, rng *uint64) bt.Agent[string] {
+	next := func() uint64 {
+		x := *rng | 1
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		*rng = x
+		return x
+	}
+	return bt.Agent[string]{
+		Action: func(v string) bt.Result {
+			r := next() % 8
+			*calls = append(*calls, fmt.Sprintf("action %s %d", v, r))
+			switch r {
+			case 0, 1, 2:
+				return bt.ResultSuccess
+			case 3, 4:
+				return bt.ResultFailure
+			case 5:
+				return bt.ResultRunning
+			case 6:
+				a := bt.NewAsync()
+				if next()%2 == 0 {
+					a.Succeed()
+				} else {
+					a.Fail()
+				}
+				return a.Result()
+			}
+			return bt.NewAsync().Result() // never settles
+		},
+		Condition: func(v string) bool {
+			ok := next()%3 != 0
+			*calls = append(*calls, fmt.Sprintf("condition %s %v", v, ok))
+			return ok
+		},
+		Entry: func(v string) { *calls = append(*calls, "entry "+v) },
+		Step:  func(v string) { *calls = append(*calls, "step "+v) },
+		Exit: func(v string, succeeded, aborted bool) {
+			*calls = append(*calls, fmt.Sprintf("exit %s %v %v", v, succeeded, aborted))
+		},
+	}
+}
+
+// steppedStates is every node's state of s, and its saved form when it
+// has one (not while an async result is pending).
+func steppedStates(s bt.Stepped[string]) string {
+	var b bytes.Buffer
+	for info := range s.Nodes() {
+		fmt.Fprintf(&b, "%d", info.State)
+	}
+	if saved, err := s.MarshalBinary(); err == nil {
+		fmt.Fprintf(&b, " %x", saved)
+	}
+	return b.String()
 }
