@@ -1,0 +1,207 @@
+package behaviortree
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// memoAgent answers from the xorshift state *x and logs its calls in
+// *calls: actions succeed, fail or run (and, with async, now and then give
+// an async result, settled or not); conditions hold two times in three.
+func memoAgent(x *uint64, calls *[]string, async bool) Agent[int] {
+	next := func() uint64 {
+		*x ^= *x << 13
+		*x ^= *x >> 7
+		*x ^= *x << 17
+		return *x
+	}
+	return Agent[int]{
+		Action: func(v int) Result {
+			r := next() % 7
+			*calls = append(*calls, fmt.Sprintf("a%d:%d", v, r))
+			switch {
+			case r == 6 && async:
+				return NewAsync().Result()
+			case r == 5 && async:
+				a := NewAsync()
+				a.Succeed()
+				return a.Result()
+			case r < 3:
+				return ResultSuccess
+			case r < 5:
+				return ResultFailure
+			}
+			return ResultRunning
+		},
+		Condition: func(v int) bool {
+			ok := next()%3 != 0
+			*calls = append(*calls, fmt.Sprintf("c%d:%v", v, ok))
+			return ok
+		},
+		Entry: func(v int) { *calls = append(*calls, fmt.Sprintf("entry%d", v)) },
+		Step:  func(v int) { *calls = append(*calls, fmt.Sprintf("step%d", v)) },
+		Exit: func(v int, succeeded, aborted bool) {
+			*calls = append(*calls, fmt.Sprintf("exit%d:%v:%v", v, succeeded, aborted))
+		},
+	}
+}
+
+// memoTrace steps a fresh tree of def n times, with events (the general
+// rules) or without (the step cache), and returns the calls and the node
+// states after each step.
+func memoTrace(t *testing.T, def Node[int], seed uint64, n int, events, async bool) string {
+	t.Helper()
+	var calls []string
+	x := seed | 1
+	tr, err := NewStepped(def, memoAgent(&x, &calls, async))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for range n {
+		if events {
+			tr, err = tr.StepWith(func(Event[int]) {})
+		} else {
+			tr, err = tr.Step()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(strings.Join(calls, ","))
+		calls = calls[:0]
+		b.WriteByte(' ')
+		for i := range tr.Len() {
+			b.WriteByte('0' + byte(tr.NodeState(i)))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// guardedPatrol is a small tree with guards, callbacks, a parallel and
+// conditions: every kind of call the step cache keeps.
+func guardedPatrol() Node[int] {
+	return Root(Select(
+		Sequence(Condition(10), Repeat(Sequence(Leaf(1), Leaf(2).With(Entry(20), Exit(21))))).With(While(11)),
+		Parallel(Leaf(3), Leaf(4).With(OnStep(22))),
+		Leaf(5),
+	))
+}
+
+// TestStepMemoConcurrent steps versions of one definition from many
+// goroutines at once, each with its own agent, while they fill the shared
+// step cache; each must see what the general rules give (run it with
+// -race).
+func TestStepMemoConcurrent(t *testing.T) {
+	def := guardedPatrol()
+	const workers, steps = 8, 300
+	want := make([]string, workers)
+	for w := range workers {
+		want[w] = memoTrace(t, def, uint64(w+1), steps, true, w%2 == 0)
+	}
+	got := make([]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[w] = memoTrace(t, def, uint64(w+1), steps, false, w%2 == 0)
+		}()
+	}
+	wg.Wait()
+	for w := range workers {
+		if got[w] != want[w] {
+			t.Errorf("worker %d: without events the steps differ from the general rules", w)
+		}
+	}
+	p, _ := steppedCompiled(def.n)
+	if p.memo == nil || p.memo.roots.Load() == 0 {
+		t.Fatal("the step cache kept nothing")
+	}
+}
+
+// TestStepMemoBound steps a small tree with very many states: the cache
+// fills to its bound, and the steps stay what the general rules give.
+func TestStepMemoBound(t *testing.T) {
+	var kids []Node[int]
+	for i := range 15 {
+		kids = append(kids, Leaf(i))
+	}
+	def := Root(Repeat(All(kids...)))
+	for seed := range uint64(3) {
+		want := memoTrace(t, def, seed+1, 2000, true, false)
+		if got := memoTrace(t, def, seed+1, 2000, false, false); got != want {
+			t.Fatalf("seed %d: without events the steps differ from the general rules", seed)
+		}
+	}
+	p, _ := steppedCompiled(def.n)
+	nodes, roots := p.memo.nodes.Load(), p.memo.roots.Load()
+	t.Logf("step cache: %d start words, %d calls counted", roots, nodes)
+	if roots > memoSlots*3/4 || nodes > memoNodes+64 {
+		t.Errorf("the step cache grew past its bound: %d start words, %d calls", roots, nodes)
+	}
+	if nodes < memoNodes/2 && roots < memoSlots/2 {
+		t.Errorf("the step cache did not fill (%d start words, %d calls): the test does not reach the bound", roots, nodes)
+	}
+}
+
+// TestStepMemoPanic: an action that panics during a step taken from the
+// cache makes the step return an error naming the node, and the version
+// stepped is still valid.
+func TestStepMemoPanic(t *testing.T) {
+	boom := errors.New("boom")
+	fail := false
+	agent := Agent[int]{Action: func(v int) Result {
+		if fail && v == goRight {
+			panic(boom)
+		}
+		return ResultSuccess
+	}}
+	def, _, _ := workloadA()
+	tr, err := NewStepped(def, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := steppedCompiled(def.n)
+	if p.memo.lookup(tr.small) == nil {
+		t.Fatal("the version's start word is not in the step cache")
+	}
+	before := tr.small
+	fail = true
+	next, err := tr.Step()
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "node 5 (1): action panicked") {
+		t.Fatalf("error %v, want the panic of node 5's action", err)
+	}
+	if next != tr || tr.small != before {
+		t.Fatal("a failed step changed the version")
+	}
+	fail = false
+	if _, err := tr.Step(); err != nil {
+		t.Fatalf("the version no longer steps: %v", err)
+	}
+}
+
+// BenchmarkStepManyStates is a small tree whose states rarely repeat: the
+// step cache's worst case, where most steps miss or replay.
+func BenchmarkStepManyStates(b *testing.B) {
+	var kids []Node[int]
+	for i := range 15 {
+		kids = append(kids, Leaf(i))
+	}
+	x := uint64(1)
+	agent := Agent[int]{Action: func(int) Result {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return Result{Status: Status(x % 3)}
+	}}
+	benchStepped(b, Root(Repeat(All(kids...))), agent)
+}
