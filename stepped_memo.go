@@ -261,18 +261,18 @@ func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt St
 			nt, err, ok = t, panicError(m.p, e.node, e.call, r), true
 		}
 	}()
+	fl, act, tact := m.fluent, m.agent.Action, m.agent.TimedAction
 	for e.call != memoDone {
 		var k uint8
 		var ans Result
-		switch e.call {
-		case whatAction:
+		if e.call == whatAction {
 			switch {
-			case m.fluent != nil:
-				ans = Result{Status: m.fluent.do[e.node](td)}
-			case m.agent.TimedAction != nil:
-				ans = m.agent.TimedAction(e.v, td)
+			case fl != nil:
+				ans = Result{Status: fl.do[e.node](td)}
+			case tact != nil:
+				ans = tact(e.v, td)
 			default:
-				ans = m.agent.Action(e.v)
+				ans = act(e.v)
 			}
 			b := actionBranch(ans)
 			if b < 0 {
@@ -280,24 +280,9 @@ func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt St
 				return nt, err, true
 			}
 			k = uint8(b)
-		case whatCondition, whatWhile, whatUntil:
-			var holds bool
-			switch {
-			case m.fluent != nil && e.call == whatCondition:
-				holds = m.fluent.cond[e.node](td)
-			case m.agent.TimedCondition != nil:
-				holds = m.agent.TimedCondition(e.v, td)
-			default:
-				holds = m.agent.Condition(e.v)
-			}
-			k = uint8(boolBranch(holds))
+		} else {
+			k = m.memoOther(e, td)
 			ans = memoAnswer(e.call, k)
-		case whatEntry:
-			m.agent.Entry(e.v)
-		case whatStep:
-			m.agent.Step(e.v)
-		case whatExit:
-			m.agent.Exit(e.v, e.succeeded, e.aborted)
 		}
 		next := e.next[k].Load()
 		if next == nil {
@@ -308,6 +293,30 @@ func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt St
 	}
 	t.small = e.final
 	return t, nil, true
+}
+
+// memoOther makes call e, not an action, and returns its branch.
+func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
+	switch e.call {
+	case whatCondition, whatWhile, whatUntil:
+		var holds bool
+		switch {
+		case m.fluent != nil && e.call == whatCondition:
+			holds = m.fluent.cond[e.node](td)
+		case m.agent.TimedCondition != nil:
+			holds = m.agent.TimedCondition(e.v, td)
+		default:
+			holds = m.agent.Condition(e.v)
+		}
+		return uint8(boolBranch(holds))
+	case whatEntry:
+		m.agent.Entry(e.v)
+	case whatStep:
+		m.agent.Step(e.v)
+	case whatExit:
+		m.agent.Exit(e.v, e.succeeded, e.aborted)
+	}
+	return 0
 }
 
 // memoMiss finishes the step of t by the rules, replaying the answers that
