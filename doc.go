@@ -108,8 +108,12 @@
 // KindRepeat and KindRetry are the stepped-only kinds (attrs.go holds
 // their constructors and the attributes). stepped_compile.go compiles a
 // definition once into flat arrays in preorder, cached in the root node
-// as compile.go caches the Elixir program; stepped.go is the engine;
-// mistreevous.go reads and writes Mistreevous JSON definitions
+// as compile.go caches the Elixir program; stepped.go is the engine, its
+// general rules of every kind (update, run) and the fast paths of a step
+// without events; stepped_fresh.go updates subtrees known to be all READY
+// (after a reset), with compiled moves where the subtree is made of
+// sequences, selects, decorators and leaves; stepped_memo.go is the step
+// cache of small trees; mistreevous.go reads and writes Mistreevous JSON definitions
 // ([ParseMistreevous], [MarshalMistreevous]), whose leaves are [Call]s run
 // by a [Functions] registry (call.go).
 //
@@ -132,6 +136,32 @@
 // node is not READY (they are set up afresh when it starts), so a reset
 // need not touch them. Chunked path copying for very big trees is not
 // done: a step of a tree of n nodes that writes a state copies n/4 bytes.
+//
+// Speed. A step with events runs the general rules, which emit each
+// event as it happens. A step without events takes three shortcuts, each
+// checked against the general rules by the conformance test (the corpus
+// replayed without events, comparing the agent's calls and every node's
+// state) and by proptest's law S5:
+//   - The step cache (stepped_memo.go). A tree of at most 32 nodes with
+//     nothing but node states to keep (no lotto, no counted, ranged or
+//     timed node) steps as a function of its state word and of the
+//     agent's answers. The cache keeps, for each start word, the trie of
+//     the calls the step makes, answer by answer, down to the word it
+//     ends in, so a step is one table probe and then only the agent's
+//     calls. The engine fills it as steps miss, and replays its rules
+//     with the answers given so far (calling nothing twice) when a step
+//     meets an answer the trie lacks. It is shared by every version and
+//     goroutine of the definition, and bounded (512 start words, 4,096
+//     calls); past the bound, a missing step runs the rules.
+//   - Fresh evaluation (stepped_fresh.go). After a reset (the root's when
+//     the tree had completed, or a repeat's child), every state below is
+//     READY, so the engine writes states without reading them. Where the
+//     subtree is made of sequences, selects (and the Fluent reactive
+//     ones), decorators, actions and conditions, what follows each leaf's
+//     outcome is compiled into a move (the states it decides and the next
+//     leaf), so there is no recursion and no decision between two calls.
+//   - Specialised updates of small and big trees (updSmall, updBig) for
+//     the kinds most trees are made of.
 //
 // A version saves to a compact binary form ([Stepped.MarshalBinary]: node
 // states, extras, generator) and restores onto any version of the same

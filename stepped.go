@@ -169,6 +169,7 @@ type machine[L any] struct {
 	delta  func() float64 // nil: the wall clock
 	def    Node[L]
 	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
+	memo   *stepMemo[L] // p.memo
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.
@@ -254,7 +255,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	for _, o := range opts {
 		o(&c)
 	}
-	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def}}
+	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo}}
 	if p.nwords > 0 {
 		w := make([]uint64, p.nwords)
 		if p.rngAt >= 0 {
@@ -374,7 +375,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 	if m == nil {
 		zeroStepped("Step")
 	}
-	if mo := m.p.memo; mo != nil && events == nil && t.async == nil {
+	if mo := m.memo; mo != nil && events == nil && t.async == nil {
 		if nt, err, ok := m.memoStep(mo, t, td); ok {
 			return nt, err
 		}

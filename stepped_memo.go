@@ -45,15 +45,9 @@ const memoDone = whatDelta + 1
 
 // stepMemo is the step cache of one sprogram.
 type stepMemo[L any] struct {
-	slots [memoSlots]atomic.Pointer[memoRoot[L]]
-	nodes atomic.Int32 // trie nodes made, against memoNodes
-	roots atomic.Int32 // start words kept
-}
-
-// memoRoot is the trie of the steps from one start word.
-type memoRoot[L any] struct {
-	word  uint64
-	first *memoNode[L]
+	slots [memoSlots]atomic.Pointer[memoNode[L]] // the first node of each start word's trie
+	nodes atomic.Int32                           // trie nodes made, against memoNodes
+	roots atomic.Int32                           // start words kept
 }
 
 // memoNode is one call of the agent in a trie, or (call memoDone) the end
@@ -62,9 +56,10 @@ type memoNode[L any] struct {
 	call      what // whatAction, whatCondition, whatWhile, whatUntil, whatEntry, whatStep, whatExit, or memoDone
 	succeeded bool // whatExit: the arguments of the call
 	aborted   bool
-	k         uint8 // the branch of parent that leads here
-	node      int32 // the node called for
-	final     uint64
+	k         uint8  // the branch of parent that leads here
+	node      int32  // the node called for
+	final     uint64 // memoDone: the word the step ends in
+	start     uint64 // the first node of a trie: its start word
 	v         L
 	parent    *memoNode[L]
 	// next, by answer: an action's Status (Running, Success, Failure),
@@ -86,12 +81,12 @@ func (mo *stepMemo[L]) room() bool {
 func (mo *stepMemo[L]) lookup(word uint64) *memoNode[L] {
 	i := memoSlot(word)
 	for range memoProbe {
-		r := mo.slots[i%memoSlots].Load()
-		if r == nil {
+		e := mo.slots[i%memoSlots].Load()
+		if e == nil {
 			return nil
 		}
-		if r.word == word {
-			return r.first
+		if e.start == word {
+			return e
 		}
 		i++
 	}
@@ -204,15 +199,15 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 	if mo.roots.Load() >= memoSlots*3/4 {
 		return
 	}
-	root := &memoRoot[L]{word: r.start, first: first}
+	first.start = r.start
 	i := memoSlot(r.start)
 	for range memoProbe {
 		slot := &mo.slots[i%memoSlots]
-		if slot.CompareAndSwap(nil, root) {
+		if slot.CompareAndSwap(nil, first) {
 			mo.roots.Add(1)
 			return
 		}
-		if slot.Load().word == r.start {
+		if slot.Load().start == r.start {
 			return // a concurrent step added it
 		}
 		i++
