@@ -492,7 +492,7 @@ func (s *stepper[L]) callAction(v L) Result {
 		return f(v)
 	}
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(); ok {
+		if r, ok := mr.replayed(s.what, s.cur); ok {
 			return r
 		}
 	}
@@ -511,7 +511,7 @@ func (s *stepper[L]) callAction(v L) Result {
 // callCondition calls the agent's condition function with v.
 func (s *stepper[L]) callCondition(v L) bool {
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(); ok {
+		if r, ok := mr.replayed(s.what, s.cur); ok {
 			return r.Status == Success
 		}
 	}
@@ -1159,7 +1159,7 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 // memoCallback replays callback or exit v of node s.cur, reporting true,
 // or records it, reporting false: it is to be called.
 func (s *stepper[L]) memoCallback(v L, succeeded, aborted bool) bool {
-	if _, ok := s.mr.replayed(); ok {
+	if _, ok := s.mr.replayed(s.what, s.cur); ok {
 		return true
 	}
 	s.mr.record(s.what, s.cur, v, 0, succeeded, aborted)

@@ -1,6 +1,8 @@
 package behaviortree
 
 import (
+	"errors"
+	"fmt"
 	"sync/atomic"
 )
 
@@ -105,10 +107,11 @@ type memoRec[L any] struct {
 }
 
 // memoRun is the cache's part in a step that runs the engine's rules: the
-// answers of the calls already made (replayed, not called again), then the
-// calls made live, recorded to be added to the trie.
+// calls already made, with their answers (replayed, not called again),
+// then the calls made live, recorded to be added to the trie.
 type memoRun[L any] struct {
-	script []Result
+	path   []*memoNode[L] // the calls already made, in order
+	script []Result       // their answers
 	at     int
 	start  uint64       // the step's start word
 	from   *memoNode[L] // the trie node whose branch fromK the recorded calls hang from; nil for a new start word
@@ -117,13 +120,22 @@ type memoRun[L any] struct {
 	stop   bool // a call could not be cached: record no more
 }
 
-// replayed returns the next scripted answer, if the script goes on.
-func (r *memoRun[L]) replayed() (Result, bool) {
-	if r.at < len(r.script) {
-		r.at++
-		return r.script[r.at-1], true
+// errMemoDiverged is the error of a step whose rules, replayed, did not
+// make the calls the cache has: a bug of the engine, which is
+// deterministic between calls.
+var errMemoDiverged = errors.New("internal error: the step cache's replay diverged from the recorded calls")
+
+// replayed returns the answer of call (of node n), already made, if the
+// replay goes on.
+func (r *memoRun[L]) replayed(call what, n int32) (Result, bool) {
+	if r.at >= len(r.path) {
+		return Result{}, false
 	}
-	return Result{}, false
+	if e := r.path[r.at]; e.call != call || e.node != n {
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d: %w", n, errMemoDiverged)})
+	}
+	r.at++
+	return r.script[r.at-1], true
 }
 
 // record adds a live call with the branch k its answer takes (-1: none).
@@ -214,20 +226,23 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 	}
 }
 
-// script returns the answers that lead to trie node m, then answer r of
-// m's own call.
-func (m *memoNode[L]) script(r Result) []Result {
+// replay returns the calls that lead to trie node m, m included, and
+// their answers, r being m's own.
+func (m *memoNode[L]) replay(r Result) ([]*memoNode[L], []Result) {
 	d := 0
-	for p := m; p.parent != nil; p = p.parent {
+	for p := m; p != nil; p = p.parent {
 		d++
 	}
-	s := make([]Result, d+1)
-	s[d] = r
-	for p := m; p.parent != nil; p = p.parent {
+	path, script := make([]*memoNode[L], d), make([]Result, d)
+	script[d-1] = r
+	for p := m; p != nil; p = p.parent {
 		d--
-		s[d] = memoAnswer(p.parent.call, p.k)
+		path[d] = p
+		if p.parent != nil {
+			script[d-1] = memoAnswer(p.parent.call, p.k)
+		}
 	}
-	return s
+	return path, script
 }
 
 // memoAnswer is the answer that takes branch k of a call.
@@ -318,7 +333,8 @@ func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
 func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result) (Stepped[L], error) {
-	r := &memoRun[L]{script: e.script(ans), start: t.small}
+	r := &memoRun[L]{start: t.small}
+	r.path, r.script = e.replay(ans)
 	if k := actionBranch(ans); e.call != whatAction || k >= 0 {
 		if e.call != whatAction {
 			k = boolBranch(ans.Status == Success)
