@@ -52,8 +52,8 @@ type stepMemo[L any] struct {
 	roots atomic.Int32                           // start words kept
 }
 
-// memoNode is one call of the agent in a trie, or (call memoDone) the end
-// of a step.
+// memoNode is one call of the agent in a trie, or (call memoDone, only as
+// the whole trie of a step that calls nothing) the end of a step.
 type memoNode[L any] struct {
 	call      what // whatAction, whatCondition, whatWhile, whatUntil, whatEntry, whatStep, whatExit, or memoDone
 	succeeded bool // whatExit: the arguments of the call
@@ -67,6 +67,16 @@ type memoNode[L any] struct {
 	// next, by answer: an action's Status (Running, Success, Failure),
 	// a condition's or guard's false or true, 0 after a callback.
 	next [3]atomic.Pointer[memoNode[L]]
+	// ends[k] is the word the step ends in after answer k, when bit k of
+	// ended is set (the branch then has no next call).
+	ends  [3]atomic.Uint64
+	ended atomic.Uint32
+}
+
+// end makes branch k of e end the step in word final.
+func (e *memoNode[L]) end(k uint8, final uint64) {
+	e.ends[k].Store(final)
+	e.ended.Or(1 << k)
 }
 
 // memoSlot returns the first slot probed for word.
@@ -197,8 +207,15 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 		}
 		last, lastK = m, uint8(c.k)
 	}
-	if !r.stop {
-		link(&memoNode[L]{call: memoDone, final: final})
+	switch {
+	case r.stop:
+	case last != nil:
+		last.end(lastK, final)
+	case r.from != nil:
+		r.from.end(r.fromK, final) // no call between the miss and the end
+		return
+	default:
+		first = &memoNode[L]{call: memoDone, final: final} // a step that calls nothing
 	}
 	if first == nil {
 		return
@@ -293,6 +310,10 @@ func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt St
 		} else {
 			k = m.memoOther(e, td)
 			ans = memoAnswer(e.call, k)
+		}
+		if e.ended.Load()&(1<<k) != 0 {
+			t.small = e.ends[k].Load()
+			return t, nil, true
 		}
 		next := e.next[k].Load()
 		if next == nil {
