@@ -31,6 +31,7 @@ type sprogram[L any] struct {
 	// The moves of movable regions (stepped_fresh.go), or nil.
 	moves     []smove
 	writes    []moveWrite
+	merged    []wordBits
 	firstLeaf []int32
 	memo      *stepMemo[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
 }
@@ -42,19 +43,28 @@ const (
 )
 
 // hotNode is the part of a node that the engine's fast path reads, kept
-// apart from snode so that a big tree's hot data stays in cache.
+// apart from snode so that a big tree's hot data stays in cache: 16 bytes.
 type hotNode struct {
 	kind  Kind
-	plain bool // no guards on the path from the root, no callbacks
-	fresh bool // plain, of a kind that fresh evaluates itself (freshKinds)
-	// movable: in a movable region (stepped_fresh.go), whose moves are
-	// compiled; a leaf's are then sprogram.moves[first:][:3]
-	movable bool
-	bound   Bound // Repeat, Retry, Wait
-	first   int32 // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
-	n       int32
-	end     int32 // one past the last index of the subtree
+	flags hotFlags
+	bound Bound // Repeat, Retry, Wait
+	first int32 // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
+	n     int32
+	end   int32 // one past the last index of the subtree
 }
+
+// hotFlags are a hotNode's flags.
+type hotFlags uint8
+
+const (
+	hotPlain   hotFlags = 1 << iota // no guards on the path from the root, no callbacks
+	hotFresh                        // plain, of a kind that fresh evaluates itself (freshKinds)
+	hotMovable                      // in a movable region (stepped_fresh.go), whose moves are compiled
+	hotTop                          // movable, and the top of its region
+)
+
+// is reports whether h has every flag of f.
+func (h *hotNode) is(f hotFlags) bool { return h.flags&f == f }
 
 // snode is one place of a compiled stepped tree.
 type snode[L any] struct {
@@ -196,7 +206,13 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	for i := range p.nodes {
 		s := &p.nodes[i]
 		s.plain = s.g < 0 && s.at == nil
-		h := hotNode{kind: s.kind, plain: s.plain, fresh: s.plain && freshKinds[s.kind], bound: s.bound, n: int32(len(s.kids)), end: s.end}
+		h := hotNode{kind: s.kind, bound: s.bound, n: int32(len(s.kids)), end: s.end}
+		if s.plain {
+			h.flags |= hotPlain
+			if freshKinds[s.kind] {
+				h.flags |= hotFresh
+			}
+		}
 		h.first = s.kfirst
 		p.hot[i] = h
 		p.leaves[i] = s.leaf

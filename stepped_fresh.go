@@ -23,11 +23,11 @@ var freshKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: t
 // it has written.
 func (s *stepper[L]) fresh(n int32) State {
 	h := &s.hot[n]
-	if !h.fresh {
+	if !h.is(hotFresh) {
 		s.update(n) // a guard on n itself is handled by n's update: nothing above n has guards
 		return s.get(n)
 	}
-	if h.movable {
+	if h.is(hotMovable) {
 		return s.freshMoves(n)
 	}
 	var st State
@@ -62,7 +62,7 @@ func (s *stepper[L]) fresh(n int32) State {
 		hot, fl := s.hot, s.fl
 		for _, c := range s.kids[h.first : h.first+h.n] {
 			var cs State
-			if hc := &hot[c]; hc.kind == KindLeaf && hc.plain {
+			if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) {
 				s.cur, s.what = c, whatAction
 				if fl != nil {
 					r := fl.do[c](s.td)
@@ -152,8 +152,17 @@ var movableKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition:
 // smove is what follows an outcome of a leaf in a movable region.
 type smove struct {
 	w0, w1 int32 // the states it decides: sprogram.writes[w0:w1], bottom-up
+	m0, m1 int32 // the same, merged by state word: sprogram.merged[m0:m1]
 	cont   int32 // the ancestor that goes on to its next child, or -1
 	next   int32 // the leaf that the child calls first
+	top    State // the state of the last node it decides
+}
+
+// wordBits are the states that a move decides in one state word, to be
+// or-ed into it.
+type wordBits struct {
+	word int32
+	bits uint64
 }
 
 // moveWrite is a state that a move decides: node's, which is st, set by
@@ -192,12 +201,14 @@ func buildMoves[L any](p *sprogram[L]) {
 	}
 	var moves []smove
 	var writes []moveWrite
+	var merged []wordBits
+	base := make([]int32, n) // a leaf's first move
 	limit := maxMoveWrites*int(n) + 1024
 	for c := range n {
 		if !movable[c] || (p.nodes[c].kind != KindLeaf && p.nodes[c].kind != KindCondition) {
 			continue
 		}
-		p.hot[c].first = int32(len(moves))
+		base[c] = int32(len(moves))
 		for o := StateRunning; o <= StateFailed; o++ {
 			mv := smove{w0: int32(len(writes)), cont: -1, next: -1}
 			x, st := c, o
@@ -225,54 +236,86 @@ func buildMoves[L any](p *sprogram[L]) {
 				x = par
 			}
 			mv.w1 = int32(len(writes))
+			mv.m0 = int32(len(merged))
+			for _, w := range writes[mv.w0:mv.w1] {
+				if last := len(merged) - 1; last >= int(mv.m0) && merged[last].word == w.word {
+					merged[last].bits |= w.bits // the nodes go up, so their words never grow
+				} else {
+					merged = append(merged, wordBits{w.word, w.bits})
+				}
+				mv.top = w.st
+			}
+			mv.m1 = int32(len(merged))
 			moves = append(moves, mv)
 		}
 		if len(writes) > limit {
-			for i := range p.hot {
-				p.hot[i].movable = false
-			}
 			return
 		}
 	}
 	for i := range n {
-		p.hot[i].movable = movable[i]
+		if movable[i] {
+			if k := p.nodes[i].kind; k == KindLeaf || k == KindCondition {
+				p.hot[i].first = base[i]
+			}
+			p.hot[i].flags |= hotMovable
+			if par := p.nodes[i].parent; par < 0 || !movable[par] {
+				p.hot[i].flags |= hotTop
+			}
+		}
 	}
-	p.moves, p.writes, p.firstLeaf = moves, writes, first
+	p.moves, p.writes, p.merged, p.firstLeaf = moves, writes, merged, first
 }
 
 // freshMoves is fresh for node r of a movable region.
 func (s *stepper[L]) freshMoves(r int32) State {
-	moves, writes, hot := s.p.moves, s.p.writes, s.hot
+	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
+	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
 	words := s.words
 	if s.isSmall {
 		words = unsafe.Slice(&s.small, 1)
 	}
-	leaves, act := s.leaves, s.act
+	leaves, act, fl := s.leaves, s.act, s.fl
 	leaf := s.p.firstLeaf[r]
 	for {
 		var o State
 		h := &hot[leaf]
-		if act != nil && h.kind == KindLeaf {
+		if h.kind == KindLeaf && act != nil {
 			s.cur, s.what = leaf, whatAction
 			r := act(leaves[leaf])
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
+		} else if h.kind == KindLeaf && fl != nil {
+			s.cur, s.what = leaf, whatAction
+			r := fl.do[leaf](s.td)
+			if uint8(r) > uint8(Failure) {
+				s.badStatus(leaf, r)
+			}
+			o = State(r) + 1
 		} else {
 			o = s.leafOutcome(leaf)
 		}
 		mv := &moves[h.first+int32(o)-1]
-		st := o
-		for _, w := range writes[mv.w0:mv.w1] {
-			if w.node < r {
-				break // above r: r has completed
+		if top {
+			for _, w := range merged[mv.m0:mv.m1] {
+				words[w.word] |= w.bits
 			}
-			words[w.word] |= w.bits
-			st = w.st
-		}
-		if mv.cont < r {
-			return st
+			if mv.cont < 0 {
+				return mv.top
+			}
+		} else {
+			st := o
+			for _, w := range writes[mv.w0:mv.w1] {
+				if w.node < r {
+					break // above r: r has completed
+				}
+				words[w.word] |= w.bits
+				st = w.st
+			}
+			if mv.cont < r {
+				return st
+			}
 		}
 		leaf = mv.next
 	}

@@ -13,10 +13,13 @@ import (
 var steppedKinds = []bt.Kind{
 	bt.KindSequence, bt.KindSelect, bt.KindParallel, bt.KindRace, bt.KindAll, bt.KindLotto,
 	bt.KindRepeat, bt.KindRetry, bt.KindNegate, bt.KindAlwaysSucceed, bt.KindAlwaysFail,
+	bt.KindSequence, bt.KindSelect, // twice as likely: the kinds most trees are made of
+	bt.KindReactiveSequence, bt.KindReactiveSelect, bt.KindReactiveParallel,
 }
 
 // SteppedTree returns a generator of definitions for the stepped engine
-// (behaviortree.NewStepped): a Root over the Mistreevous kinds, with
+// (behaviortree.NewStepped): a Root over the Mistreevous kinds and the
+// FluentBehaviourTree ones (reactive sequence, select and parallel), with
 // actions (Leaf), conditions and waits as leaves, and now and then a guard
 // (while or until, sometimes "then succeed") or a callback (entry, step,
 // exit) on a node. Leaf values, and the values of guards and callbacks,
@@ -101,6 +104,13 @@ func (b *steppedBuilder[L]) inner(kind bt.Kind, children []bt.Node[L]) bt.Node[L
 			}
 		}
 		return bt.Lotto(ws, children...)
+	case bt.KindReactiveParallel:
+		k := len(children)
+		n, err := bt.Build(kind, bt.Params{Failure: rng.Intn(k+3) - 1, Success: rng.Intn(k+3) - 1}, children...)
+		if err != nil {
+			panic("proptest.SteppedTree: " + err.Error())
+		}
+		return n
 	case bt.KindRepeat, bt.KindRetry:
 		var p bt.Params
 		switch rng.Intn(3) {
