@@ -152,10 +152,14 @@ var movableKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition:
 // smove is what follows an outcome of a leaf in a movable region.
 type smove struct {
 	w0, w1 int32 // the states it decides: sprogram.writes[w0:w1], bottom-up
-	m0, m1 int32 // the same, merged by state word: sprogram.merged[m0:m1]
 	cont   int32 // the ancestor that goes on to its next child, or -1
 	next   int32 // the leaf that the child calls first
+	// The same states merged by state word: the first word inline (word,
+	// bits), the others in sprogram.merged[m0:m1].
+	word   int32
+	m0, m1 int32
 	top    State // the state of the last node it decides
+	bits   uint64
 }
 
 // wordBits are the states that a move decides in one state word, to be
@@ -236,15 +240,18 @@ func buildMoves[L any](p *sprogram[L]) {
 				x = par
 			}
 			mv.w1 = int32(len(writes))
-			mv.m0 = int32(len(merged))
+			var ws []wordBits
 			for _, w := range writes[mv.w0:mv.w1] {
-				if last := len(merged) - 1; last >= int(mv.m0) && merged[last].word == w.word {
-					merged[last].bits |= w.bits // the nodes go up, so their words never grow
+				if last := len(ws) - 1; last >= 0 && ws[last].word == w.word {
+					ws[last].bits |= w.bits // the nodes go up, so their words never grow
 				} else {
-					merged = append(merged, wordBits{w.word, w.bits})
+					ws = append(ws, wordBits{w.word, w.bits})
 				}
 				mv.top = w.st
 			}
+			mv.word, mv.bits = ws[0].word, ws[0].bits
+			mv.m0 = int32(len(merged))
+			merged = append(merged, ws[1:]...)
 			mv.m1 = int32(len(merged))
 			moves = append(moves, mv)
 		}
@@ -298,8 +305,11 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		}
 		mv := &moves[h.first+int32(o)-1]
 		if top {
-			for _, w := range merged[mv.m0:mv.m1] {
-				words[w.word] |= w.bits
+			words[mv.word] |= mv.bits
+			if mv.m1 > mv.m0 {
+				for _, w := range merged[mv.m0:mv.m1] {
+					words[w.word] |= w.bits
+				}
 			}
 			if mv.cont < 0 {
 				return mv.top
