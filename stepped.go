@@ -772,7 +772,7 @@ func (s *stepper[L]) update(n int32) int32 {
 		return -1
 	}
 	h := &s.hot[n]
-	if !h.plain {
+	if !h.is(hotPlain) {
 		return s.updateFull(n, &s.p.nodes[n], st)
 	}
 	if s.async == nil {
@@ -887,7 +887,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 	}
 	hot := s.hot
 	h := &hot[n]
-	if !h.plain {
+	if !h.is(hotPlain) {
 		return s.updateFull(n, &s.p.nodes[n], st)
 	}
 	switch h.kind {
@@ -911,7 +911,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 			csh := 2 * uint(c&31)
 			cs := State(s.small >> csh & 3)
 			if cs <= StateRunning {
-				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
 					s.cur, s.what = c, whatAction
 					r := s.callAction(s.leaves[c])
 					if cs = leafState(r); cs != StateReady {
@@ -920,7 +920,7 @@ func (s *stepper[L]) updSmall(n int32) int32 {
 						s.actionResult(c, r)
 						cs = State(s.small >> csh & 3)
 					}
-				} else if !hc.plain {
+				} else if !hc.is(hotPlain) {
 					if f := s.updateFull(c, &s.p.nodes[c], cs); f >= 0 {
 						return f
 					}
@@ -998,7 +998,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 	}
 	hot := s.hot
 	h := &hot[n]
-	if !h.plain {
+	if !h.is(hotPlain) {
 		return s.updateFull(n, &s.p.nodes[n], st)
 	}
 	switch h.kind {
@@ -1021,7 +1021,7 @@ func (s *stepper[L]) updBig(n int32) int32 {
 		for i, c := range kids {
 			cs := s.getBig(c)
 			if cs <= StateRunning {
-				if hc := &hot[c]; hc.kind == KindLeaf && hc.plain && s.async == nil {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
 					s.cur, s.what = c, whatAction
 					r := s.callAction(s.leaves[c])
 					if cs = leafState(r); cs != StateReady {
