@@ -50,7 +50,6 @@ type Bot struct {
 	cur      Point        // the last hit in the current direction; for B, the last shot
 	dir      Intent       // the direction being walked, "" to start afresh from anchor
 	ctx      *stepContext // E: what its tree's agent reads the game through
-	colour   colouring    // E: the parity colour it hunts on
 }
 
 // strategy is what each bot_*.go file defines: the tree and its handler.

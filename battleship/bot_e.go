@@ -40,9 +40,12 @@ import (
 //     completes, and its next step targets it. So every hit is followed
 //     up before hunting resumes.
 //   - Hunt: with no open hit, hunt by placement density, on one parity
-//     colour while that pays (the shortest ship afloat is at least
-//     parityFrom long), or over every cell. A hunting shot completes the
-//     tree.
+//     class while that pays (the shortest ship afloat is at least
+//     parityFrom long), or over every cell. The class is chosen anew at
+//     every shot: of the colourings that every ship afloat crosses, the
+//     colour with the fewest cells left to fire at (a much denser cell
+//     off it, in a pocket of free cells, is taken instead). A hunting
+//     shot completes the tree.
 //
 // The handler knows how (density.go); the tree only decides what to do
 // next.
@@ -96,9 +99,9 @@ func actE(c *stepContext, in Intent) bt.Status {
 		case target:
 			at, ok = p.target(&b.rng)
 		case huntParity:
-			at, ok = p.hunt(&b.rng, &b.colour, true)
+			at, ok = p.hunt(&b.rng, true)
 		default:
-			at, ok = p.hunt(&b.rng, &b.colour, false)
+			at, ok = p.hunt(&b.rng, false)
 		}
 		if !ok {
 			return bt.Failure // no cell left: the tree tries its next branch
