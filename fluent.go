@@ -497,16 +497,6 @@ func (s *stepper[L]) pureUpdate(n int32) {
 	s.fresh(n)
 }
 
-// fluentLeaf calls the function of Fluent action n and returns its state.
-func (s *stepper[L]) fluentLeaf(fl *fluentFuncs, n int32) State {
-	s.cur, s.what = n, whatAction
-	r := fl.do[n](s.td)
-	if uint8(r) > uint8(Failure) {
-		s.badStatus(n, r)
-	}
-	return State(r) + 1 // Running, Success, Failure -> RUNNING, SUCCEEDED, FAILED
-}
-
 // badStatus abandons the step: action n returned r, an invalid status.
 //
 //go:noinline

@@ -32,57 +32,16 @@ func (s *stepper[L]) fresh(n int32) State {
 	}
 	var st State
 	switch h.kind {
-	case KindLeaf:
-		if fl := s.fl; fl != nil {
-			st = s.fluentLeaf(fl, n)
-			break
-		}
-		s.cur, s.what = n, whatAction
-		r := s.callAction(s.leaves[n])
-		if st = leafState(r); st == StateReady {
-			s.actionResult(n, r) // async, or invalid
-			return s.get(n)
-		}
-	case KindCondition:
-		s.cur, s.what = n, whatCondition
-		st = StateFailed
-		if fl := s.fl; fl != nil {
-			if fl.cond[n](s.td) {
-				st = StateSucceeded
-			}
-		} else if s.callCondition(s.leaves[n]) {
-			st = StateSucceeded
-		}
+	case KindLeaf, KindCondition:
+		st = s.leafOutcome(n)
 	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
 		goOn := StateSucceeded
 		if h.kind == KindSelect || h.kind == KindReactiveSelect {
 			goOn = StateFailed
 		}
 		st = goOn
-		hot, fl := s.hot, s.fl
 		for _, c := range s.kids[h.first : h.first+h.n] {
-			var cs State
-			if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) {
-				s.cur, s.what = c, whatAction
-				if fl != nil {
-					r := fl.do[c](s.td)
-					if uint8(r) > uint8(Failure) {
-						s.badStatus(c, r)
-					}
-					cs = State(r) + 1
-					s.put(c, cs)
-				} else {
-					r := s.callAction(s.leaves[c])
-					if cs = leafState(r); cs == StateReady {
-						s.actionResult(c, r)
-						cs = s.get(c)
-					} else {
-						s.put(c, cs)
-					}
-				}
-			} else {
-				cs = s.fresh(c)
-			}
+			cs := s.fresh(c)
 			if cs != goOn {
 				if cs == StateReady {
 					s.fail(c, "child node was not in an expected state")

@@ -356,16 +356,16 @@ func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
 func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result) (Stepped[L], error) {
 	r := &memoRun[L]{start: t.small}
 	r.path, r.script = e.replay(ans)
-	if k := actionBranch(ans); e.call != whatAction || k >= 0 {
-		if e.call != whatAction {
-			k = boolBranch(ans.Status == Success)
-			if e.call == whatEntry || e.call == whatStep || e.call == whatExit {
-				k = 0
-			}
+	r.from = e // the calls made live hang from e's branch for ans
+	switch e.call {
+	case whatAction:
+		if k := actionBranch(ans); k >= 0 {
+			r.fromK = uint8(k)
+		} else {
+			r.from, r.stop = nil, true // an answer that is never cached
 		}
-		r.from, r.fromK = e, uint8(k)
-	} else {
-		r.stop = true // the answer cannot be cached
+	case whatCondition, whatWhile, whatUntil:
+		r.fromK = uint8(boolBranch(ans.Status == Success))
 	}
 	return t.stepRules(td, nil, r)
 }
