@@ -73,3 +73,81 @@ func TestOursFluent3(t *testing.T) {
 		t.Errorf("%d calls in 100 ticks; want %d", calls, 100*fluentLeaves)
 	}
 }
+
+// oursFluent256 builds workload (b)'s tree (workload_test.go) with our
+// FluentBuilder: memoryless selectors and sequences over treeBLeaves
+// leaves, each answering the next result of r.
+func oursFluent256(r *results) (ours.Node[ours.Fluent], error) {
+	leaf := func(ours.TimeData) ours.Status {
+		if r.next() {
+			return ours.Success
+		}
+		return ours.Failure
+	}
+	b := ours.NewFluentBuilder()
+	var build func(height int)
+	build = func(height int) {
+		if height == 0 {
+			b.Do("leaf", leaf)
+			return
+		}
+		if (treeBHeight-height)%2 == 0 {
+			b.Selector("selector")
+		} else {
+			b.Sequence("sequence")
+		}
+		build(height - 1)
+		build(height - 1)
+		b.End()
+	}
+	build(treeBHeight)
+	return b.Build()
+}
+
+// BenchmarkFluentTick256 measures one tick of workload (b)'s tree built
+// with our FluentBuilder, side by side with BenchmarkPeerStepB
+// (go-behaviortree's Sequence and Selector are memoryless too).
+func BenchmarkFluentTick256(b *testing.B) {
+	r := newResults()
+	def, err := oursFluent256(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t, err := ours.NewFluent(def)
+	if err != nil {
+		b.Fatal(err)
+	}
+	td := ours.TimeData{DeltaTime: 0.016666668}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if t, err = t.Tick(td); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(r.calls)/float64(b.N), "calls/op")
+}
+
+// TestOursFluent256 checks that our FluentBuilder's tree of workload (b)
+// completes at every tick, with about 41 leaf calls per tick, as
+// go-behaviortree's does.
+func TestOursFluent256(t *testing.T) {
+	r := newResults()
+	def, err := oursFluent256(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ours.NewFluent(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tick := range workloadSteps {
+		if tr, err = tr.Tick(ours.TimeData{}); err != nil || tr.IsRunning() {
+			t.Fatalf("tick %d: %v, %v; want a completed tree", tick, tr.State(), err)
+		}
+	}
+	if per := float64(r.calls) / workloadSteps; per < 39 || per > 43.5 {
+		t.Errorf("%.2f calls per tick, want about 41.25", per)
+	}
+}
