@@ -152,7 +152,8 @@
 //     with the answers given so far (calling nothing twice) when a step
 //     meets an answer the trie lacks. It is shared by every version and
 //     goroutine of the definition, and bounded (512 start words, 4,096
-//     calls); past the bound, a missing step runs the rules.
+//     calls: a 4 KB table, and at most about half a megabyte of calls for
+//     [Call] leaves); past the bound, a missing step runs the rules.
 //   - Fresh evaluation (stepped_fresh.go). After a reset (the root's when
 //     the tree had completed, or a repeat's child), every state below is
 //     READY, so the engine writes states without reading them. Where the
