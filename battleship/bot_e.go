@@ -31,8 +31,10 @@ import (
 //
 //   - Target: while the hit being targeted belongs to a ship afloat (the
 //     while guard, asked before every step of the action), target fires
-//     at the cell most likely to hold a ship given every open hit, and
-//     stays running. The step after the targeted ship sinks, the guard
+//     at the cell most likely to hold a ship given every open hit (for
+//     the last ship afloat, at the first cell of the firing order that
+//     sinks it in the fewest shots on average, solved exactly), and stays
+//     running. The step after the targeted ship sinks, the guard
 //     fails and aborts targeting at once.
 //   - Collateral damage, and first hits: if a hit on a ship afloat is
 //     open (a hit made while targeting another ship, or hunting's first

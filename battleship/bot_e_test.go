@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -138,8 +139,54 @@ func TestPlannerTarget(t *testing.T) {
 		if !ok || !slices.Contains(tc.want, got) {
 			t.Errorf("%s: %v %v, want %v", tc.name, got, ok, tc.want)
 		}
-		if p.weight == 0 {
+		if len(tc.fleet) == 1 { // the last ship afloat: the exact search
+			if len(p.end.cells) == 0 {
+				t.Errorf("%s: the last ship's search did not run", tc.name)
+			}
+		} else if p.weight == 0 {
 			t.Errorf("%s: no configuration found", tc.name)
+		}
+	}
+}
+
+// TestLastShip checks the expected shots of the exact search for the last
+// ship afloat.
+func TestLastShip(t *testing.T) {
+	tests := []struct {
+		name  string
+		fleet []int
+		rows  []string
+		want  float64
+	}{
+		// Four neighbours, each as likely: 1, 2, 3 or 4 shots.
+		{"2 in open water", []int{2}, []string{".....", ".....", "..X..", ".....", "....."}, 2.5},
+		// One placement left: its one cell not hit.
+		{"one placement", []int{3}, []string{"XX.", "o..", "..."}, 1},
+		// Three placements of the 4 along the row, B1-E1, C1-F1 and
+		// D1-G1, each as likely. F1 first: a hit (2/3) leaves C1 or G1,
+		// 1 or 2 more shots; a miss leaves B1 and C1, 2 more.
+		{"4 in a row", []int{4}, []string{"o..XX...o", "ooooooooo"}, 1 + 2.0/3*1.5 + 1.0/3*2},
+	}
+	for _, tc := range tests {
+		var p planner
+		p.load(viewOf(tc.fleet, nil, tc.rows...))
+		p.targetDensity()
+		var rng rand.PCG
+		if _, ok := p.lastShip(&rng); !ok {
+			t.Errorf("%s: no shot", tc.name)
+			continue
+		}
+		e := &p.end
+		var h [2]uint64
+		all := uint64(0)
+		for j, c := range e.cells {
+			if p.cells[c] == Hit {
+				h[j/64] |= 1 << (j % 64)
+			}
+			all |= e.cover[j]
+		}
+		if got := e.value(all, h); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %v shots, want %v", tc.name, got, tc.want)
 		}
 	}
 }
