@@ -211,6 +211,33 @@ func TestREADMESample(t *testing.T) {
 	}
 }
 
+// TestREADMEReplay checks the README's record and replay sample: the last
+// line of replaying the default games.
+func TestREADMEReplay(t *testing.T) {
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "    $ go run ./battleship/cmd/battleship -replay games.jsonl | tail -1\n"
+	_, sample, ok := strings.Cut(string(readme), cmd)
+	if !ok {
+		t.Fatal("README lacks the -replay sample")
+	}
+	want, _, _ := strings.Cut(strings.TrimPrefix(sample, "    "), "\n")
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	if status := run([]string{"-record", path}, &bytes.Buffer{}, &bytes.Buffer{}); status != 0 {
+		t.Fatalf("-record: exit %d", status)
+	}
+	var out bytes.Buffer
+	if status := run([]string{"-replay", path}, &out, &bytes.Buffer{}); status != 0 {
+		t.Fatalf("-replay: exit %d", status)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if got := lines[len(lines)-1]; got != want {
+		t.Errorf("README says %q, the replay says %q", want, got)
+	}
+}
+
 // TestHTMLAndPlot checks that -html (playing and replaying) writes a
 // viewer page of the games, and -plot a histogram of the statistics.
 func TestHTMLAndPlot(t *testing.T) {
