@@ -370,20 +370,63 @@ func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
 
 // TickWith is [Stepped.Tick], calling events (if not nil) with each thing
 // the step does, in order.
-func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], error) {
+func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L], err error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
 	}
-	if mo := m.memo; mo != nil && events == nil && t.async == nil {
-		if nt, err, ok := m.memoStep(mo, t, td); ok {
-			return nt, err
-		}
+	mo := m.memo
+	if mo == nil || events != nil || t.async != nil {
+		return t.stepRules(td, events, nil)
+	}
+	// The step cache (stepped_memo.go): the calls along the trie of t's
+	// state word, if it has one.
+	e := mo.lookup(t.small)
+	if e == nil {
 		if mo.room() {
 			return t.stepRules(td, nil, &memoRun[L]{start: t.small})
 		}
+		return t.stepRules(td, nil, nil)
 	}
-	return t.stepRules(td, events, nil)
+	defer func() {
+		if r := recover(); r != nil {
+			nt, err = t, panicError(m.p, e.node, e.call, r)
+		}
+	}()
+	fl, act, tact := m.fluent, m.agent.Action, m.agent.TimedAction
+	for e.call != memoDone {
+		var k uint8
+		var ans Result
+		if e.call == whatAction {
+			switch {
+			case fl != nil:
+				ans = Result{Status: fl.do[e.node](td)}
+			case tact != nil:
+				ans = tact(e.v, td)
+			default:
+				ans = act(e.v)
+			}
+			b := actionBranch(ans)
+			if b < 0 {
+				return m.memoMiss(t, td, e, ans)
+			}
+			k = uint8(b)
+		} else {
+			k = m.memoOther(e, td)
+			ans = memoAnswer(e.call, k)
+		}
+		if e.ended.Load()&(1<<k) != 0 {
+			t.small = e.ends[k].Load()
+			return t, nil
+		}
+		next := e.next[k].Load()
+		if next == nil {
+			return m.memoMiss(t, td, e, ans)
+		}
+		e = next
+	}
+	t.small = e.final
+	return t, nil
 }
 
 // stepRules is the step of t by the engine's rules; mr, if not nil, is

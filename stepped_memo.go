@@ -276,56 +276,6 @@ func memoAnswer(call what, k uint8) Result {
 	return Result{}
 }
 
-// memoStep is the step of t from the cache: ok is false when t's word has
-// no trie. On a branch the trie lacks, it finishes the step by the rules.
-func (m *machine[L]) memoStep(mo *stepMemo[L], t Stepped[L], td TimeData) (nt Stepped[L], err error, ok bool) {
-	e := mo.lookup(t.small)
-	if e == nil {
-		return t, nil, false
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			nt, err, ok = t, panicError(m.p, e.node, e.call, r), true
-		}
-	}()
-	fl, act, tact := m.fluent, m.agent.Action, m.agent.TimedAction
-	for e.call != memoDone {
-		var k uint8
-		var ans Result
-		if e.call == whatAction {
-			switch {
-			case fl != nil:
-				ans = Result{Status: fl.do[e.node](td)}
-			case tact != nil:
-				ans = tact(e.v, td)
-			default:
-				ans = act(e.v)
-			}
-			b := actionBranch(ans)
-			if b < 0 {
-				nt, err = m.memoMiss(t, td, e, ans)
-				return nt, err, true
-			}
-			k = uint8(b)
-		} else {
-			k = m.memoOther(e, td)
-			ans = memoAnswer(e.call, k)
-		}
-		if e.ended.Load()&(1<<k) != 0 {
-			t.small = e.ends[k].Load()
-			return t, nil, true
-		}
-		next := e.next[k].Load()
-		if next == nil {
-			nt, err = m.memoMiss(t, td, e, ans)
-			return nt, err, true
-		}
-		e = next
-	}
-	t.small = e.final
-	return t, nil, true
-}
-
 // memoOther makes call e, not an action, and returns its branch.
 func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
 	switch e.call {
