@@ -155,7 +155,7 @@
 //     calls: a 4 KB table, and at most about half a megabyte of calls for
 //     [Call] leaves); past the bound, a missing step runs the rules.
 //   - Fresh evaluation (stepped_fresh.go). After a reset (the root's when
-//     the tree had completed, or a repeat's child), every state below is
+//     the tree had completed, or a pure Fluent subtree's), every state below is
 //     READY, so the engine writes states without reading them. Where the
 //     subtree is made of sequences, selects (and the Fluent reactive
 //     ones), decorators, actions and conditions, what follows each leaf's

@@ -454,8 +454,8 @@ func (b *FluentBuilder) Build() (Node[Fluent], error) {
 // nothing between updates: updating it afresh gives what the engine's
 // general rules (stepped.go: reactive, reactiveParallel) give. Without
 // events and pending async results, the engine clears its states at once
-// and evaluates it in one recursive pass, writing each node's state as it
-// is decided.
+// and evaluates it afresh (stepped_fresh.go), writing each node's state as
+// it is decided.
 
 // pureKinds are the kinds of a pure subtree.
 var pureKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
