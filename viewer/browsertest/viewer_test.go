@@ -61,6 +61,11 @@ func startBrowser(t *testing.T) *browser {
 	if path == "" {
 		noBrowser(t, "no chromium binary found")
 	}
+	prof, err := newProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmd *exec.Cmd // the browser's main process, once started
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -72,13 +77,30 @@ func startBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(prof.dir),
 		chromedp.WindowSize(1400, 1000),
+		chromedp.ModifyCmdFunc(func(c *exec.Cmd) { ownGroup(c); cmd = c }),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() {
+		// Close the browser gracefully (it flushes its profile), then
+		// end whatever of it is left, and only then remove the profile.
+		closeCtx, cancelClose := context.WithTimeout(ctx, 20*time.Second)
+		_ = chromedp.Cancel(closeCtx)
+		cancelClose()
+		cancelT()
+		cancelC()
+		cancelA() // waits for the main browser process to exit
+		pgid := 0
+		if cmd != nil && cmd.Process != nil {
+			pgid = cmd.Process.Pid
+		}
+		if err := prof.remove(pgid); err != nil {
+			t.Error(err)
+		}
+	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		b.mu.Lock()
@@ -324,14 +346,17 @@ func TestHistoryViewer(t *testing.T) {
 	e.check(t, "Home", b.keys(t, kb.Home), 0)
 	e.check(t, "ArrowLeft at the start", b.keys(t, kb.ArrowLeft), 0)
 
-	// Play, then pause.
+	// Play until the page has moved on two steps (however slow the machine
+	// is), then pause.
 	b.eval(t, `document.getElementById("play").click()`, nil)
-	time.Sleep(700 * time.Millisecond)
+	if err := chromedp.Run(b.ctx, chromedp.Poll(`btViewer.step() >= 2`, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("playing: the page did not reach step 2: %v", err)
+	}
 	b.eval(t, `document.getElementById("play").click()`, nil)
 	var at int
 	b.eval(t, `btViewer.step()`, &at)
-	if at < 1 {
-		t.Errorf("after 0.7 s of play at 5 steps/s the page is at step %d", at)
+	if at < 2 || at >= last {
+		t.Errorf("paused at step %d, want one from 2 to %d", at, last-1)
 	}
 	time.Sleep(400 * time.Millisecond)
 	var later int
