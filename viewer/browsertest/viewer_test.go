@@ -47,23 +47,35 @@ func noBrowser(t *testing.T, why string) {
 	t.Skipf("skipping the browser test: Chromium cannot be started: %s (Debian: apt-get install chromium; or set CHROMIUM)", why)
 }
 
-// browser is a headless Chromium with a fresh profile, and the console
-// errors and exceptions of its pages.
-type browser struct {
-	ctx    context.Context
-	mu     sync.Mutex
-	errors []string
+// chrome is the one headless Chromium of the test binary, with a fresh
+// profile: the first test that needs it starts it, and TestMain ends it,
+// after the tests, and removes its profile. Each test has a tab of its own.
+var chrome struct {
+	once sync.Once
+	ctx  context.Context // the first tab's, whose allocation owns the process
+	err  error           // why it could not be started
+	stop func() error    // ends the browser and removes its profile
 }
 
-func startBrowser(t *testing.T) *browser {
-	t.Helper()
-	path := chromiumPath()
-	if path == "" {
-		noBrowser(t, "no chromium binary found")
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chrome.stop != nil {
+		if err := chrome.stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "browsertest:", err)
+			if code == 0 {
+				code = 1
+			}
+		}
 	}
+	os.Exit(code)
+}
+
+// launch starts the browser at path, into chrome.
+func launch(path string) {
 	prof, err := newProfile()
 	if err != nil {
-		t.Fatal(err)
+		chrome.err = err
+		return
 	}
 	var cmd *exec.Cmd // the browser's main process, once started
 	opts := []chromedp.ExecAllocatorOption{
@@ -83,23 +95,54 @@ func startBrowser(t *testing.T) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() {
+	chrome.stop = func() error {
 		// Close the browser gracefully (it flushes its profile), then
 		// end whatever of it is left, and only then remove the profile.
 		closeCtx, cancelClose := context.WithTimeout(ctx, 20*time.Second)
 		_ = chromedp.Cancel(closeCtx)
 		cancelClose()
-		cancelT()
 		cancelC()
 		cancelA() // waits for the main browser process to exit
 		pgid := 0
 		if cmd != nil && cmd.Process != nil {
 			pgid = cmd.Process.Pid
 		}
-		if err := prof.remove(pgid); err != nil {
-			t.Error(err)
-		}
+		return prof.remove(pgid)
+	}
+	// The first Run starts the browser, bound to the context it is given:
+	// a context with a timeout would end the browser with it.
+	if err := chromedp.Run(ctx); err != nil {
+		chrome.err = fmt.Errorf("%s: %w", path, err)
+		return
+	}
+	chrome.ctx = ctx
+}
+
+// browser is a tab of the test binary's Chromium, and the console errors
+// and exceptions of its pages.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// startBrowser returns a new tab, which closes when the test ends.
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		noBrowser(t, "no chromium binary found")
+	}
+	chrome.once.Do(func() { launch(path) })
+	if chrome.err != nil {
+		noBrowser(t, chrome.err.Error())
+	}
+	ctx, cancelTab := chromedp.NewContext(chrome.ctx)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() {
+		_ = chromedp.Cancel(ctx) // closes the tab
+		cancelT()
+		cancelTab()
 	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
