@@ -104,17 +104,17 @@ func TestBattleshipSteppedMismatch(t *testing.T) {
 		spoil func(g *viewer.BattleshipGame)
 		want  string
 	}{
-		"intent": {func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[1].Intent = "parity_pays" }, "turn 4: the record's intent 2"},
+		"intent":      {func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[1].Intent = "parity_pays" }, "turn 4: the record's intent 2"},
 		"tick signal": {func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[0].Signal = "success" }, "turn 4: the record's intent 1"},
 		"one intent more": {func(g *viewer.BattleshipGame) {
 			g.Turns[2].Ticks = append(g.Turns[2].Ticks, g.Turns[2].Ticks[0])
 		}, "turn 3: the record has 5 intents"},
-		"state": {func(g *viewer.BattleshipGame) { g.Turns[5].State = g.Turns[11].State }, "turn 6: the saved state is not"},
-		"saved":  {func(g *viewer.BattleshipGame) { g.Turns[5].State = "!!" }, "turn 6: the saved state: "},
-		"answer": {func(g *viewer.BattleshipGame) { g.Turns[0].Answer, g.Turns[0].Ship = "hit", 0 }, "turn 1: the answer hit (ship 0)"},
-		"signal": {func(g *viewer.BattleshipGame) { g.Turns[1].Signal = "maybe" }, `turn 2: the record's signal is "maybe"`},
-		"number": {func(g *viewer.BattleshipGame) { g.Turns[2].Turn = 9 }, "turn 3: numbered 9"},
-		"shot":   {func(g *viewer.BattleshipGame) { g.Turns[2].Shot = [2]int{10, 0} }, "turn 3: the record's shot is [10 0]"},
+		"state":   {func(g *viewer.BattleshipGame) { g.Turns[5].State = g.Turns[11].State }, "turn 6: the saved state is not"},
+		"saved":   {func(g *viewer.BattleshipGame) { g.Turns[5].State = "!!" }, "turn 6: the saved state: "},
+		"answer":  {func(g *viewer.BattleshipGame) { g.Turns[0].Answer, g.Turns[0].Ship = "hit", 0 }, "turn 1: the answer hit (ship 0)"},
+		"signal":  {func(g *viewer.BattleshipGame) { g.Turns[1].Signal = "maybe" }, `turn 2: the record's signal is "maybe"`},
+		"number":  {func(g *viewer.BattleshipGame) { g.Turns[2].Turn = 9 }, "turn 3: numbered 9"},
+		"shot":    {func(g *viewer.BattleshipGame) { g.Turns[2].Shot = [2]int{10, 0} }, "turn 3: the record's shot is [10 0]"},
 		"nothing": {func(g *viewer.BattleshipGame) { g.Turns[4].Ticks = nil }, "turn 5: no intents"},
 		"turn after the end": {func(g *viewer.BattleshipGame) {
 			g.Turns = append(g.Turns, g.Turns[len(g.Turns)-1])
