@@ -2,7 +2,9 @@ package viewer_test
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,5 +132,62 @@ func TestBattleshipSteppedMismatch(t *testing.T) {
 				t.Errorf("error %v, want one with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestBattleshipReplayNeverPanics replays records of an Elixir-style bot
+// and of the stepped bot E with random fields spoilt: each replay is a
+// Replay or an error naming a turn or the setup, never a panic.
+func TestBattleshipReplayNeverPanics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	bases := []viewer.BattleshipGame{readRecord(t)[3], readSteppedRecord(t)}
+	intents := []string{"random_guess", "go_right", "target", "target_afloat", "open_hit", "hunt_parity", "", "nope"}
+	signals := []string{"running", "success", "failure", "", "maybe"}
+	answers := []string{"miss", "hit", "sunk", ""}
+	for k := 0; k < 400; k++ {
+		base := bases[k%2]
+		g := base
+		g.Turns = slices.Clone(base.Turns)
+		for range 1 + rng.IntN(3) {
+			i := rng.IntN(len(g.Turns))
+			tr := g.Turns[i]
+			tr.Ticks = slices.Clone(tr.Ticks)
+			switch rng.IntN(8) {
+			case 0:
+				if len(tr.Ticks) > 0 {
+					tr.Ticks[rng.IntN(len(tr.Ticks))].Intent = intents[rng.IntN(len(intents))]
+				}
+			case 1:
+				if len(tr.Ticks) > 0 {
+					tr.Ticks[rng.IntN(len(tr.Ticks))].Signal = signals[rng.IntN(len(signals))]
+				}
+			case 2:
+				tr.Ticks = tr.Ticks[:rng.IntN(len(tr.Ticks)+1)]
+			case 3:
+				tr.Shot = [2]int{rng.IntN(14) - 2, rng.IntN(14) - 2}
+			case 4:
+				tr.Answer, tr.Ship = answers[rng.IntN(len(answers))], rng.IntN(8)-2
+			case 5:
+				tr.Signal = signals[rng.IntN(len(signals))]
+			case 6:
+				tr.State = g.Turns[rng.IntN(len(g.Turns))].State[:rng.IntN(len(tr.State)+1)]
+			case 7:
+				g.Turns = g.Turns[:i+1]
+				tr.Turn = rng.IntN(len(g.Turns) + 2)
+			}
+			g.Turns[i] = tr
+		}
+		r, err := viewer.BattleshipReplay(g)
+		switch {
+		case err == nil && r == nil:
+			t.Fatalf("case %d: no replay and no error", k)
+		case err != nil && !strings.HasPrefix(err.Error(), "viewer.BattleshipReplay: turn "):
+			t.Fatalf("case %d: error %q names no turn", k, err)
+		}
+	}
+	for _, g := range bases {
+		if _, err := viewer.BattleshipReplay(g); err != nil {
+			t.Errorf("bot %s: %v", g.Bot, err)
+		}
 	}
 }
