@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -39,14 +40,26 @@ func (p *player) play(c Config, s *strategy, seed uint64, i int) (*Game, error) 
 // named name on config c, each on the board GameSeeds gives it, on workers
 // goroutines (all cores for workers <= 0), and returns each game's shot
 // count, in game order. progress, if not nil, is called now and then with
-// the number of games done so far, from any goroutine.
+// the number of games done so far, from any goroutine. It is
+// PlayRange(c, name, seed, 0, n, workers, progress).
 func PlayMany(c Config, name string, seed uint64, n, workers int, progress func(done int)) ([]int, error) {
+	return PlayRange(c, name, seed, 0, n, workers, progress)
+}
+
+// PlayRange is PlayMany for games from to from+n-1 of the run: it returns
+// the shot counts of those n games, in game order, the same as those of
+// PlayMany's games, so that a long run can be played in stretches of
+// bounded memory.
+func PlayRange(c Config, name string, seed uint64, from, n, workers int, progress func(done int)) ([]int, error) {
 	proto, err := NewBot(name, 0)
 	if err != nil {
 		return nil, err
 	}
 	if err := c.Check(); err != nil {
 		return nil, err
+	}
+	if from < 0 || n < 0 || from > math.MaxInt-n {
+		return nil, fmt.Errorf("battleship: %d games from game %d of a run: want both at least 0, and from+n at most %d", n, from, math.MaxInt)
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -71,7 +84,7 @@ func PlayMany(c Config, name string, seed uint64, n, workers int, progress func(
 				}
 				hi := min(lo+batch, n)
 				for i := lo; i < hi; i++ {
-					g, err := p.play(c, proto.strategy, seed, i)
+					g, err := p.play(c, proto.strategy, seed, from+i)
 					if err != nil {
 						once.Do(func() { firstErr = err })
 						next.Store(int64(n)) // stop the others

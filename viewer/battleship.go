@@ -154,9 +154,17 @@ func status(s string) (bt.Status, error) {
 // intents the bot went through, the shot, its answer and the signal the
 // answer gave.
 //
+// For a bot on the stepped engine (bot E), each turn shows the stepped
+// version the turn ends at, its node states as [bt.Stepped.Picture] draws
+// them with the focus on the action that fired, and as events the calls
+// of its agent (guards, conditions, actions and what they returned), the
+// shot and its answer, the nodes whose state changed since the turn
+// before, and whether the tree completed.
+//
 // It rebuilds the bot and the board from the record's seeds, and checks
 // each turn against them: the intents must be the ones the tree asks for
-// after the recorded signals, the answer the board's, and the saved state
+// after the recorded signals (for a stepped bot, the ones its turn,
+// replayed, goes through), the answer the board's, and the saved state
 // after the turn the version those signals reach. A record that does not
 // match is an error naming the turn.
 func BattleshipReplay(g BattleshipGame) (*Replay, error) {
@@ -169,9 +177,14 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
-	v := bot.Tree()
-	def := v.Root()
-	r, err := NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), def.Picture())
+	var layout bt.Picture
+	st, stepped := bot.Stepped()
+	if stepped {
+		layout = st.Picture()
+	} else {
+		layout = bot.Tree().Root().Picture()
+	}
+	r, err := NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), layout)
 	if err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
@@ -184,6 +197,11 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	if err := r.SetBoard(g.Cols, g.Rows, ships); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
+	if stepped {
+		return steppedBattleship(r, layout, g, board, bot)
+	}
+	v := bot.Tree()
+	def := v.Root()
 	var states []bt.State
 	focus := make([]int, 1)
 	states, focus[0] = v.NodeStates(states)
@@ -284,4 +302,167 @@ func WriteBattleship(w io.Writer, games []BattleshipGame) error {
 		bots = append(bots, g.Bot)
 	}
 	return Write(w, "battleship: bot "+strings.Join(bots, ", "), rs...)
+}
+
+// steppedBattleship adds to r, whose layout is the tree of bot, a bot on
+// the stepped engine, the steps of game g: it replays the game on board,
+// checks each recorded turn against the turn played, and shows the
+// version the turn ends at, its events and its shot.
+func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *battleship.Board, bot battleship.Bot) (*Replay, error) {
+	v, _ := bot.Stepped()
+	// What each intent names: actions and conditions by their nodes; an
+	// intent no node names is a guard's.
+	actions := map[string][]int{}
+	conditions := map[string]bool{}
+	for nd := range v.Nodes() {
+		switch nd.Kind {
+		case bt.KindLeaf:
+			actions[fmt.Sprint(nd.Value)] = append(actions[fmt.Sprint(nd.Value)], nd.ID)
+		case bt.KindCondition:
+			conditions[fmt.Sprint(nd.Value)] = true
+		}
+	}
+	n := len(layout.Nodes)
+	states, prev := make([]bt.State, n), make([]bt.State, n)
+	running := make([]bool, n)
+	var focus []int
+	states, focus = steppedStates(layout, v, states, running, focus)
+	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.State()),
+		States: states, Focus: focus}
+	if err := r.Add(start); err != nil {
+		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+	}
+	game := battleship.NewGame(board, bot)
+	for i, t := range g.Turns {
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
+		}
+		if t.Turn != i+1 {
+			return nil, fail("numbered %d", t.Turn)
+		}
+		if len(t.Ticks) == 0 {
+			return nil, fail("no intents")
+		}
+		played, err := game.PlayTurn()
+		if err != nil {
+			return nil, fail("the replay: %v", err)
+		}
+		if len(t.Ticks) != len(played.Ticks) {
+			return nil, fail("the record has %d intents, the replay %d", len(t.Ticks), len(played.Ticks))
+		}
+		for j, k := range played.Ticks {
+			if rec := t.Ticks[j]; rec.Intent != string(k.Intent) || rec.Signal != k.Signal.String() {
+				return nil, fail("the record's intent %d is %q (%s), but the tree asks for %q (%s)", j+1, rec.Intent, rec.Signal, k.Intent, k.Signal)
+			}
+		}
+		p := played.Shot
+		if t.Shot != [2]int{p.X, p.Y} {
+			return nil, fail("the record's shot is %v, the tree's %v", t.Shot, [2]int{p.X, p.Y})
+		}
+		if t.Answer != played.Answer.Kind.String() || t.Ship != played.Answer.Ship {
+			return nil, fail("the answer %s (ship %d) at %v, but the board has ship %d there", t.Answer, t.Ship, p, board.ShipAt(p))
+		}
+		if t.Signal != played.Signal.String() {
+			return nil, fail("the record's signal is %q, the replay's %s", t.Signal, played.Signal)
+		}
+		saved, err := base64.StdEncoding.DecodeString(t.State)
+		if err != nil {
+			return nil, fail("the saved state: %v", err)
+		}
+		want, err := played.Bot.State()
+		if err != nil {
+			return nil, fail("the replay's state: %v", err)
+		}
+		if !bytes.Equal(saved, want) {
+			return nil, fail("the saved state is not the version the recorded intents reach")
+		}
+
+		var events []string
+		last := len(played.Ticks) - 1
+		for _, k := range played.Ticks[:last] {
+			in := string(k.Intent)
+			switch {
+			case actions[in] != nil:
+				events = append(events, fmt.Sprintf("action %s: %v (no shot)", in, k.Signal))
+			case conditions[in]:
+				events = append(events, fmt.Sprintf("condition %s: %s", in, holds(k.Signal)))
+			default:
+				events = append(events, fmt.Sprintf("guard %s: %s", in, holds(k.Signal)))
+			}
+		}
+		fired := string(played.Ticks[last].Intent)
+		answer := played.Answer.String()
+		events = append(events, fmt.Sprintf("action %s: fire at %v: %s", fired, p, answer))
+		v, _ = played.Bot.Stepped()
+		copy(prev, states)
+		states, focus = steppedStates(layout, v, states, running, focus)
+		since := "the start"
+		if i > 0 {
+			since = fmt.Sprintf("turn %d", i)
+		}
+		for j := range states {
+			if prev[j] != states[j] {
+				events = append(events, fmt.Sprintf("since %s: %s", since,
+					eventText(layout, bt.Event[string]{Kind: bt.EventState, Node: j, From: prev[j], To: states[j]})))
+			}
+		}
+		if st := v.State(); st != bt.StateRunning {
+			events = append(events, fmt.Sprintf("the tree is %v; its next step starts over", st))
+		}
+		// The focus is the action that fired: running, or done if it
+		// completed the tree.
+		if at := firing(actions[fired], states); at >= 0 {
+			focus = append(focus[:0], at)
+		}
+		step := Step{Label: fmt.Sprintf("turn %d: %s fires at %v: %s", i+1, fired, p, answer),
+			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
+		if err := r.Add(step); err != nil {
+			return nil, fail("%v", err)
+		}
+	}
+	return r, nil
+}
+
+// holds says whether a condition's tick held.
+func holds(s bt.Status) string {
+	if s == bt.Success {
+		return "holds"
+	}
+	return "does not hold"
+}
+
+// firing returns the node, of the action nodes at, that fired: the one
+// that is running, or else one that is not ready; -1 if none is.
+func firing(at []int, states []bt.State) int {
+	found := -1
+	for _, i := range at {
+		switch {
+		case states[i] == bt.StateRunning:
+			return i
+		case states[i] != bt.StateReady && found < 0:
+			found = i
+		}
+	}
+	return found
+}
+
+// steppedStates returns the node states of stepped version v of layout's
+// tree in states, and its running tips (running nodes with no running
+// child) in focus, reusing both slices and running, which has one entry
+// per node.
+func steppedStates[L any](layout bt.Picture, v bt.Stepped[L], states []bt.State, running []bool, focus []int) ([]bt.State, []int) {
+	clear(running)
+	for i := range states {
+		states[i] = v.NodeState(i)
+		if par := layout.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
+			running[par] = true
+		}
+	}
+	focus = focus[:0]
+	for i, st := range states {
+		if st == bt.StateRunning && !running[i] {
+			focus = append(focus, i)
+		}
+	}
+	return states, focus
 }

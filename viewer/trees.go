@@ -95,19 +95,7 @@ func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.
 		if v.Definition() != def {
 			return nil, fmt.Errorf("viewer.SteppedReplay: version %d is of another definition", k)
 		}
-		clear(running)
-		for i := range states {
-			states[i] = v.NodeState(i)
-			if par := p.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
-				running[par] = true
-			}
-		}
-		focus = focus[:0]
-		for i, st := range states {
-			if st == bt.StateRunning && !running[i] {
-				focus = append(focus, i)
-			}
-		}
+		states, focus = steppedStates(p, v, states, running, focus)
 		s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, v.State())}
 		if k == 0 {
 			s.Label = fmt.Sprintf("start: the tree is %v", v.State())

@@ -12,7 +12,9 @@
 // "X" hit, "#" sunk), its shot count and a summary. -watch prints the board
 // after every shot, with the tree's current intent and what the bot is
 // doing. With -games N > 1, each bot plays N games on boards drawn from the
-// seed, on all cores, and the command prints a table of shot counts.
+// seed, on all cores, and the command prints a table of shot counts; the
+// games are tallied as they are played, so any N runs in memory that does
+// not grow with N.
 //
 // -html FILE writes an HTML replay viewer of the games (one
 // self-contained page: a timeline of every turn with the bot's tree, its
@@ -525,17 +527,17 @@ func playMany(o options, w, stderr io.Writer) error {
 		start := time.Now()
 		var done atomic.Int64
 		stop := progress(stderr, name, o.games, &done)
-		shots, err := battleship.PlayMany(o.cfg, name, o.seed, o.games, 0, func(d int) { done.Store(int64(d)) })
+		t, err := playStats(o, name, &done)
 		stop()
 		if err != nil {
 			return err
 		}
 		elapsed := time.Since(start)
-		s := summarize(shots)
+		s := t.summary()
 		fmt.Fprintf(w, "bot %s: %d games on %dx%d, fleet %v, seed %d\n", name, s.games, o.cfg.Cols, o.cfg.Rows, o.cfg.Fleet, o.seed)
 		fmt.Fprintf(w, "  %-8s %-8s %-8s %-8s %s\n", "mean", "median", "p90", "max", "games/s")
 		fmt.Fprintf(w, "  %-8.2f %-8d %-8d %-8d %.0f\n\n", s.mean, s.median, s.p90, s.max, float64(s.games)/elapsed.Seconds())
-		series = append(series, viewer.Series{Name: "bot " + name, Shots: shots})
+		series = append(series, viewer.Series{Name: "bot " + name, Counts: t.counts})
 	}
 	if plot == nil {
 		return nil
@@ -544,6 +546,32 @@ func playMany(o options, w, stderr io.Writer) error {
 		return wrap(err, "-plot")
 	}
 	return plot.commit()
+}
+
+// playRange plays a stretch of a run's games: battleship.PlayRange, or a
+// test's stand-in.
+var playRange = battleship.PlayRange
+
+// statsChunk is the number of games played at a time for -games N, whose
+// shot counts are held at once.
+const statsChunk = 1 << 16
+
+// playStats plays o.games games of bot name, statsChunk at a time, storing
+// the number done in done, and returns the tally of their shot counts:
+// its memory does not grow with the number of games.
+func playStats(o options, name string, done *atomic.Int64) (*tally, error) {
+	t := new(tally)
+	for from := 0; from < o.games; {
+		n := min(o.games-from, statsChunk)
+		base := from
+		shots, err := playRange(o.cfg, name, o.seed, from, n, 0, func(d int) { done.Store(int64(base + d)) })
+		if err != nil {
+			return nil, err
+		}
+		t.add(shots)
+		from += n
+	}
+	return t, nil
 }
 
 // progress draws a progress bar on stderr when it is a terminal and the run
@@ -570,8 +598,10 @@ func progress(stderr io.Writer, name string, total int, done *atomic.Int64) func
 		for {
 			d := int(done.Load())
 			const width = 30
-			bar := strings.Repeat("#", d*width/total) + strings.Repeat(" ", width-d*width/total)
-			fmt.Fprintf(f, "\rbot %s [%s] %3d%% %d/%d games", name, bar, d*100/total, d, total)
+			share := float64(d) / float64(total) // d*width would overflow for the largest -games
+			filled := int(share * width)
+			bar := strings.Repeat("#", filled) + strings.Repeat(" ", width-filled)
+			fmt.Fprintf(f, "\rbot %s [%s] %3d%% %d/%d games", name, bar, int(share*100), d, total)
 			select {
 			case <-quit:
 				fmt.Fprint(f, "\r\033[K")
