@@ -11,6 +11,9 @@ import (
 // Actions, conditions, guards and callbacks all carry a Call.
 //
 // An argument is nil, a bool, a float64, a string, or a [Property].
+// A definition's Calls are shared by all its versions: an [Agent] of
+// Calls gets the definition's own, whose Args it must not modify
+// ([Functions] hands its handlers a copy).
 type Call struct {
 	Name string
 	Args []any
@@ -75,6 +78,10 @@ type Functions struct {
 // Agent returns an agent that calls f's functions by name, after checking
 // that every name def uses is there (an unknown name is an error naming it
 // and the node), so that no step can meet a missing function.
+//
+// Each call gets a new slice of arguments, with [Property] arguments
+// replaced by their values: a handler may keep it or write to it without
+// changing the definition. A call with no arguments gets nil.
 func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 	if def.n == nil {
 		return Agent[Call]{}, fmt.Errorf("behaviortree.Functions.Agent: zero Node")
@@ -131,19 +138,21 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		}
 		i++
 	}
+	// args returns a fresh copy of c's arguments, with properties looked
+	// up: the handler may keep or change it, while c.Args belongs to the
+	// immutable definition that every version shares.
 	args := func(c Call) []any {
-		for j, a := range c.Args {
-			if _, ok := a.(Property); ok {
-				out := append([]any(nil), c.Args...)
-				for k := j; k < len(out); k++ {
-					if p, ok := out[k].(Property); ok {
-						out[k] = f.Property(string(p))
-					}
-				}
-				return out
-			}
+		if len(c.Args) == 0 {
+			return nil
 		}
-		return c.Args
+		out := make([]any, len(c.Args))
+		for k, a := range c.Args {
+			if p, ok := a.(Property); ok {
+				a = f.Property(string(p))
+			}
+			out[k] = a
+		}
+		return out
 	}
 	return Agent[Call]{
 		Action:    func(c Call) Result { return f.Actions[c.Name](args(c)) },

@@ -316,6 +316,28 @@ func (h timeline[V]) truncate(n int) timeline[V] {
 	return h
 }
 
+// SignalAt returns a new History whose current version is the current
+// version with its focused leaf f ended with s ([Tree.SignalAt]), appended
+// after it; any redo tail is dropped. Running changes nothing, and returns
+// h itself. It returns h itself and the error of [Tree.SignalAt] when the
+// current version refuses f or s: f must come from the current version's
+// [Tree.Frontier].
+//
+// [History.Signals] and [Replay] record statuses, not leaves: they replay
+// a History only while each signal went to the first leaf of its frontier.
+func (h History[L]) SignalAt(f Focus[L], s Status) (History[L], error) {
+	h.must("SignalAt")
+	if s == Running {
+		return h, nil
+	}
+	t, err := h.tl.current().SignalAt(f, s)
+	if err != nil {
+		return h, err
+	}
+	h.tl.push(t)
+	return h, nil
+}
+
 // Succeed is h.Signal(Success).
 func (h History[L]) Succeed() History[L] { return h.Signal(Success) }
 

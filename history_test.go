@@ -3,6 +3,7 @@ package behaviortree_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -391,4 +392,57 @@ func ExampleHistory() {
 	// retreat 2
 	// scout [success failure]
 	// retreat [success success]
+}
+
+// TestHistorySignalAt: a History signals any leaf of a running parallel's
+// frontier, as Tree.SignalAt does, keeps each version, and undoes them;
+// refused signals leave it as it was.
+func TestHistorySignalAt(t *testing.T) {
+	def := bt.Sequence(bt.Parallel(bt.Leaf("move"), bt.Leaf("scan")), bt.Leaf("report"))
+	h := bt.NewHistory(bt.Start(def))
+	second := func(tr bt.Tree[string]) bt.Focus[string] {
+		var fs []bt.Focus[string]
+		for f := range tr.Frontier() {
+			fs = append(fs, f)
+		}
+		if len(fs) != 2 {
+			t.Fatalf("frontier %v, want 2 leaves", fs)
+		}
+		return fs[1]
+	}
+	f := second(h.Current())
+	if f.Value() != "scan" {
+		t.Fatalf("second leaf %q", f.Value())
+	}
+	h1, err := h.SignalAt(f, bt.Success) // scan ends; move still runs
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := h.Current().SignalAt(f, bt.Success)
+	if h1.Len() != 2 || h1.Pos() != 1 || !slices.Equal(slices.Collect(h1.Current().Values()), slices.Collect(want.Values())) {
+		t.Fatalf("after SignalAt: len %d pos %d values %v, want %v", h1.Len(), h1.Pos(), slices.Collect(h1.Current().Values()), slices.Collect(want.Values()))
+	}
+	if got := slices.Collect(h1.Current().Values()); !slices.Equal(got, []string{"move"}) {
+		t.Fatalf("after scan succeeded the frontier is %v, want [move]", got)
+	}
+	if h.Len() != 1 {
+		t.Fatal("SignalAt changed its receiver")
+	}
+	// A focus of an older version is refused, and the History kept.
+	if h2, err := h1.SignalAt(f, bt.Success); err == nil || h2.Len() != 2 {
+		t.Errorf("signalling a stale focus: %v, len %d", err, h2.Len())
+	}
+	if h2, err := h1.SignalAt(f, bt.Status(7)); err == nil || h2.Len() != 2 {
+		t.Errorf("an invalid status: %v, len %d", err, h2.Len())
+	}
+	if h2, err := h1.SignalAt(f, bt.Running); err != nil || h2.Len() != 2 {
+		t.Errorf("Running: %v, len %d", err, h2.Len())
+	}
+	h3 := h1.Succeed() // move succeeds: the parallel succeeds, report is next
+	if v := h3.Current().Value(); v != "report" {
+		t.Errorf("then Succeed: at %q, want report", v)
+	}
+	if u := h3.Undo(); !slices.Equal(slices.Collect(u.Current().Values()), []string{"move"}) {
+		t.Errorf("undo: frontier %v", slices.Collect(u.Current().Values()))
+	}
 }

@@ -1,0 +1,124 @@
+package behaviortree
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// steppedJSONFormat names the JSON form of a stepped version.
+const steppedJSONFormat = "behaviortree-stepped/1"
+
+// steppedJSON is the JSON form of a stepped version.
+type steppedJSON struct {
+	Format      string `json:"format"`
+	Fingerprint string `json:"fingerprint"`
+	State       string `json:"state"`
+}
+
+// MarshalJSON encodes the version's state as a JSON object, which
+// [Stepped.RestoreJSON] reads back against a version of the same
+// definition:
+//
+//	{"format":"behaviortree-stepped/1","fingerprint":"927918047884878d","state":"QlRTMQ..."}
+//
+// "fingerprint" is the definition's [Node.Fingerprint] in 16 hex digits,
+// and "state" the bytes of [Stepped.MarshalBinary] in standard base64. It
+// fails as MarshalBinary does, with [ErrPendingAsync] while an action waits
+// for an async result, and for the zero Stepped, so that encoding/json
+// never writes a version that cannot be restored.
+func (t Stepped[L]) MarshalJSON() ([]byte, error) {
+	if t.m == nil {
+		return nil, errors.New("behaviortree.Stepped.MarshalJSON: zero Stepped (use NewStepped)")
+	}
+	b, err := t.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(steppedJSON{
+		Format:      steppedJSONFormat,
+		Fingerprint: fmt.Sprintf("%016x", t.m.p.fingerprint()),
+		State:       base64.StdEncoding.EncodeToString(b),
+	})
+}
+
+// RestoreJSON is [Stepped.Restore] for the JSON form of
+// [Stepped.MarshalJSON]: it returns the version saved in data, with t's
+// definition, agent and options. Unknown fields, data after the object and
+// a fingerprint that disagrees with the state are errors.
+func (t Stepped[L]) RestoreJSON(data []byte) (Stepped[L], error) {
+	t.mustM("RestoreJSON")
+	bad := func(format string, args ...any) (Stepped[L], error) {
+		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.RestoreJSON: "+format, args...)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j steppedJSON
+	if err := dec.Decode(&j); err != nil {
+		return bad("%w", err)
+	}
+	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(data, " \t\r\n"))) {
+		return bad("data after the object at byte %d", dec.InputOffset())
+	}
+	if j.Format != steppedJSONFormat {
+		return bad("format %q, want %q", j.Format, steppedJSONFormat)
+	}
+	fp, err := strconv.ParseUint(j.Fingerprint, 16, 64)
+	if err != nil || len(j.Fingerprint) != 16 {
+		return bad("fingerprint %q: want 16 hex digits", j.Fingerprint)
+	}
+	b, err := base64.StdEncoding.DecodeString(j.State)
+	if err != nil {
+		return bad("state: %w", err)
+	}
+	if len(b) < 12 || !bytes.Equal(b[4:12], fpBytes(fp)) {
+		return bad("the fingerprint does not match the state")
+	}
+	return t.Restore(b)
+}
+
+// fpBytes returns fingerprint fp as MarshalBinary writes it.
+func fpBytes(fp uint64) []byte {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(fp >> (8 * i))
+	}
+	return b[:]
+}
+
+// errSteppedUnmarshal is the error of [Stepped.UnmarshalJSON].
+var errSteppedUnmarshal = errors.New("behaviortree: a Stepped cannot be unmarshalled, since it cannot restore without its definition and agent: hold the JSON (json.RawMessage) or the bytes of MarshalBinary instead, and restore them with Stepped.RestoreJSON or Stepped.Restore on a version of the same definition")
+
+// UnmarshalJSON always fails, with an error saying how to restore a
+// version instead: a Stepped needs its definition and agent, which JSON
+// does not hold. It is there so that a struct holding a Stepped is not
+// unmarshalled into a zero Stepped without an error.
+func (t *Stepped[L]) UnmarshalJSON(data []byte) error { return errSteppedUnmarshal }
+
+// MarshalJSON always fails, with an error saying how to save a
+// SteppedHistory instead: it has no JSON form of its own. It is there so
+// that encoding/json does not write a SteppedHistory as {}, which would
+// lose it.
+func (h SteppedHistory[L]) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("behaviortree.SteppedHistory.MarshalJSON: a SteppedHistory has no JSON form: save its versions (All, Stepped.MarshalJSON) and its position (Pos) instead")
+}
+
+// UnmarshalJSON always fails, as [SteppedHistory.MarshalJSON] does.
+func (h *SteppedHistory[L]) UnmarshalJSON(data []byte) error {
+	return errors.New("behaviortree.SteppedHistory.UnmarshalJSON: a SteppedHistory has no JSON form: save the versions you need (All) with Stepped.MarshalJSON and restore them with Stepped.RestoreJSON")
+}
+
+// MarshalJSON always fails, with an error saying how to save a History
+// instead: it has no JSON form of its own. It is there so that
+// encoding/json does not write a History as {}, which would lose it.
+func (h History[L]) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("behaviortree.History.MarshalJSON: a History has no JSON form: save its versions (All, Tree.MarshalJSON or Tree.Save) and its position (Pos) instead")
+}
+
+// UnmarshalJSON always fails, as [History.MarshalJSON] does.
+func (h *History[L]) UnmarshalJSON(data []byte) error {
+	return errors.New("behaviortree.History.UnmarshalJSON: a History has no JSON form: save the versions you need (All) with Tree.MarshalJSON and restore them with RestoreJSON")
+}
