@@ -67,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, rest := args[0], args[1:]
+	stdinRead = false
 	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":
@@ -134,18 +135,23 @@ type tree struct {
 	format string // "mdsl", "mistreevous", "elixir"
 }
 
-// load reads a tree from a file in any of the formats.
+// load reads a tree from a file in any of the formats ("-" is the
+// standard input), and returns it with the text it was read from, without
+// a leading byte-order mark.
 func load(path string) (tree, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, _, err := readInput(path)
 	if err != nil {
 		return tree{}, nil, err
 	}
-	t, err := parse(path, src)
+	src = stripBOM(src)
+	t, err := parse(displayName(path), src)
 	return t, src, err
 }
 
+// parse reads a tree in any of the formats from src, which has no
+// byte-order mark.
 func parse(path string, src []byte) (tree, error) {
-	trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	trimmed := bytes.TrimLeft(src, " \t\r\n")
 	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{' || trimmed[0] == '"') {
 		n, err := bt.ParseMistreevous(src)
 		if err == nil {
@@ -215,13 +221,13 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, f := range fs.Args() {
-		src, err := os.ReadFile(f)
+		src, _, err := readInput(f)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = 1
 			continue
 		}
-		out, err := bt.FormatMDSLSource(f, src)
+		out, err := bt.FormatMDSLSource(displayName(f), stripBOM(src))
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = 1
@@ -229,7 +235,7 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		differs := !bytes.Equal(out, src)
 		if *list && differs {
-			fmt.Fprintln(stdout, f)
+			fmt.Fprintln(stdout, displayName(f))
 		}
 		if *write {
 			if differs {
@@ -277,9 +283,9 @@ func convert(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := convertTree(t, src, file, *to)
+	out, err := convertTree(t, src, displayName(file), *to)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return fmt.Errorf("%s: %w", displayName(file), err)
 	}
 	_, err = stdout.Write(out)
 	return err
@@ -524,28 +530,29 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	}
 	var sc script
 	if *scriptFile != "" {
-		b, err := os.ReadFile(*scriptFile)
+		b, _, err := readInput(*scriptFile)
 		if err != nil {
 			return err
 		}
+		b = stripBOM(b)
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&sc); err != nil {
-			return fmt.Errorf("%s: %w", *scriptFile, err)
+			return fmt.Errorf("%s: %w", displayName(*scriptFile), err)
 		}
 		for name, list := range sc.Actions {
 			if len(list) == 0 {
-				return fmt.Errorf("%s: action %s has no results", *scriptFile, name)
+				return fmt.Errorf("%s: action %s has no results", displayName(*scriptFile), name)
 			}
 			for _, r := range list {
 				if _, ok := results[r]; !ok {
-					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", *scriptFile, name, r)
+					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", displayName(*scriptFile), name, r)
 				}
 			}
 		}
 		for name, list := range sc.Conditions {
 			if len(list) == 0 {
-				return fmt.Errorf("%s: condition %s has no answers", *scriptFile, name)
+				return fmt.Errorf("%s: condition %s has no answers", displayName(*scriptFile), name)
 			}
 		}
 	}
@@ -564,7 +571,7 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	if elixir {
 		s, err := elixirTree(t)
 		if err != nil {
-			return fmt.Errorf("%s: %w", file, err)
+			return fmt.Errorf("%s: %w", displayName(file), err)
 		}
 		return runElixir(stdout, s, &sc, *steps, *seed)
 	}
