@@ -219,36 +219,59 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bt fmt: no files")
 		return 2
 	}
+	if *write {
+		for _, f := range fs.Args() {
+			if f == "-" {
+				fmt.Fprintln(stderr, "bt fmt: -w cannot rewrite the standard input")
+				return 2
+			}
+		}
+	}
 	code := 0
 	for _, f := range fs.Args() {
-		src, _, err := readInput(f)
-		if err != nil {
+		if err := fmtFile(f, *write, *list, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			code = 1
-			continue
-		}
-		out, err := bt.FormatMDSLSource(displayName(f), stripBOM(src))
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			code = 1
-			continue
-		}
-		differs := !bytes.Equal(out, src)
-		if *list && differs {
-			fmt.Fprintln(stdout, displayName(f))
-		}
-		if *write {
-			if differs {
-				if err := os.WriteFile(f, out, 0o666); err != nil {
-					fmt.Fprintln(stderr, err)
-					code = 1
-				}
-			}
-		} else if !*list {
-			stdout.Write(out)
 		}
 	}
 	return code
+}
+
+// formatSource returns the canonical form of an MDSL text. A variable so
+// that tests can make it wrong.
+var formatSource = bt.FormatMDSLSource
+
+// fmtFile formats one file: it prints the canonical form, lists the file
+// if its form differs (list), or rewrites it (write). It checks that the
+// canonical form parses, and writes nothing otherwise.
+func fmtFile(f string, write, list bool, stdout io.Writer) error {
+	src, info, err := readInput(f)
+	if err != nil {
+		return err
+	}
+	name := displayName(f)
+	out, err := formatSource(name, stripBOM(src))
+	if err != nil {
+		return err
+	}
+	// The safety net: never print or write a form that check refuses.
+	if _, err := parse(name+" (canonical form)", out); err != nil {
+		return fmt.Errorf("%s: the canonical form of this file does not parse back, so bt fmt leaves the file as it is: %w", name, err)
+	}
+	differs := !bytes.Equal(out, src)
+	if list && differs {
+		fmt.Fprintln(stdout, name)
+	}
+	if write {
+		if differs {
+			return replaceFile(f, out, info)
+		}
+		return nil
+	}
+	if !list {
+		_, err = stdout.Write(out)
+	}
+	return err
 }
 
 // onlyFile returns the one file argument.
