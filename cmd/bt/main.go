@@ -67,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, rest := args[0], args[1:]
+	stdinRead = false
 	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":
@@ -134,18 +135,23 @@ type tree struct {
 	format string // "mdsl", "mistreevous", "elixir"
 }
 
-// load reads a tree from a file in any of the formats.
+// load reads a tree from a file in any of the formats ("-" is the
+// standard input), and returns it with the text it was read from, without
+// a leading byte-order mark.
 func load(path string) (tree, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, _, err := readInput(path)
 	if err != nil {
 		return tree{}, nil, err
 	}
-	t, err := parse(path, src)
+	src = stripBOM(src)
+	t, err := parse(displayName(path), src)
 	return t, src, err
 }
 
+// parse reads a tree in any of the formats from src, which has no
+// byte-order mark.
 func parse(path string, src []byte) (tree, error) {
-	trimmed := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	trimmed := bytes.TrimLeft(src, " \t\r\n")
 	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{' || trimmed[0] == '"') {
 		n, err := bt.ParseMistreevous(src)
 		if err == nil {
@@ -213,36 +219,59 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bt fmt: no files")
 		return 2
 	}
+	if *write {
+		for _, f := range fs.Args() {
+			if f == "-" {
+				fmt.Fprintln(stderr, "bt fmt: -w cannot rewrite the standard input")
+				return 2
+			}
+		}
+	}
 	code := 0
 	for _, f := range fs.Args() {
-		src, err := os.ReadFile(f)
-		if err != nil {
+		if err := fmtFile(f, *write, *list, stdout); err != nil {
 			fmt.Fprintln(stderr, err)
 			code = 1
-			continue
-		}
-		out, err := bt.FormatMDSLSource(f, src)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			code = 1
-			continue
-		}
-		differs := !bytes.Equal(out, src)
-		if *list && differs {
-			fmt.Fprintln(stdout, f)
-		}
-		if *write {
-			if differs {
-				if err := os.WriteFile(f, out, 0o666); err != nil {
-					fmt.Fprintln(stderr, err)
-					code = 1
-				}
-			}
-		} else if !*list {
-			stdout.Write(out)
 		}
 	}
 	return code
+}
+
+// formatSource returns the canonical form of an MDSL text. A variable so
+// that tests can make it wrong.
+var formatSource = bt.FormatMDSLSource
+
+// fmtFile formats one file: it prints the canonical form, lists the file
+// if its form differs (list), or rewrites it (write). It checks that the
+// canonical form parses, and writes nothing otherwise.
+func fmtFile(f string, write, list bool, stdout io.Writer) error {
+	src, info, err := readInput(f)
+	if err != nil {
+		return err
+	}
+	name := displayName(f)
+	out, err := formatSource(name, stripBOM(src))
+	if err != nil {
+		return err
+	}
+	// The safety net: never print or write a form that check refuses.
+	if _, err := parse(name+" (canonical form)", out); err != nil {
+		return fmt.Errorf("%s: the canonical form of this file does not parse back, so bt fmt leaves the file as it is: %w", name, err)
+	}
+	differs := !bytes.Equal(out, src)
+	if list && differs {
+		fmt.Fprintln(stdout, name)
+	}
+	if write {
+		if differs {
+			return replaceFile(f, out, info)
+		}
+		return nil
+	}
+	if !list {
+		_, err = stdout.Write(out)
+	}
+	return err
 }
 
 // onlyFile returns the one file argument.
@@ -277,9 +306,9 @@ func convert(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := convertTree(t, src, file, *to)
+	out, err := convertTree(t, src, displayName(file), *to)
 	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+		return fmt.Errorf("%s: %w", displayName(file), err)
 	}
 	_, err = stdout.Write(out)
 	return err
@@ -524,28 +553,29 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	}
 	var sc script
 	if *scriptFile != "" {
-		b, err := os.ReadFile(*scriptFile)
+		b, _, err := readInput(*scriptFile)
 		if err != nil {
 			return err
 		}
+		b = stripBOM(b)
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&sc); err != nil {
-			return fmt.Errorf("%s: %w", *scriptFile, err)
+			return fmt.Errorf("%s: %w", displayName(*scriptFile), err)
 		}
 		for name, list := range sc.Actions {
 			if len(list) == 0 {
-				return fmt.Errorf("%s: action %s has no results", *scriptFile, name)
+				return fmt.Errorf("%s: action %s has no results", displayName(*scriptFile), name)
 			}
 			for _, r := range list {
 				if _, ok := results[r]; !ok {
-					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", *scriptFile, name, r)
+					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", displayName(*scriptFile), name, r)
 				}
 			}
 		}
 		for name, list := range sc.Conditions {
 			if len(list) == 0 {
-				return fmt.Errorf("%s: condition %s has no answers", *scriptFile, name)
+				return fmt.Errorf("%s: condition %s has no answers", displayName(*scriptFile), name)
 			}
 		}
 	}
@@ -564,7 +594,7 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	if elixir {
 		s, err := elixirTree(t)
 		if err != nil {
-			return fmt.Errorf("%s: %w", file, err)
+			return fmt.Errorf("%s: %w", displayName(file), err)
 		}
 		return runElixir(stdout, s, &sc, *steps, *seed)
 	}
