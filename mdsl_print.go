@@ -90,7 +90,7 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 // stops early once the text is longer than MaxMDSLBytes.
 func formatMDSLIndent[L any](def Node[L], call func([]byte, L, bool) ([]byte, error), maxIndent int) ([]byte, error) {
 	fail := func(err error) ([]byte, error) { return nil, err }
-	if def.n.size+1 > MaxMistreevousNodes {
+	if textNodes(def) > MaxMistreevousNodes {
 		return fail(fmt.Errorf("the tree has more than %d nodes", MaxMistreevousNodes))
 	}
 	var b []byte

@@ -14,8 +14,12 @@ import (
 // Limits on Mistreevous definitions, enforced by [ParseMistreevous] (and,
 // for depth, by [NewStepped] and [MarshalMistreevous]).
 const (
-	// MaxMistreevousNodes is the most nodes a definition may have once its
-	// branches are expanded.
+	// MaxMistreevousNodes is the most nodes a tree may have in the text
+	// formats, MDSL and Mistreevous JSON, once branches are expanded,
+	// counting every node, the root included: [ParseMDSL],
+	// [ParseMistreevous], [FormatMDSL] and [MarshalMistreevous] take a
+	// tree of this many nodes and refuse one more. A definition that is
+	// not a [Root] is written inside one, which counts.
 	MaxMistreevousNodes = 1 << 20
 	// MaxMistreevousDepth is the deepest a tree may be, counted in nodes
 	// from the root, once its branches are expanded.
@@ -524,6 +528,9 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	if def.n == nil {
 		return nil, &DefinitionError{Msg: "cannot marshal the zero Node"}
 	}
+	if textNodes(def) > MaxMistreevousNodes {
+		return nil, &DefinitionError{Msg: fmt.Sprintf("the tree has more than %d nodes", MaxMistreevousNodes)}
+	}
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	nd := def.n
@@ -538,6 +545,15 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	}
 	buf.WriteByte(']')
 	return buf.Bytes(), nil
+}
+
+// textNodes returns the number of nodes of def written in a text format:
+// its size, plus the root it is written inside when it is not a Root.
+func textNodes[L any](def Node[L]) int {
+	if def.n.kind == KindRoot {
+		return def.n.size
+	}
+	return def.n.size + 1
 }
 
 func writeMistreevous(buf *bytes.Buffer, nd *node[Call], path string, depth int) error {
