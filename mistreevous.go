@@ -531,6 +531,9 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	if textNodes(def) > MaxMistreevousNodes {
 		return nil, &DefinitionError{Msg: fmt.Sprintf("the tree has more than %d nodes", MaxMistreevousNodes)}
 	}
+	if err := noJSONForm(def.n); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	nd := def.n
@@ -545,6 +548,43 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	}
 	buf.WriteByte(']')
 	return buf.Bytes(), nil
+}
+
+// noJSONForm returns an error naming the first node, in preorder, of a
+// kind that neither Mistreevous JSON nor the Elixir JSON form holds, with
+// its place in the Mistreevous JSON; nil if there is none.
+func noJSONForm(root *node[Call]) error {
+	type frame struct {
+		nd   *node[Call]
+		next int
+	}
+	stack := []frame{{nd: root}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == 0 {
+			if k := top.nd.kind; kinds[k].mistreevous == "" && !kinds[k].elixir {
+				path := "[0]"
+				if root.kind != KindRoot {
+					path += ".child"
+				}
+				for _, f := range stack[:len(stack)-1] {
+					if kinds[f.nd.kind].arity == oneChild {
+						path += ".child"
+					} else {
+						path += ".children[" + strconv.Itoa(f.next-1) + "]"
+					}
+				}
+				return derr(path, "%s nodes have no JSON form: neither Mistreevous JSON nor the Elixir JSON form holds them", k)
+			}
+		}
+		if top.next == len(top.nd.children) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.next++
+		stack = append(stack, frame{nd: top.nd.children[top.next-1]})
+	}
+	return nil
 }
 
 // textNodes returns the number of nodes of def written in a text format:
@@ -562,7 +602,7 @@ func writeMistreevous(buf *bytes.Buffer, nd *node[Call], path string, depth int)
 	}
 	info := kinds[nd.kind]
 	if info.mistreevous == "" {
-		return derr(path, "%s nodes have no Mistreevous form", nd.kind)
+		return derr(path, "%s nodes have no Mistreevous form (the Elixir JSON form that Node.MarshalJSON writes has them)", nd.kind)
 	}
 	if nd.kind == KindRoot && depth > 1 {
 		return derr(path, "a root below the top")
