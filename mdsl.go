@@ -230,6 +230,9 @@ func buildMDSL[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) (Node[L
 	if err != nil {
 		return Node[L]{}, err
 	}
+	if 1+c.n.Size() > MaxMistreevousNodes {
+		return Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", MaxMistreevousNodes)
+	}
 	root, err := Build(KindRoot, Params{}, c.n)
 	if err != nil {
 		return Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))

@@ -73,8 +73,24 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 	if def.n == nil {
 		return nil, errors.New("behaviortree.FormatMDSL: zero Node")
 	}
-	fail := func(err error) ([]byte, error) { return nil, fmt.Errorf("behaviortree.FormatMDSL: %w", err) }
-	if def.n.size+1 > MaxMistreevousNodes {
+	b, err := formatMDSLIndent(def, call, mdslMaxIndent)
+	if err == nil && len(b) > MaxMDSLBytes {
+		b, err = formatMDSLIndent(def, call, 0)
+	}
+	if err == nil && len(b) > MaxMDSLBytes {
+		err = fmt.Errorf("the text would be longer than %d bytes", MaxMDSLBytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("behaviortree.FormatMDSL: %w", err)
+	}
+	return b, nil
+}
+
+// formatMDSLIndent prints def indenting at most maxIndent levels; it
+// stops early once the text is longer than MaxMDSLBytes.
+func formatMDSLIndent[L any](def Node[L], call func([]byte, L, bool) ([]byte, error), maxIndent int) ([]byte, error) {
+	fail := func(err error) ([]byte, error) { return nil, err }
+	if textNodes(def) > MaxMistreevousNodes {
 		return fail(fmt.Errorf("the tree has more than %d nodes", MaxMistreevousNodes))
 	}
 	var b []byte
@@ -92,7 +108,10 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 		if d+1 > MaxMistreevousDepth {
 			return fmt.Errorf("the tree is deeper than %d nodes", MaxMistreevousDepth)
 		}
-		b = appendIndent(b, d)
+		if len(b) > MaxMDSLBytes {
+			return nil // too long already: the caller sees it
+		}
+		b = appendIndent(b, min(d, maxIndent))
 		var err error
 		if b, err = appendMDSLHeader(b, nd, call); err != nil {
 			return err
@@ -119,7 +138,7 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 			continue
 		}
 		stack = stack[:len(stack)-1]
-		b = appendIndent(b, depth0+len(stack))
+		b = appendIndent(b, min(depth0+len(stack), maxIndent))
 		b = append(b, "}\n"...)
 	}
 	if depth0 == 1 {
@@ -128,8 +147,13 @@ func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) 
 	return b, nil
 }
 
+// mdslMaxIndent is the deepest level that the canonical form indents:
+// lines below it are indented as it is, so that the text of a deep tree
+// grows with its depth, not with the square of its depth.
+const mdslMaxIndent = 16
+
 func appendIndent(b []byte, d int) []byte {
-	for range d {
+	for range min(d, mdslMaxIndent) {
 		b = append(b, "    "...)
 	}
 	return b
@@ -390,6 +414,7 @@ type mformat struct {
 	prevEnd  int   // the end in the source of what was printed last
 	prevLine int   // its line
 	lines    []int // the offsets of the newlines
+	indent   int   // the deepest level indented
 }
 
 // lineOf returns the line (from 0) of byte offset pos.
@@ -431,7 +456,7 @@ func (f *mformat) leading(pos, d int) {
 		}
 		c := cs[f.ci]
 		f.newline()
-		f.b = appendIndent(f.b, d)
+		f.b = appendIndent(f.b, min(d, f.indent))
 		f.b = append(f.b, f.p.src[c.pos:c.end]...)
 		f.open = true
 		f.prevEnd, f.prevLine = c.end, f.lineOf(c.end)
@@ -452,14 +477,28 @@ func (f *mformat) item(d, cd, pos, end int, text []byte) {
 	f.trailing(pos)
 	f.leading(pos, cd)
 	f.newline()
-	f.b = appendIndent(f.b, d)
+	f.b = appendIndent(f.b, min(d, f.indent))
 	f.b = append(f.b, text...)
 	f.open = true
 	f.prevEnd, f.prevLine = end, f.lineOf(end)
 }
 
+// format prints the syntax tree in canonical form, without indentation
+// if the text would otherwise be longer than MaxMDSLBytes.
 func (p *mparser) format() ([]byte, error) {
-	f := &mformat{p: p}
+	b, err := p.formatIndent(mdslMaxIndent)
+	if err == nil && len(b) > MaxMDSLBytes {
+		b, err = p.formatIndent(0)
+	}
+	if err == nil && len(b) > MaxMDSLBytes {
+		return nil, p.errAt(0, "the canonical text would be longer than %d bytes", MaxMDSLBytes)
+	}
+	return b, err
+}
+
+// formatIndent prints the syntax tree indenting at most maxIndent levels.
+func (p *mparser) formatIndent(maxIndent int) ([]byte, error) {
+	f := &mformat{p: p, indent: maxIndent}
 	type frame struct {
 		i    int32
 		next int32

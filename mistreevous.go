@@ -14,8 +14,12 @@ import (
 // Limits on Mistreevous definitions, enforced by [ParseMistreevous] (and,
 // for depth, by [NewStepped] and [MarshalMistreevous]).
 const (
-	// MaxMistreevousNodes is the most nodes a definition may have once its
-	// branches are expanded.
+	// MaxMistreevousNodes is the most nodes a tree may have in the text
+	// formats, MDSL and Mistreevous JSON, once branches are expanded,
+	// counting every node, the root included: [ParseMDSL],
+	// [ParseMistreevous], [FormatMDSL] and [MarshalMistreevous] take a
+	// tree of this many nodes and refuse one more. A definition that is
+	// not a [Root] is written inside one, which counts.
 	MaxMistreevousNodes = 1 << 20
 	// MaxMistreevousDepth is the deepest a tree may be, counted in nodes
 	// from the root, once its branches are expanded.
@@ -524,6 +528,12 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	if def.n == nil {
 		return nil, &DefinitionError{Msg: "cannot marshal the zero Node"}
 	}
+	if textNodes(def) > MaxMistreevousNodes {
+		return nil, &DefinitionError{Msg: fmt.Sprintf("the tree has more than %d nodes", MaxMistreevousNodes)}
+	}
+	if err := noJSONForm(def.n); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	nd := def.n
@@ -540,13 +550,59 @@ func MarshalMistreevous(def Node[Call]) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// noJSONForm returns an error naming the first node, in preorder, of a
+// kind that neither Mistreevous JSON nor the Elixir JSON form holds, with
+// its place in the Mistreevous JSON; nil if there is none.
+func noJSONForm(root *node[Call]) error {
+	type frame struct {
+		nd   *node[Call]
+		next int
+	}
+	stack := []frame{{nd: root}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == 0 {
+			if k := top.nd.kind; kinds[k].mistreevous == "" && !kinds[k].elixir {
+				path := "[0]"
+				if root.kind != KindRoot {
+					path += ".child"
+				}
+				for _, f := range stack[:len(stack)-1] {
+					if kinds[f.nd.kind].arity == oneChild {
+						path += ".child"
+					} else {
+						path += ".children[" + strconv.Itoa(f.next-1) + "]"
+					}
+				}
+				return derr(path, "%s nodes have no JSON form: neither Mistreevous JSON nor the Elixir JSON form holds them", k)
+			}
+		}
+		if top.next == len(top.nd.children) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.next++
+		stack = append(stack, frame{nd: top.nd.children[top.next-1]})
+	}
+	return nil
+}
+
+// textNodes returns the number of nodes of def written in a text format:
+// its size, plus the root it is written inside when it is not a Root.
+func textNodes[L any](def Node[L]) int {
+	if def.n.kind == KindRoot {
+		return def.n.size
+	}
+	return def.n.size + 1
+}
+
 func writeMistreevous(buf *bytes.Buffer, nd *node[Call], path string, depth int) error {
 	if depth > MaxMistreevousDepth {
 		return derr(path, "the tree is deeper than %d nodes", MaxMistreevousDepth)
 	}
 	info := kinds[nd.kind]
 	if info.mistreevous == "" {
-		return derr(path, "%s nodes have no Mistreevous form", nd.kind)
+		return derr(path, "%s nodes have no Mistreevous form (the Elixir JSON form that Node.MarshalJSON writes has them)", nd.kind)
 	}
 	if nd.kind == KindRoot && depth > 1 {
 		return derr(path, "a root below the top")

@@ -1,0 +1,178 @@
+package behaviortree
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// deepMDSL returns an MDSL text of a chain of depth nodes below the root
+// (flip decorators over one action), written without indentation.
+func deepMDSL(depth int) []byte {
+	var b bytes.Buffer
+	b.WriteString("root {\n")
+	for range depth - 1 {
+		b.WriteString("flip {\n")
+	}
+	b.WriteString("action [A]\n")
+	for range depth - 1 {
+		b.WriteString("}\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// TestMDSLDeepTreeRoundTrips formats the deepest tree the parser takes and
+// parses the canonical text back: the indentation stops growing past
+// mdslMaxIndent levels, so the text stays far below MaxMDSLBytes, and
+// lines up to that depth are indented as before.
+func TestMDSLDeepTreeRoundTrips(t *testing.T) {
+	src := deepMDSL(MaxMistreevousDepth - 1)
+	n, err := ParseMDSL("deep.mdsl", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []struct {
+		name string
+		f    func() ([]byte, error)
+	}{
+		{"FormatMDSL", func() ([]byte, error) { return FormatMDSL(n) }},
+		{"FormatMDSLSource", func() ([]byte, error) { return FormatMDSLSource("deep.mdsl", src) }},
+	} {
+		out, err := format.f()
+		if err != nil {
+			t.Fatalf("%s: %v", format.name, err)
+		}
+		if lines := bytes.Count(out, []byte("\n")); len(out) > len(src)+lines*4*mdslMaxIndent {
+			t.Errorf("%s: %d bytes from %d: more indentation than %d levels", format.name, len(out), len(src), mdslMaxIndent)
+		}
+		back, err := ParseMDSL("formatted", out)
+		if err != nil {
+			t.Fatalf("%s: the canonical text does not parse: %.300v", format.name, err)
+		}
+		if d := mdslDiff(back, n); d != "" {
+			t.Fatalf("%s: parses back differently: %s", format.name, d)
+		}
+		lines := strings.Split(string(out), "\n")
+		if want := strings.Repeat("    ", 5) + "flip {"; lines[5] != want {
+			t.Errorf("%s: line 6 is %q, want %q", format.name, lines[5], want)
+		}
+		if want := strings.Repeat("    ", mdslMaxIndent) + "flip {"; lines[mdslMaxIndent+100] != want {
+			t.Errorf("%s: line %d is %q, want %q", format.name, mdslMaxIndent+101, lines[mdslMaxIndent+100], want)
+		}
+	}
+}
+
+// limitTree returns Root(Sequence(X, X, pads...)) of exactly
+// MaxMistreevousNodes+extra nodes, X a sequence of shared leaves, so that
+// it takes little memory although every place is a node of its own in a
+// text.
+func limitTree(extra int) Node[Call] {
+	leaf := Leaf(Call{Name: "A"})
+	half := make([]Node[Call], MaxMistreevousNodes/2-2)
+	for i := range half {
+		half[i] = leaf
+	}
+	x := Sequence(half...) // 2^19 - 1 nodes
+	kids := []Node[Call]{x, x}
+	for 2+2*x.Size()+len(kids)-2 < MaxMistreevousNodes+extra {
+		kids = append(kids, leaf)
+	}
+	return Root(Sequence(kids...))
+}
+
+// TestTextFormatsNodeLimit checks that MaxMistreevousNodes, counting every
+// node of the tree written or read, the root included, is one limit for
+// FormatMDSL, ParseMDSL, MarshalMistreevous and ParseMistreevous: each
+// takes a tree at the limit and refuses one node more.
+func TestTextFormatsNodeLimit(t *testing.T) {
+	at, past := limitTree(0), limitTree(1)
+	if at.Size() != MaxMistreevousNodes || past.Size() != MaxMistreevousNodes+1 {
+		t.Fatalf("sizes %d and %d", at.Size(), past.Size())
+	}
+	over := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "more than 1048576 nodes") {
+			t.Errorf("%s one node past the limit: error %.200v", what, err)
+		}
+	}
+	if _, err := FormatMDSL(past); true {
+		over("FormatMDSL", err)
+	}
+	if _, err := FormatMDSL(past.Child(0)); true {
+		over("FormatMDSL of a non-root (printed inside a root)", err)
+	}
+	if _, err := MarshalMistreevous(past); true {
+		over("MarshalMistreevous", err)
+	}
+	if _, err := MarshalMistreevous(past.Child(0)); true {
+		over("MarshalMistreevous of a non-root (written inside a root)", err)
+	}
+	// Through branches: the text is small, the tree one past the limit.
+	branches := "root {\n    sequence {\n        branch [X]\n        branch [X]\n        action [A]\n    }\n}\n\nroot [X] {\n    sequence {\n" +
+		strings.Repeat("        action [A]\n", MaxMistreevousNodes/2-2) + "    }\n}\n"
+	if _, err := ParseMDSL("branches.mdsl", []byte(branches)); true {
+		over("ParseMDSL through branches", err)
+	}
+
+	text, err := FormatMDSL(at)
+	if err != nil {
+		t.Fatalf("FormatMDSL at the limit: %v", err)
+	}
+	n, err := ParseMDSL("at.mdsl", text)
+	if err != nil || n.Size() != MaxMistreevousNodes {
+		t.Fatalf("ParseMDSL at the limit: %v", err)
+	}
+	n = Node[Call]{}
+	one := []byte("    sequence {\n")
+	i := bytes.Index(text, one) + len(one)
+	text = append(text[:i:i], append([]byte("        action [A]\n"), text[i:]...)...)
+	if _, err := ParseMDSL("past.mdsl", text); true {
+		over("ParseMDSL", err)
+	}
+	text = nil
+
+	js, err := MarshalMistreevous(at)
+	if err != nil {
+		t.Fatalf("MarshalMistreevous at the limit: %v", err)
+	}
+	if n, err = ParseMistreevous(js); err != nil || n.Size() != MaxMistreevousNodes {
+		t.Fatalf("ParseMistreevous at the limit: %v", err)
+	}
+	n = Node[Call]{}
+	one = []byte(`"children":[`)
+	i = bytes.Index(js, one) + len(one)
+	js = append(js[:i:i], append([]byte(`{"type":"action","call":"A"},`), js[i:]...)...)
+	if _, err := ParseMistreevous(js); true {
+		over("ParseMistreevous", err)
+	}
+}
+
+// TestMDSLFlatWhenIndentedTooLong formats a tree of many deep chains whose
+// indented text would be longer than MaxMDSLBytes: the canonical form is
+// then printed without indentation, and parses back.
+func TestMDSLFlatWhenIndentedTooLong(t *testing.T) {
+	chain := Leaf(Call{Name: "A"})
+	for range 19 {
+		chain = Negate(chain)
+	}
+	kids := make([]Node[Call], (MaxMistreevousNodes-2)/20)
+	for i := range kids {
+		kids[i] = chain
+	}
+	def := Root(Sequence(kids...))
+	out, err := FormatMDSL(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > MaxMDSLBytes || bytes.Contains(out, []byte("\n ")) {
+		t.Fatalf("%d bytes, indented: %v", len(out), bytes.Contains(out, []byte("\n ")))
+	}
+	back, err := ParseMDSL("flat.mdsl", out)
+	if err != nil {
+		t.Fatalf("%.300v", err)
+	}
+	if back.Size() != def.Size() {
+		t.Fatalf("%d nodes back, want %d", back.Size(), def.Size())
+	}
+}
