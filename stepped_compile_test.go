@@ -186,3 +186,91 @@ func BenchmarkCompileMemory(b *testing.B) {
 		})
 	}
 }
+
+// doubled returns a tree of 2^(k+1)-1 places built from k Sequences of
+// two references to the same subtree: O(k) memory, however many places.
+func doubled(k int) Node[int] {
+	n := Leaf(0)
+	for range k {
+		n = Sequence(n, n)
+	}
+	return n
+}
+
+// TestSteppedNodeLimit: NewStepped compiles a tree of MaxSteppedNodes
+// nodes, refuses one of a node more with an error that names the limit
+// and the tree's size, and refuses a tree of tens of millions of places
+// before it allocates for them.
+func TestSteppedNodeLimit(t *testing.T) {
+	if MaxSteppedNodes < MaxMistreevousNodes {
+		t.Fatalf("MaxSteppedNodes = %d, less than MaxMistreevousNodes = %d: a parsed tree may not run", MaxSteppedNodes, MaxMistreevousNodes)
+	}
+	agent := Agent[int]{Action: func(int) Result { return ResultSuccess }}
+	half := doubled(18) // 2^19-1 places
+	over := []struct {
+		name string
+		def  Node[int]
+		size int
+	}{
+		{"one more", Root(Sequence(half, half, Leaf(1))), MaxSteppedNodes + 1},
+		{"doubled 24 times, implicit root", doubled(24), 1<<25 - 1},
+		{"doubled 25 times", Root(doubled(25)), 1 << 26},
+	}
+	for _, c := range over {
+		if c.def.Size() != c.size {
+			t.Fatalf("%s: the definition has %d nodes, want %d", c.name, c.def.Size(), c.size)
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		_, err := NewStepped(c.def, agent)
+		runtime.ReadMemStats(&ms)
+		if err == nil {
+			t.Fatalf("%s: NewStepped of %d nodes: no error", c.name, c.size)
+		}
+		want := fmt.Sprintf("behaviortree.NewStepped: the tree has %d nodes, more than MaxSteppedNodes (%d)", c.size, MaxSteppedNodes)
+		if err.Error() != want {
+			t.Errorf("%s: NewStepped: %q, want %q", c.name, err, want)
+		}
+		if a := ms.TotalAlloc - before; a > 64<<10 {
+			t.Errorf("%s: NewStepped allocated %d bytes before refusing", c.name, a)
+		}
+	}
+	if testing.Short() || compileRace {
+		t.Skip("compiling 2^20 places is slow")
+	}
+	// At the limit, with and without an explicit root: it runs.
+	for _, def := range []Node[int]{Root(Sequence(half, half)), Sequence(half, half, Leaf(1))} {
+		if def.Size() != MaxSteppedNodes {
+			t.Fatalf("the definition has %d nodes, want %d", def.Size(), MaxSteppedNodes)
+		}
+		tr, err := NewStepped(def, agent)
+		if err != nil {
+			t.Fatalf("NewStepped of MaxSteppedNodes nodes: %v", err)
+		}
+		if tr, err = tr.Step(); err != nil || tr.State() != StateSucceeded {
+			t.Fatalf("Step: %v, %v; want SUCCEEDED", tr.State(), err)
+		}
+	}
+}
+
+// TestSteppedCompileMemory compiles each shape of about 2^20 places and
+// checks that the compile allocates at most a small constant per place
+// (measured with the collector off, so it bounds the compile's peak heap
+// whatever the collector does).
+func TestSteppedCompileMemory(t *testing.T) {
+	if testing.Short() || compileRace {
+		t.Skip("compiling 2^20 places is slow")
+	}
+	// The program is some 150 bytes a place (200 with Calls: snode, hot,
+	// leaves), the moves at most movesPerPlace: the bound leaves a margin.
+	const bound = 400
+	for _, sh := range compileShapes {
+		places, allocated, _ := compileCost(t, sh.build())
+		if per := float64(allocated) / float64(places); per > bound {
+			t.Errorf("%s: compiling %d places allocated %d bytes, %.0f a place; want at most %d", sh.name, places, allocated, per, bound)
+		} else {
+			t.Logf("%s: %d places, %.0f bytes a place", sh.name, places, per)
+		}
+	}
+}
