@@ -10,6 +10,12 @@ import (
 // flat arrays in preorder: a node's subtree is the range [i, end) of
 // indexes, which makes a reset one masked clear of a bit range.
 
+// MaxSteppedNodes is the most nodes that a definition may have for
+// [NewStepped] (an implicit root not counted): as many as
+// [MaxMistreevousNodes], so that every tree [ParseMDSL] and
+// [ParseMistreevous] read can run.
+const MaxSteppedNodes = 1 << 20
+
 // maxSteppedDepth bounds the depth of a stepped tree: the engine updates,
 // aborts and checks guards recursively, at most this deep.
 const maxSteppedDepth = 4096
@@ -102,104 +108,65 @@ func steppedCompiled[L any](root *node[L]) (*sprogram[L], error) {
 }
 
 // compileStepped lays root out in preorder, without recursion. A root
-// that is not a KindRoot gets an implicit one, index 0.
+// that is not a KindRoot gets an implicit one, index 0. It refuses a
+// definition of more than MaxSteppedNodes nodes before it allocates
+// anything for it; the program it makes takes O(nodes) memory.
 func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
+	if root.size > MaxSteppedNodes {
+		return nil, fmt.Errorf("the tree has %d nodes, more than MaxSteppedNodes (%d)", root.size, MaxSteppedNodes)
+	}
 	n := root.size
 	implicit := root.kind != KindRoot
 	if implicit {
 		n++
 	}
-	if n > maxNodes {
-		return nil, errTooBig
-	}
 	p := &sprogram[L]{nodes: make([]snode[L], n), rngAt: -1}
 	kids := make([]int32, n-1)
 	p.kids = kids
-	type item struct {
-		nd     *node[L]
-		parent int32
-		index  int32
-		depth  int
+	// A frame is a node whose children are being laid out: the stack is
+	// as deep as the tree, not as wide.
+	type frame struct {
+		nd   *node[L]
+		id   int32
+		next int32 // the child to lay out next
 	}
-	stack := []item{{nd: root, parent: -1}}
-	id := int32(0)
+	stack := make([]frame, 0, 64)
+	nd, parent, index, id, base := root, int32(-1), int32(0), int32(0), 0
 	if implicit {
 		p.nodes[0] = snode[L]{kind: KindRoot, parent: -1, slot: -1, g: -1, gup: -1, end: int32(n)}
 		p.nodes[0].kids, kids = kids[:1:1], kids[1:]
-		stack[0].parent, stack[0].depth = 0, 1
-		id = 1
+		parent, id, base = 0, 1, 1
 	}
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nd := it.nd
-		info := kinds[nd.kind]
-		if info.mistreevous == "" && !info.stepped {
-			return nil, fmt.Errorf("node %d: %s nodes are Elixir-style only; the stepped engine cannot run them", id, nd.kind)
-		}
-		if nd.kind == KindRoot && it.parent >= 0 {
-			return nil, fmt.Errorf("node %d: a root can only be the top of a tree", id)
-		}
-		if it.depth >= maxSteppedDepth {
-			return nil, fmt.Errorf("node %d: the tree is deeper than %d levels", id, maxSteppedDepth)
-		}
-		s := &p.nodes[id]
-		*s = snode[L]{kind: nd.kind, bound: nd.bound, parent: it.parent, end: id + int32(nd.size), slot: -1, g: -1, gup: -1,
-			min: int32(nd.min), max: int32(nd.max), leaf: nd.leaf, at: nd.attrs, def: nd}
-		if it.parent >= 0 {
-			par := &p.nodes[it.parent]
-			par.kids[it.index] = id
-			s.g = par.g
-		}
-		if nd.attrs != nil {
-			at := nd.attrs
-			if at.has[AttrWhile] || at.has[AttrUntil] {
-				s.gup, s.g = s.g, id
+	for {
+		if nd != nil {
+			depth := base + len(stack)
+			info := kinds[nd.kind]
+			if info.mistreevous == "" && !info.stepped {
+				return nil, fmt.Errorf("node %d: %s nodes are Elixir-style only; the stepped engine cannot run them", id, nd.kind)
 			}
-			for k := AttrWhile; k < numAttrs; k++ {
-				if at.has[k] {
-					p.uses[k] = true
-				}
+			if nd.kind == KindRoot && parent >= 0 {
+				return nil, fmt.Errorf("node %d: a root can only be the top of a tree", id)
 			}
+			if depth >= maxSteppedDepth {
+				return nil, fmt.Errorf("node %d: the tree is deeper than %d levels", id, maxSteppedDepth)
+			}
+			p.place(id, nd, parent, index, &kids)
+			if len(nd.children) > 0 {
+				stack = append(stack, frame{nd: nd, id: id})
+			}
+			id++
 		}
-		switch nd.kind {
-		case KindLeaf:
-			p.uses[usesAction] = true
-		case KindCondition:
-			p.uses[usesCondition] = true
-		case KindLotto:
-			s.slot = p.nslots
-			p.nslots++
-			p.draws = true
-			s.cum = make([]int32, len(nd.children))
-			t := int32(0)
-			for i := range nd.children {
-				w := int32(1)
-				if nd.weights != nil && nd.weights[i] > 0 {
-					w = int32(nd.weights[i])
-				}
-				t += w
-				s.cum[i] = t
-			}
-		case KindReactiveParallel:
-			s.min, s.max = reactiveCount(nd.failure, len(nd.children)), reactiveCount(nd.success, len(nd.children))
-		case KindRepeat, KindRetry, KindWait:
-			if nd.bound != Unbounded {
-				s.slot = p.nslots
-				p.nslots++
-			}
-			if nd.bound == Ranged {
-				p.draws = true
-			}
+		if len(stack) == 0 {
+			break
 		}
-		if k := len(nd.children); k > 0 {
-			s.kfirst = int32(len(p.kids) - len(kids))
-			s.kids, kids = kids[:k:k], kids[k:]
-			for i := k - 1; i >= 0; i-- {
-				stack = append(stack, item{nd: nd.children[i], parent: id, index: int32(i), depth: it.depth + 1})
-			}
+		f := &stack[len(stack)-1]
+		if int(f.next) == len(f.nd.children) {
+			stack = stack[:len(stack)-1]
+			nd = nil
+			continue
 		}
-		id++
+		nd, parent, index = f.nd.children[f.next], f.id, f.next
+		f.next++
 	}
 	p.hot = make([]hotNode, n)
 	p.leaves = make([]L, n)
@@ -235,6 +202,64 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		p.memo = new(stepMemo[L])
 	}
 	return p, nil
+}
+
+// place compiles nd as node id, child index of node parent (-1 for the
+// root), taking its children's slice from the front of *kids.
+func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]int32) {
+	s := &p.nodes[id]
+	*s = snode[L]{kind: nd.kind, bound: nd.bound, parent: parent, end: id + int32(nd.size), slot: -1, g: -1, gup: -1,
+		min: int32(nd.min), max: int32(nd.max), leaf: nd.leaf, at: nd.attrs, def: nd}
+	if parent >= 0 {
+		par := &p.nodes[parent]
+		par.kids[index] = id
+		s.g = par.g
+	}
+	if nd.attrs != nil {
+		at := nd.attrs
+		if at.has[AttrWhile] || at.has[AttrUntil] {
+			s.gup, s.g = s.g, id
+		}
+		for k := AttrWhile; k < numAttrs; k++ {
+			if at.has[k] {
+				p.uses[k] = true
+			}
+		}
+	}
+	switch nd.kind {
+	case KindLeaf:
+		p.uses[usesAction] = true
+	case KindCondition:
+		p.uses[usesCondition] = true
+	case KindLotto:
+		s.slot = p.nslots
+		p.nslots++
+		p.draws = true
+		s.cum = make([]int32, len(nd.children))
+		t := int32(0)
+		for i := range nd.children {
+			w := int32(1)
+			if nd.weights != nil && nd.weights[i] > 0 {
+				w = int32(nd.weights[i])
+			}
+			t += w
+			s.cum[i] = t
+		}
+	case KindReactiveParallel:
+		s.min, s.max = reactiveCount(nd.failure, len(nd.children)), reactiveCount(nd.success, len(nd.children))
+	case KindRepeat, KindRetry, KindWait:
+		if nd.bound != Unbounded {
+			s.slot = p.nslots
+			p.nslots++
+		}
+		if nd.bound == Ranged {
+			p.draws = true
+		}
+	}
+	if k := len(nd.children); k > 0 {
+		s.kfirst = int32(len(p.kids) - len(*kids))
+		s.kids, *kids = (*kids)[:k:k], (*kids)[k:]
+	}
 }
 
 // reactiveCount is a ReactiveParallel's count c for k children as the
