@@ -206,7 +206,10 @@ func WithRandomSeed(seed uint64) SteppedOption {
 }
 
 // WithDeltaTime makes waits advance by delta() seconds at each update
-// (Mistreevous's getDeltaTime) instead of reading the wall clock.
+// (Mistreevous's getDeltaTime) instead of reading the wall clock. delta
+// must return finite numbers: a NaN or an infinity, or deltas whose sum in
+// a wait is no longer a finite number of milliseconds, make the step fail
+// with an error naming the wait (see [Stepped.Step]).
 func WithDeltaTime(delta func() float64) SteppedOption {
 	return func(c *steppedConfig) { c.delta = delta }
 }
@@ -1602,10 +1605,13 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	if f := s.m.delta; f != nil {
 		s.cur, s.what = n, whatDelta
 		d := f()
-		if math.IsNaN(d) {
-			s.fail(n, "delta time is NaN")
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			s.fail(n, "delta time is %v", d)
 		}
 		waited += float64(d * 1000)
+		if math.IsInf(waited, 0) || math.IsNaN(waited) {
+			s.fail(n, "waited time is %v ms, not a finite number", waited)
+		}
 		elapsed = waited
 	} else {
 		elapsed = float64(time.Now().UnixNano())/1e6 - waited
