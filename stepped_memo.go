@@ -354,7 +354,8 @@ func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Res
 }
 
 // panicError is the error of a step whose agent function (call, for node
-// n) panicked with r.
+// n) panicked with r: a *PanicError with the stack, when called by the
+// deferred function that recovered r.
 func panicError[L any](p *sprogram[L], n int32, call what, r any) error {
 	var s stepper[L]
 	s.p, s.cur, s.what = p, n, call
