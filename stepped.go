@@ -3,10 +3,12 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime/debug"
 	"time"
 	"unsafe"
 )
@@ -206,7 +208,10 @@ func WithRandomSeed(seed uint64) SteppedOption {
 }
 
 // WithDeltaTime makes waits advance by delta() seconds at each update
-// (Mistreevous's getDeltaTime) instead of reading the wall clock.
+// (Mistreevous's getDeltaTime) instead of reading the wall clock. delta
+// must return finite numbers: a NaN or an infinity, or deltas whose sum in
+// a wait is no longer a finite number of milliseconds, make the step fail
+// with an error naming the wait (see [Stepped.Step]).
 func WithDeltaTime(delta func() float64) SteppedOption {
 	return func(c *steppedConfig) { c.delta = delta }
 }
@@ -348,10 +353,10 @@ func zeroStepped(method string) {
 
 // Step updates the tree once and returns the new version; t is unchanged.
 // If the root had completed, the tree is reset first. The error is non-nil
-// when an agent function panicked or an action returned an invalid
-// Result, or when the random or delta-time function returned an invalid
-// value: it names the node, and t is still valid (the returned version is
-// then t).
+// when an agent function panicked (a [*PanicError], with the stack) or an
+// action returned an invalid Result, or when the random or delta-time
+// function returned an invalid value: it names the node, and t is still
+// valid (the returned version is then t).
 func (t Stepped[L]) Step() (Stepped[L], error) {
 	return t.StepWith(nil)
 }
@@ -590,19 +595,66 @@ var whatNames = [...]string{"action", "condition", "while guard", "until guard",
 // stepFailure is the panic value by which the engine abandons a step.
 type stepFailure struct{ err error }
 
-// recovered turns a recovered panic into the step's error.
+// recovered turns a recovered panic into the step's error: the
+// engine's own failure, or a [PanicError] with the stack of the panic
+// (recovered is called by the deferred function that recovered, before
+// the panicking frames unwind).
 func (s *stepper[L]) recovered(r any) error {
 	if f, ok := r.(stepFailure); ok {
 		return f.err
 	}
-	where := "the engine"
+	e := &PanicError{Node: -1, Value: r, Stack: debug.Stack()}
 	if s.cur >= 0 {
-		where = fmt.Sprintf("node %d (%s): %s", s.cur, s.p.nodes[s.cur].displayName(), whatNames[s.what])
+		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), whatNames[s.what]
 	}
-	if e, ok := r.(error); ok {
-		return fmt.Errorf("behaviortree.Stepped.Step: %s panicked: %w", where, e)
+	return e
+}
+
+// PanicError is the error of a step in which a function of the agent (or
+// an injected random or delta-time function) panicked: the node and the
+// function called, the value passed to panic, and the stack at the panic.
+// Get it with [errors.As]. Its Error is one line; formatted with %+v it
+// is followed by the stack.
+type PanicError struct {
+	Node  int    // the node whose function panicked (preorder index), or -1 for a panic of the engine itself
+	Name  string // the node's display name, as in [NodeInfo]
+	Call  string // the function: "action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random" or "delta time"
+	Value any    // the value passed to panic
+	Stack []byte // the panicking goroutine's stack ([runtime/debug.Stack])
+}
+
+// Error returns the one-line message: the node, the function and the
+// panic value.
+func (e *PanicError) Error() string {
+	where := "the engine"
+	if e.Node >= 0 {
+		where = fmt.Sprintf("node %d (%s): %s", e.Node, e.Name, e.Call)
 	}
-	return fmt.Errorf("behaviortree.Stepped.Step: %s panicked: %v", where, r)
+	return fmt.Sprintf("behaviortree.Stepped.Step: %s panicked: %v", where, e.Value)
+}
+
+// Unwrap returns the panic value if it is an error, and nil otherwise.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// Format implements [fmt.Formatter]: %+v is the message followed, on the
+// next lines, by the stack of the panic; %v and %s are the message, %q
+// the message quoted.
+func (e *PanicError) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('+'):
+		io.WriteString(f, e.Error())
+		if len(e.Stack) > 0 {
+			io.WriteString(f, "\n")
+			f.Write(e.Stack)
+		}
+	case verb == 'q':
+		fmt.Fprintf(f, "%q", e.Error())
+	default:
+		io.WriteString(f, e.Error())
+	}
 }
 
 // fail abandons the step with an error about node n.
@@ -1602,10 +1654,13 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	if f := s.m.delta; f != nil {
 		s.cur, s.what = n, whatDelta
 		d := f()
-		if math.IsNaN(d) {
-			s.fail(n, "delta time is NaN")
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			s.fail(n, "delta time is %v", d)
 		}
 		waited += float64(d * 1000)
+		if math.IsInf(waited, 0) || math.IsNaN(waited) {
+			s.fail(n, "waited time is %v ms, not a finite number", waited)
+		}
 		elapsed = waited
 	} else {
 		elapsed = float64(time.Now().UnixNano())/1e6 - waited

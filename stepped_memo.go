@@ -86,7 +86,7 @@ func memoSlot(word uint64) uint64 {
 
 // room reports whether the cache may still take a start word.
 func (mo *stepMemo[L]) room() bool {
-	return mo.nodes.Load() < memoNodes && mo.roots.Load() < memoSlots*3/4
+	return !mo.full() && mo.roots.Load() < memoSlots*3/4
 }
 
 // lookup returns the trie of word, or nil.
@@ -179,13 +179,45 @@ func boolBranch(ok bool) int8 {
 	return 0
 }
 
+// full reports whether the cache has no room for another call.
+func (mo *stepMemo[L]) full() bool {
+	return mo.nodes.Load() >= memoNodes
+}
+
+// reserve takes room for need more trie nodes, reporting false (and
+// taking nothing) when the cache cannot hold them: the counter never
+// passes memoNodes.
+func (mo *stepMemo[L]) reserve(need int32) bool {
+	for {
+		n := mo.nodes.Load()
+		if n > memoNodes-need {
+			return false
+		}
+		if mo.nodes.CompareAndSwap(n, n+need) {
+			return true
+		}
+	}
+}
+
 // add puts the calls of a step that ended in word final into the trie.
 func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
-	need := int32(len(r.calls))
-	if !r.stop {
-		need++ // the end
+	if len(r.calls) == 0 {
+		switch {
+		case r.stop:
+			return
+		case r.from != nil:
+			r.from.end(r.fromK, final) // no call between the miss and the end
+			return
+		}
 	}
-	if need == 0 || mo.nodes.Add(need) > memoNodes {
+	if r.from == nil && mo.roots.Load() >= memoSlots*3/4 {
+		return
+	}
+	need := int32(len(r.calls)) // the nodes made below: one per call, or the end of a step that calls nothing
+	if need == 0 {
+		need = 1
+	}
+	if !mo.reserve(need) {
 		return
 	}
 	var first, last *memoNode[L]
@@ -211,21 +243,18 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 	case r.stop:
 	case last != nil:
 		last.end(lastK, final)
-	case r.from != nil:
-		r.from.end(r.fromK, final) // no call between the miss and the end
-		return
 	default:
 		first = &memoNode[L]{call: memoDone, final: final} // a step that calls nothing
 	}
 	if first == nil {
+		mo.nodes.Add(-need)
 		return
 	}
 	if r.from != nil {
 		first.parent, first.k = r.from, r.fromK
-		r.from.next[r.fromK].CompareAndSwap(nil, first) // a concurrent step may have added the same
-		return
-	}
-	if mo.roots.Load() >= memoSlots*3/4 {
+		if !r.from.next[r.fromK].CompareAndSwap(nil, first) {
+			mo.nodes.Add(-need) // a concurrent step added the same
+		}
 		return
 	}
 	first.start = r.start
@@ -237,10 +266,11 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 			return
 		}
 		if slot.Load().start == r.start {
-			return // a concurrent step added it
+			break // a concurrent step added it
 		}
 		i++
 	}
+	mo.nodes.Add(-need) // not kept
 }
 
 // replay returns the calls that lead to trie node m, m included, and
@@ -307,6 +337,9 @@ func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Res
 	r := &memoRun[L]{start: t.small}
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans
+	if m.memo.full() {
+		r.stop = true // replay only: record nothing
+	}
 	switch e.call {
 	case whatAction:
 		if k := actionBranch(ans); k >= 0 {
@@ -321,7 +354,8 @@ func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Res
 }
 
 // panicError is the error of a step whose agent function (call, for node
-// n) panicked with r.
+// n) panicked with r: a *PanicError with the stack, when called by the
+// deferred function that recovered r.
 func panicError[L any](p *sprogram[L], n int32, call what, r any) error {
 	var s stepper[L]
 	s.p, s.cur, s.what = p, n, call

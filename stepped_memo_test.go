@@ -140,7 +140,7 @@ func TestStepMemoBound(t *testing.T) {
 	p, _ := steppedCompiled(def.n)
 	nodes, roots := p.memo.nodes.Load(), p.memo.roots.Load()
 	t.Logf("step cache: %d start words, %d calls counted", roots, nodes)
-	if roots > memoSlots*3/4 || nodes > memoNodes+64 {
+	if roots > memoSlots*3/4 || nodes > memoNodes {
 		t.Errorf("the step cache grew past its bound: %d start words, %d calls", roots, nodes)
 	}
 	if nodes < memoNodes/2 && roots < memoSlots/2 {
