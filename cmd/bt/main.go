@@ -114,11 +114,18 @@ func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into usage errors.
+// parseFlags parses args, turning flag errors into usage errors. It
+// prints the usage once for -h, and not for bad flags (whose error says
+// to run bt -h): the flag package, which would print it for both, is
+// kept from printing it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			usage()
 			return err
 		}
 		return usagef("%v", err)
@@ -553,35 +560,18 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	}
 	var sc script
 	if *scriptFile != "" {
-		b, _, err := readInput(*scriptFile)
-		if err != nil {
+		if err := sc.load(*scriptFile); err != nil {
 			return err
-		}
-		b = stripBOM(b)
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sc); err != nil {
-			return fmt.Errorf("%s: %w", displayName(*scriptFile), err)
-		}
-		for name, list := range sc.Actions {
-			if len(list) == 0 {
-				return fmt.Errorf("%s: action %s has no results", displayName(*scriptFile), name)
-			}
-			for _, r := range list {
-				if _, ok := results[r]; !ok {
-					return fmt.Errorf("%s: action %s: unknown result %q (success, failure, running)", displayName(*scriptFile), name, r)
-				}
-			}
-		}
-		for name, list := range sc.Conditions {
-			if len(list) == 0 {
-				return fmt.Errorf("%s: condition %s has no answers", displayName(*scriptFile), name)
-			}
 		}
 	}
 	t, _, err := load(file)
 	if err != nil {
 		return err
+	}
+	if *scriptFile != "" {
+		if err := sc.check(displayName(*scriptFile), t); err != nil {
+			return err
+		}
 	}
 	elixir := t.format == "elixir"
 	if !elixir {
