@@ -176,6 +176,7 @@ func BenchmarkCompileMemory(b *testing.B) {
 			compile := sh.build()
 			var places int
 			var allocated, peak uint64
+			b.ResetTimer()
 			for range b.N {
 				places, allocated, peak = compileCost(b, compile)
 			}

@@ -164,7 +164,8 @@ func movesBudget(places int) uint64 { return movesPerPlace*uint64(places) + move
 // It first counts, bottom-up, what each subtree's moves would take were
 // it a region (its cost in bytes), then takes the regions from the root
 // down, in preorder, while the budget holds them: a subtree whose moves
-// do not fit is no region, its children are candidates in its place.
+// do not fit is no region, its children are candidates in its place (a
+// leaf alone is no region: moves would not make it faster).
 // Then it lays the moves out in arrays of the exact size: its memory is
 // O(places) (the counts) plus the budget.
 func buildMoves[L any](p *sprogram[L], budget uint64) {
@@ -175,6 +176,9 @@ func buildMoves[L any](p *sprogram[L], budget uint64) {
 	for i := int32(0); i < n; {
 		switch {
 		case !movable[i]:
+			i++
+		case len(p.nodes[i].kids) == 0: // a leaf alone: fresh calls it as fast
+			movable[i] = false
 			i++
 		case uint64(cost[i]) <= left: // the top of a region
 			left -= uint64(cost[i])
