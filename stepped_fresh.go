@@ -109,8 +109,7 @@ func (s *stepper[L]) put(n int32, st State) {
 var movableKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
 	KindSequence: true, KindSelect: true, KindReactiveSequence: true, KindReactiveSelect: true}
 
-// smove is what follows an outcome of a leaf in a movable region: 32
-// bytes.
+// smove is what follows an outcome of a leaf in a movable region.
 type smove struct {
 	bits   uint64 // the states it decides in state word word, to be or-ed into it
 	w0     int32  // the states it decides: sprogram.writes[w0:][:nw], bottom-up
@@ -136,15 +135,24 @@ type moveWrite uint32
 
 // The budget of a tree's moves, in bytes of moves, writes and merged
 // words: movesPerPlace a place and movesSlack more, whatever the tree.
-// The moves of a leaf take about 100 bytes, and each level that an
-// outcome completes more, so a tree of a few thousand places has all its
-// moves; a bigger one has as many as the budget holds, which bounds the
-// compile's memory by a constant per place (a deep chain of sequences
-// that all fail at once would need depth times leaves). The regions
-// without moves are evaluated by fresh recursively.
+// A leaf has three moves, and each level that an outcome completes takes
+// a write more, so that all the moves of a big tree would take up to
+// depth times leaves (a deep chain of sequences that all fail at once);
+// a tree of a few thousand places has them all (movesSlack), a bigger one
+// as many as the budget holds, which bounds the compile's memory by a
+// constant per place. The regions without moves are evaluated by fresh
+// recursively.
 const (
 	movesPerPlace = 48
 	movesSlack    = 256 << 10
+)
+
+// smove and moveWrite hold the indexes, words and paths of a tree within
+// MaxSteppedNodes and maxSteppedDepth (an overflow would not compile).
+const (
+	_ = uint16((MaxSteppedNodes + 1) >> 5)
+	_ = uint16(maxSteppedDepth)
+	_ = uint32((MaxSteppedNodes + 1) << 2)
 )
 
 // The bytes that moves take, for the budget.
