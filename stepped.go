@@ -227,10 +227,12 @@ func WithTurnClock(seconds float64) SteppedOption {
 // def that is not a [Root] runs as if wrapped in one (index 0). It returns
 // an error for a definition the stepped engine cannot run (Elixir-only
 // kinds: Continually, RepeatUntilSucceed, RepeatN, Random, RandomWeighted
-// and custom nodes; a Root below the top; more than 4,096 levels) and for
-// an agent that lacks a function the definition calls.
+// and custom nodes; a Root below the top; more than 4,096 levels; more
+// than [MaxSteppedNodes] nodes, which it checks before it allocates) and
+// for an agent that lacks a function the definition calls.
 //
-// The first NewStepped of a definition compiles it in O(size); later ones
+// The first NewStepped of a definition compiles it in O(nodes) time and
+// memory, a small constant a node, which the definition keeps; later ones
 // reuse that.
 func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Stepped[L], error) {
 	if def.n == nil {

@@ -185,7 +185,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		p.leaves[i] = s.leaf
 	}
 	markPure(p)
-	buildMoves(p)
+	buildMoves(p, movesBudget(int(n)))
 	p.small = n <= 32
 	if !p.small {
 		p.sw = int32((n + 31) / 32)

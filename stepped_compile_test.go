@@ -176,6 +176,7 @@ func BenchmarkCompileMemory(b *testing.B) {
 			compile := sh.build()
 			var places int
 			var allocated, peak uint64
+			b.ResetTimer()
 			for range b.N {
 				places, allocated, peak = compileCost(b, compile)
 			}
@@ -262,8 +263,8 @@ func TestSteppedCompileMemory(t *testing.T) {
 	if testing.Short() || compileRace {
 		t.Skip("compiling 2^20 places is slow")
 	}
-	// The program is some 150 bytes a place (200 with Calls: snode, hot,
-	// leaves), the moves at most movesPerPlace: the bound leaves a margin.
+	// The program's arrays by node, and the moves' budget (movesPerPlace),
+	// with a margin; before the budget, these shapes took thousands.
 	const bound = 400
 	for _, sh := range compileShapes {
 		places, allocated, _ := compileCost(t, sh.build())

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 )
 
@@ -110,15 +111,14 @@ var movableKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition:
 
 // smove is what follows an outcome of a leaf in a movable region.
 type smove struct {
-	w0, w1 int32 // the states it decides: sprogram.writes[w0:w1], bottom-up
-	cont   int32 // the ancestor that goes on to its next child, or -1
-	next   int32 // the leaf that the child calls first
-	// The same states merged by state word: the first word inline (word,
-	// bits), the others in sprogram.merged[m0:m1].
-	word   int32
-	m0, m1 int32
-	top    State // the state of the last node it decides
-	bits   uint64
+	bits   uint64 // the states it decides in state word word, to be or-ed into it
+	w0     int32  // the states it decides: sprogram.writes[w0:][:nw], bottom-up
+	cont   int32  // the ancestor that goes on to its next child, or -1
+	next   int32  // the leaf that the child calls first
+	m0     int32  // the same states in the words after word: sprogram.merged[m0:][:nm]
+	word   uint16 // a tree has at most MaxSteppedNodes+1 nodes: 2^15+1 state words
+	nw, nm uint16 // a move decides at most one state a level, maxSteppedDepth
+	top    State  // the state of the last node it decides
 }
 
 // wordBits are the states that a move decides in one state word, to be
@@ -128,101 +128,202 @@ type wordBits struct {
 	bits uint64
 }
 
-// moveWrite is a state that a move decides: node's, which is st, set by
-// or-ing bits into state word word (node is READY until then).
-type moveWrite struct {
-	node int32
-	word int32
-	st   State
-	bits uint64
+// A moveWrite is a state that a move decides: node<<2 | st (node is READY
+// until then). Its state word is node>>5, and it or-s st<<(2*(node&31))
+// into it.
+type moveWrite uint32
+
+// The budget of a tree's moves, in bytes of moves, writes and merged
+// words: movesPerPlace a place and movesSlack more, whatever the tree.
+// A leaf has three moves, and each level that an outcome completes takes
+// a write more, so that all the moves of a big tree would take up to
+// depth times leaves (a deep chain of sequences that all fail at once);
+// a tree of a few thousand places has them all (movesSlack), a bigger one
+// as many as the budget holds, which bounds the compile's memory by a
+// constant per place. The regions without moves are evaluated by fresh
+// recursively.
+const (
+	movesPerPlace = 48
+	movesSlack    = 256 << 10
+)
+
+// smove and moveWrite hold the indexes, words and paths of a tree within
+// MaxSteppedNodes and maxSteppedDepth (an overflow would not compile).
+const (
+	_ = uint16((MaxSteppedNodes + 1) >> 5)
+	_ = uint16(maxSteppedDepth)
+	_ = uint32((MaxSteppedNodes + 1) << 2)
+)
+
+// The bytes that moves take, for the budget.
+const (
+	moveBytes  = uint64(unsafe.Sizeof(smove{}))
+	writeBytes = uint64(unsafe.Sizeof(moveWrite(0)))
+	mergeBytes = uint64(unsafe.Sizeof(wordBits{}))
+)
+
+// movesBudget returns the budget of the moves of a tree of places.
+func movesBudget(places int) uint64 { return movesPerPlace*uint64(places) + movesSlack }
+
+// buildMoves compiles the moves of p's movable regions, in at most budget
+// bytes: leaf c's are p.moves[p.hot[c].first:][:3], by outcome RUNNING,
+// SUCCEEDED, FAILED.
+//
+// It first counts, bottom-up, what each subtree's moves would take were
+// it a region (its cost in bytes), then takes the regions from the root
+// down, in preorder, while the budget holds them: a subtree whose moves
+// do not fit is no region, its children are candidates in its place (a
+// leaf alone is no region: moves would not make it faster).
+// Then it lays the moves out in arrays of the exact size: its memory is
+// O(places) (the counts) plus the budget.
+func buildMoves[L any](p *sprogram[L], budget uint64) {
+	n := int32(len(p.nodes))
+	budget = min(budget, math.MaxUint32-1) // the costs are uint32s
+	movable, first, cost := moveCosts(p, budget)
+	left, some := budget, false
+	for i := int32(0); i < n; {
+		switch {
+		case !movable[i]:
+			i++
+		case len(p.nodes[i].kids) == 0: // a leaf alone: fresh calls it as fast
+			movable[i] = false
+			i++
+		case uint64(cost[i]) <= left: // the top of a region
+			left -= uint64(cost[i])
+			i, some = p.nodes[i].end, true
+		default: // too big: its children are candidates
+			movable[i] = false
+			i++
+		}
+	}
+	cost = nil
+	if some {
+		layMoves(p, movable, first)
+	}
 }
 
-// maxMoveWrites bounds the states that moves may decide, per node of the
-// tree: a deep chain of sequences that all fail at once would otherwise
-// need depth times leaves. Past it, fresh evaluation stays recursive.
-const maxMoveWrites = 16
-
-// buildMoves compiles the moves of p's movable regions: leaf c's are
-// p.moves[p.hot[c].first:][:3], by outcome RUNNING, SUCCEEDED, FAILED.
-func buildMoves[L any](p *sprogram[L]) {
+// moveCosts returns, for each node of p, whether its subtree could be a
+// movable region, the leaf that it calls first, and the bytes that its
+// moves would take were it the top of a region (at most budget+1: more
+// is too much).
+func moveCosts[L any](p *sprogram[L], budget uint64) (movable []bool, first []int32, cost []uint32) {
 	n := int32(len(p.nodes))
-	movable := make([]bool, n)
-	first := make([]int32, n) // the leaf that a movable node calls first
-	for i := n - 1; i >= 0; i-- {
+	movable = make([]bool, n)
+	first = make([]int32, n)
+	cost = make([]uint32, n)
+	// reach[i][o-1] counts the moves that decide node i's state, o.
+	reach := make([][3]uint32, n)
+	capped := func(c uint64) uint32 { return uint32(min(c, budget+1)) }
+	for i := n - 1; i >= 0; i-- { // children come after their parent
 		s := &p.nodes[i]
 		switch {
 		case !movableKinds[s.kind] || !s.plain:
 		case s.kind == KindLeaf || s.kind == KindCondition:
 			movable[i], first[i] = true, i
+			reach[i] = [3]uint32{1, 1, 1}
+			cost[i] = capped(3 * (moveBytes + writeBytes))
 		case len(s.kids) > 0:
 			ok := true
 			for _, c := range s.kids {
 				ok = ok && movable[c]
 			}
-			movable[i], first[i] = ok, first[s.kids[0]]
+			if !ok {
+				break
+			}
+			movable[i], first[i] = true, first[s.kids[0]]
+			seq, goOn := goesOn(s.kind)
+			var r [3]uint64
+			c := uint64(0)
+			for j, k := range s.kids {
+				c += uint64(cost[k])
+				last := j == len(s.kids)-1
+				for o := StateRunning; o <= StateFailed; o++ {
+					m := uint64(reach[k][o-1])
+					switch {
+					case m == 0:
+						continue
+					case seq && o == goOn && !last:
+						continue // the move goes on to k's next sibling
+					case seq:
+						r[o-1] += m
+					default:
+						r[decorated(s.kind, o)-1] += m
+					}
+					if k>>5 != i>>5 {
+						c += m * mergeBytes // i's state is in another word than k's
+					}
+				}
+			}
+			reach[i] = [3]uint32{uint32(r[0]), uint32(r[1]), uint32(r[2])}
+			cost[i] = capped(c + (r[0]+r[1]+r[2])*writeBytes)
 		}
 	}
-	var moves []smove
-	var writes []moveWrite
-	var merged []wordBits
-	base := make([]int32, n) // a leaf's first move
-	limit := maxMoveWrites*int(n) + 1024
+	return movable, first, cost
+}
+
+// layMoves lays out the moves of the regions of movable.
+func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
+	n := int32(len(p.nodes))
+	// Count the moves, then lay them out.
+	var nmoves, nwrites, nmerged int
+	var path []moveWrite
 	for c := range n {
 		if !movable[c] || (p.nodes[c].kind != KindLeaf && p.nodes[c].kind != KindCondition) {
 			continue
 		}
-		base[c] = int32(len(moves))
 		for o := StateRunning; o <= StateFailed; o++ {
-			mv := smove{w0: int32(len(writes)), cont: -1, next: -1}
-			x, st := c, o
-			for {
-				writes = append(writes, moveWrite{node: x, word: x >> 5, st: st, bits: uint64(st) << (2 * uint(x&31))})
-				par := p.nodes[x].parent
-				if par < 0 || !movable[par] {
-					break
+			path, _, _ = p.move(path[:0], movable, first, c, o)
+			nmoves++
+			nwrites += len(path)
+			for j := 1; j < len(path); j++ {
+				if path[j].node()>>5 != path[j-1].node()>>5 { // another state word
+					nmerged++
 				}
-				switch k := p.nodes[par].kind; k {
-				case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
-					goOn := StateSucceeded
-					if k == KindSelect || k == KindReactiveSelect {
-						goOn = StateFailed
-					}
-					if sib := p.nodes[x].end; st == goOn && sib < p.nodes[par].end {
-						mv.cont, mv.next = par, first[sib]
-					}
-				default:
-					st = decorated(k, st)
-				}
-				if mv.cont >= 0 {
-					break
-				}
-				x = par
 			}
-			mv.w1 = int32(len(writes))
-			var ws []wordBits
-			for _, w := range writes[mv.w0:mv.w1] {
-				if last := len(ws) - 1; last >= 0 && ws[last].word == w.word {
-					ws[last].bits |= w.bits // the nodes go up, so their words never grow
+		}
+	}
+	moves := make([]smove, 0, nmoves)
+	writes := make([]moveWrite, 0, nwrites)
+	merged := make([]wordBits, 0, nmerged)
+	for c := range n {
+		if !movable[c] || (p.nodes[c].kind != KindLeaf && p.nodes[c].kind != KindCondition) {
+			continue
+		}
+		p.hot[c].first = int32(len(moves))
+		for o := StateRunning; o <= StateFailed; o++ {
+			var cont, next int32
+			path, cont, next = p.move(path[:0], movable, first, c, o)
+			mv := smove{w0: int32(len(writes)), cont: cont, next: next, m0: int32(len(merged)), nw: uint16(len(path))}
+			writes = append(writes, path...)
+			// Merge the states by word: the nodes go up, so their words
+			// never grow; the first word is inline.
+			inline := true
+			flush := func(word int32, bits uint64) {
+				if inline {
+					mv.word, mv.bits, inline = uint16(word), bits, false
 				} else {
-					ws = append(ws, wordBits{w.word, w.bits})
+					merged = append(merged, wordBits{word, bits})
 				}
-				mv.top = w.st
 			}
-			mv.word, mv.bits = ws[0].word, ws[0].bits
-			mv.m0 = int32(len(merged))
-			merged = append(merged, ws[1:]...)
-			mv.m1 = int32(len(merged))
+			word, bits := path[0].node()>>5, uint64(0)
+			for _, w := range path {
+				if w.node()>>5 != word {
+					flush(word, bits)
+					word, bits = w.node()>>5, 0
+				}
+				bits |= w.bits()
+			}
+			flush(word, bits)
+			mv.top = State(path[len(path)-1] & 3)
+			mv.nm = uint16(len(merged) - int(mv.m0))
 			moves = append(moves, mv)
 		}
-		if len(writes) > limit {
-			return
-		}
+	}
+	if len(moves) != nmoves || len(writes) != nwrites || len(merged) != nmerged {
+		panic("behaviortree.NewStepped: internal error: the moves were not counted right")
 	}
 	for i := range n {
 		if movable[i] {
-			if k := p.nodes[i].kind; k == KindLeaf || k == KindCondition {
-				p.hot[i].first = base[i]
-			}
 			p.hot[i].flags |= hotMovable
 			if par := p.nodes[i].parent; par < 0 || !movable[par] {
 				p.hot[i].flags |= hotTop
@@ -230,6 +331,46 @@ func buildMoves[L any](p *sprogram[L]) {
 		}
 	}
 	p.moves, p.writes, p.merged, p.firstLeaf = moves, writes, merged, first
+}
+
+// move appends to path the states that leaf c's outcome o decides,
+// bottom-up, in the regions of movable, and returns it with the ancestor
+// that then goes on to its next child (or -1) and the leaf that the
+// child calls first.
+func (p *sprogram[L]) move(path []moveWrite, movable []bool, first []int32, c int32, o State) ([]moveWrite, int32, int32) {
+	x, st := c, o
+	for {
+		path = append(path, moveWrite(x)<<2|moveWrite(st))
+		par := p.nodes[x].parent
+		if par < 0 || !movable[par] {
+			return path, -1, -1
+		}
+		k := p.nodes[par].kind
+		if seq, goOn := goesOn(k); !seq {
+			st = decorated(k, st)
+		} else if sib := p.nodes[x].end; st == goOn && sib < p.nodes[par].end {
+			return path, par, first[sib]
+		}
+		x = par
+	}
+}
+
+// node returns the node whose state w decides.
+func (w moveWrite) node() int32 { return int32(w >> 2) }
+
+// bits returns the bits that w or-s into its state word.
+func (w moveWrite) bits() uint64 { return uint64(w&3) << (2 * uint(w>>2&31)) }
+
+// goesOn reports whether k is a sequence or a select, and the state of a
+// child after which it goes on to the next.
+func goesOn(k Kind) (bool, State) {
+	switch k {
+	case KindSequence, KindReactiveSequence:
+		return true, StateSucceeded
+	case KindSelect, KindReactiveSelect:
+		return true, StateFailed
+	}
+	return false, 0
 }
 
 // freshMoves is fresh for node r of a movable region.
@@ -265,8 +406,8 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		mv := &moves[h.first+int32(o)-1]
 		if top {
 			words[mv.word] |= mv.bits
-			if mv.m1 > mv.m0 {
-				for _, w := range merged[mv.m0:mv.m1] {
+			if mv.nm > 0 {
+				for _, w := range merged[mv.m0:][:mv.nm] {
 					words[w.word] |= w.bits
 				}
 			}
@@ -275,12 +416,13 @@ func (s *stepper[L]) freshMoves(r int32) State {
 			}
 		} else {
 			st := o
-			for _, w := range writes[mv.w0:mv.w1] {
-				if w.node < r {
+			for _, w := range writes[mv.w0:][:mv.nw] {
+				x := w.node()
+				if x < r {
 					break // above r: r has completed
 				}
-				words[w.word] |= w.bits
-				st = w.st
+				words[x>>5] |= w.bits()
+				st = State(w & 3)
 			}
 			if mv.cont < r {
 				return st

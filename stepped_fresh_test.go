@@ -1,6 +1,9 @@
 package behaviortree
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestFreshMatchesRules steps trees whose shapes reach every case of
 // fresh evaluation and of moves, with events (the general rules) and
@@ -42,4 +45,133 @@ func TestFreshMatchesRules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomMovable returns a random tree of about size nodes, mostly of
+// movable kinds, with some nodes that end a region (a repeat, a parallel,
+// a guard) and reactive ones, from the xorshift state *x.
+func randomMovable(x *uint64, size int) Node[int] {
+	next := func(k int) int {
+		*x ^= *x << 13
+		*x ^= *x >> 7
+		*x ^= *x << 17
+		return int(*x % uint64(k))
+	}
+	leaf := 0
+	var build func(size int) Node[int]
+	build = func(size int) Node[int] {
+		if size <= 1 {
+			leaf++
+			if next(4) == 0 {
+				return Condition(leaf)
+			}
+			return Leaf(leaf)
+		}
+		r := next(20)
+		switch {
+		case r < 2:
+			return Negate(build(size - 1))
+		case r < 3:
+			return AlwaysSucceed(build(size - 1))
+		case r < 4:
+			return AlwaysFail(build(size - 1))
+		case r < 5:
+			return RepeatCount(2, build(size-1))
+		}
+		k := 1 + next(min(size-1, 6))
+		kids := make([]Node[int], k)
+		for i := range kids {
+			kids[i] = build((size - 1) / k)
+		}
+		switch {
+		case r < 10:
+			return Sequence(kids...)
+		case r < 15:
+			return Select(kids...)
+		case r < 16:
+			return ReactiveSequence(kids...)
+		case r < 17:
+			return ReactiveSelect(kids...)
+		case r < 18:
+			return Parallel(kids...)
+		case r < 19:
+			return Select(kids...).With(While(1000 + leaf))
+		}
+		return Sequence(kids...).With(Until(2000 + leaf))
+	}
+	return Root(build(size))
+}
+
+// TestMovesBudget compiles trees with budgets from none to all their
+// moves: the moves never take more than the budget, their cost counted
+// bottom-up is what they take, and stepping with whatever moves fit gives
+// what the general rules give (regions without moves are evaluated
+// recursively).
+func TestMovesBudget(t *testing.T) {
+	x := uint64(0x243F6A8885A308D3)
+	partial := 0
+	for tree := range 40 {
+		build := func() Node[int] { y := x; return randomMovable(&y, 20+tree*5) }
+		full, err := compileStepped(build().n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := movesBytes(full)
+		for _, budget := range []uint64{0, 108, 300, all / 3, all / 2, all - 1, all, math.MaxUint64} {
+			def := build()
+			p, err := compileStepped(def.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Lay out the moves afresh within budget.
+			for i := range p.hot {
+				p.hot[i].flags &^= hotMovable | hotTop
+				if k := p.nodes[i].kind; k == KindLeaf || k == KindCondition {
+					p.hot[i].first = 0
+				}
+			}
+			p.moves, p.writes, p.merged, p.firstLeaf = nil, nil, nil, nil
+			buildMoves(p, budget)
+			got := movesBytes(p)
+			if got > budget {
+				t.Fatalf("tree %d, budget %d: the moves take %d bytes", tree, budget, got)
+			}
+			_, _, cost := moveCosts(p, math.MaxUint32-1)
+			sum, with, without := uint64(0), 0, 0
+			for i, h := range p.hot {
+				if h.is(hotTop) {
+					sum += uint64(cost[i])
+				}
+				if movableKinds[p.nodes[i].kind] && p.nodes[i].plain {
+					if h.is(hotMovable) {
+						with++
+					} else {
+						without++
+					}
+				}
+			}
+			if sum != got {
+				t.Fatalf("tree %d, budget %d: the moves take %d bytes, counted %d", tree, budget, got, sum)
+			}
+			if with > 0 && without > 0 {
+				partial++
+			}
+			def.n.sprog.Store(p)
+			for seed := range uint64(2) {
+				want := memoTrace(t, def, 5*seed+1, 60, true, seed == 1)
+				if got := memoTrace(t, def, 5*seed+1, 60, false, seed == 1); got != want {
+					t.Fatalf("tree %d, budget %d, seed %d: without events the steps differ from the general rules", tree, budget, seed)
+				}
+			}
+		}
+		randomMovable(&x, 1) // another tree
+	}
+	if partial < 20 {
+		t.Errorf("only %d compiles had some moves but not all", partial)
+	}
+}
+
+// movesBytes returns the bytes of p's moves.
+func movesBytes[L any](p *sprogram[L]) uint64 {
+	return uint64(len(p.moves))*moveBytes + uint64(len(p.writes))*writeBytes + uint64(len(p.merged))*mergeBytes
 }
