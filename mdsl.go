@@ -385,5 +385,5 @@ func (b *mbuilder[L]) attrs(nd Node[L], i int32) (Node[L], error) {
 	if k == 0 {
 		return nd, nil
 	}
-	return nd.With(as[:k]...), nil
+	return withFresh(nd, as[:k]), nil
 }

@@ -45,46 +45,46 @@ const (
 // gives a Node or an error, never a panic; see [MaxMistreevousNodes] and
 // the other limits.
 func ParseMistreevous(data []byte) (Node[Call], error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var top any
-	if err := dec.Decode(&top); err != nil {
-		return Node[Call]{}, &DefinitionError{Msg: "invalid JSON: " + err.Error(), Err: err}
+	if len(data) > MaxMistreevousBytes {
+		return Node[Call]{}, &DefinitionError{Msg: fmt.Sprintf("the definition is longer than %d bytes", MaxMistreevousBytes)}
 	}
-	if dec.More() {
-		return Node[Call]{}, &DefinitionError{Msg: "invalid JSON: data after the definition"}
+	r, err := scanMistreevous(data)
+	if err != nil {
+		return Node[Call]{}, err
 	}
-	var roots []any
-	switch v := top.(type) {
-	case []any:
-		roots = v
-	case map[string]any:
-		roots = []any{v}
+	r.named, r.built, r.state = map[string]int{}, map[string]built{}, map[string]uint8{}
+	var roots []mjv
+	switch r.kind(0) {
+	case tokArray:
+		for v := r.first(0); v >= 0; v = r.after(0, v) {
+			roots = append(roots, v)
+		}
+	case tokObject:
+		roots = []mjv{0}
 	default:
-		return Node[Call]{}, &DefinitionError{Msg: "a definition must be an array of root nodes, got " + mjKind(top)}
+		return Node[Call]{}, &DefinitionError{Msg: "a definition must be an array of root nodes, got " + r.mjKind(0)}
 	}
-	r := &mreader{named: map[string]int{}, built: map[string]built{}, state: map[string]uint8{}}
 	main := -1
 	for i, v := range roots {
 		path := "[" + strconv.Itoa(i) + "]"
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return Node[Call]{}, &DefinitionError{Path: path, Msg: "a root definition must be an object, got " + mjKind(v)}
+		if r.kind(v) != tokObject {
+			return Node[Call]{}, &DefinitionError{Path: path, Msg: "a root definition must be an object, got " + r.mjKind(v)}
 		}
-		if t, _ := obj["type"].(string); t != "root" {
-			return Node[Call]{}, &DefinitionError{Path: path, Msg: fmt.Sprintf("a top-level node must have type \"root\", got %s", mjShow(obj["type"]))}
+		typ := r.get(v, "type")
+		if t, _ := r.str(typ); t != "root" {
+			return Node[Call]{}, &DefinitionError{Path: path, Msg: fmt.Sprintf("a top-level node must have type \"root\", got %s", r.mjShow(typ))}
 		}
-		id, has := obj["id"]
-		if !has {
+		id := r.get(v, "id")
+		if id < 0 {
 			if main >= 0 {
 				return Node[Call]{}, &DefinitionError{Path: path, Msg: fmt.Sprintf("a second main root (without id); the first is [%d]", main)}
 			}
 			main = i
 			continue
 		}
-		name, ok := id.(string)
+		name, ok := r.str(id)
 		if !ok || name == "" || len(name) > MaxStringBytes || !utf8.ValidString(name) {
-			return Node[Call]{}, &DefinitionError{Path: path + ".id", Msg: fmt.Sprintf("id must be a non-empty string of at most %d bytes, got %s", MaxStringBytes, mjShow(id))}
+			return Node[Call]{}, &DefinitionError{Path: path + ".id", Msg: fmt.Sprintf("id must be a non-empty string of at most %d bytes, got %s", MaxStringBytes, r.mjShow(id))}
 		}
 		if j, dup := r.named[name]; dup {
 			return Node[Call]{}, &DefinitionError{Path: path + ".id", Msg: fmt.Sprintf("root %q is defined twice (first at [%d])", name, j)}
@@ -99,8 +99,12 @@ func ParseMistreevous(data []byte) (Node[Call], error) {
 	if err != nil {
 		return Node[Call]{}, err
 	}
-	// Named roots that no branch reaches are checked too.
-	for name, i := range r.named {
+	// Named roots that no branch reaches are checked too, in order.
+	for i, v := range roots {
+		if i == main {
+			continue
+		}
+		name, _ := r.str(r.get(v, "id"))
 		if _, done := r.built[name]; done {
 			continue
 		}
@@ -111,9 +115,160 @@ func ParseMistreevous(data []byte) (Node[Call], error) {
 	return b.n, nil
 }
 
+// MaxMistreevousBytes is the longest Mistreevous JSON definition that
+// [ParseMistreevous] reads: the limit of MDSL texts.
+const MaxMistreevousBytes = MaxMDSLBytes
+
+// mjv is a JSON value of a definition: the index of its first token in
+// mreader.toks, or -1 for none (a key not present).
+type mjv int32
+
+// mtok is one token of a definition read whole, in 12 bytes: its kind,
+// whether it is a simple string, and where it is. For objects and arrays
+// end is the index of the token after the last one inside; for the others,
+// start and end are its bytes, quotes included.
+type mtok struct {
+	kind       tokKind
+	simple     bool
+	start, end int32
+}
+
+// scanMistreevous checks the syntax of data and reads it into a flat
+// array of tokens, counted first so that it is allocated once: no value
+// is decoded until the reader asks for it (and checks its size).
+func scanMistreevous(data []byte) (*mreader, error) {
+	count := 0
+	s := scanner{data: data}
+	for {
+		t, err := s.next()
+		if err != nil {
+			return nil, &DefinitionError{Msg: err.Error(), Err: err}
+		}
+		if t.kind == tokNone {
+			break
+		}
+		if t.kind != tokObjectEnd && t.kind != tokArrayEnd {
+			count++
+		}
+	}
+	r := &mreader{data: data, toks: make([]mtok, 0, count)}
+	var open []int32
+	s = scanner{data: data}
+	for {
+		t, _ := s.next()
+		switch t.kind {
+		case tokNone:
+			return r, nil
+		case tokObjectEnd, tokArrayEnd:
+			r.toks[open[len(open)-1]].end = int32(len(r.toks))
+			open = open[:len(open)-1]
+			continue
+		case tokObject, tokArray:
+			open = append(open, int32(len(r.toks)))
+		}
+		r.toks = append(r.toks, mtok{kind: t.kind, simple: t.simple, start: int32(t.start), end: int32(t.end)})
+	}
+}
+
+// kind returns the kind of v's token, tokNone for none.
+func (r *mreader) kind(v mjv) tokKind {
+	if v < 0 {
+		return tokNone
+	}
+	return r.toks[v].kind
+}
+
+// next returns the index just past value v.
+func (r *mreader) next(v mjv) mjv {
+	if k := r.toks[v].kind; k == tokObject || k == tokArray {
+		return mjv(r.toks[v].end)
+	}
+	return v + 1
+}
+
+// first returns the first element of array v, or -1.
+func (r *mreader) first(v mjv) mjv {
+	if v+1 < mjv(r.toks[v].end) {
+		return v + 1
+	}
+	return -1
+}
+
+// after returns the element of array v after element e, or -1.
+func (r *mreader) after(v, e mjv) mjv {
+	if n := r.next(e); n < mjv(r.toks[v].end) {
+		return n
+	}
+	return -1
+}
+
+// length returns the number of elements of array v.
+func (r *mreader) length(v mjv) int {
+	n := 0
+	for e := r.first(v); e >= 0; e = r.after(v, e) {
+		n++
+	}
+	return n
+}
+
+// keys calls f with each key of object v and its value, in order; it
+// stops at the first error.
+func (r *mreader) keys(v mjv, f func(k string, val mjv) error) error {
+	for i := v + 1; i < mjv(r.toks[v].end); i = r.next(i + 1) {
+		if err := f(r.text(i), i+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// get returns the value of key k in object v (the last one, as
+// encoding/json does), or -1.
+func (r *mreader) get(v mjv, k string) mjv {
+	if r.kind(v) != tokObject {
+		return -1
+	}
+	found := mjv(-1)
+	for i := v + 1; i < mjv(r.toks[v].end); i = r.next(i + 1) {
+		t := r.toks[i]
+		if t.simple && string(r.data[t.start+1:t.end-1]) == k || !t.simple && r.text(i) == k {
+			found = i + 1
+		}
+	}
+	return found
+}
+
+// text decodes the string or key token i.
+func (r *mreader) text(i mjv) string {
+	t := r.toks[i]
+	return decodeString(r.data, token{kind: t.kind, simple: t.simple, start: int(t.start), end: int(t.end)})
+}
+
+// str returns string v decoded, if it is a string of at most
+// MaxStringBytes bytes; a longer one is not decoded, and gives false.
+func (r *mreader) str(v mjv) (string, bool) {
+	if r.kind(v) != tokString {
+		return "", false
+	}
+	t := r.toks[v]
+	if raw := int(t.end - t.start - 2); raw > MaxStringBytes && (t.simple || raw > 6*MaxStringBytes) {
+		return "", false // each byte decodes to at least a byte, an escape of up to 6 to one
+	}
+	s := r.text(v)
+	return s, len(s) <= MaxStringBytes
+}
+
+// raw returns the bytes of scalar v.
+func (r *mreader) raw(v mjv) string {
+	t := r.toks[v]
+	return string(r.data[t.start:t.end])
+}
+
 // mreader reads one definition.
 type mreader struct {
-	roots []any
+	data  []byte
+	toks  []mtok
+	roots []mjv
 	named map[string]int   // id -> index in roots
 	built map[string]built // id -> its child, built
 	state map[string]uint8 // 1: being built (a cycle if met again)
@@ -146,20 +301,22 @@ func (r *mreader) branch(name, path string, depth int) (built, error) {
 	}
 	r.state[name] = 1
 	rp := "[" + strconv.Itoa(i) + "]"
-	obj := r.roots[i].(map[string]any)
-	for k := range obj {
+	obj := r.roots[i]
+	if err := r.keys(obj, func(k string, _ mjv) error {
 		switch k {
 		case "type", "id", "child", "while", "until", "entry", "step", "exit":
-		default:
-			return built{}, derr(rp, "root has no field %q", k)
+			return nil
 		}
+		return derr(rp, "root has no field %q", clip(k))
+	}); err != nil {
+		return built{}, err
 	}
 	// The named root's attributes are ignored, but must be well-formed.
 	if _, err := r.attrs(obj, rp); err != nil {
 		return built{}, err
 	}
-	c, ok := obj["child"]
-	if !ok {
+	c := r.get(obj, "child")
+	if c < 0 {
 		return built{}, derr(rp, "root needs a child")
 	}
 	b, err := r.node(c, rp+".child", depth)
@@ -181,46 +338,45 @@ var mjFields = map[string][]string{
 
 // node reads the node definition v at path, depth nodes below the top
 // (1 for the main root).
-func (r *mreader) node(v any, path string, depth int) (built, error) {
+func (r *mreader) node(v mjv, path string, depth int) (built, error) {
 	if depth > MaxMistreevousDepth {
 		return built{}, derr(path, "the tree is deeper than %d nodes", MaxMistreevousDepth)
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return built{}, derr(path, "a node must be an object, got %s", mjKind(v))
+	if r.kind(v) != tokObject {
+		return built{}, derr(path, "a node must be an object, got %s", r.mjKind(v))
 	}
-	raw, ok := obj["type"]
-	if !ok {
+	raw := r.get(v, "type")
+	if raw < 0 {
 		return built{}, derr(path, "a node needs a type")
 	}
-	typ, ok := raw.(string)
+	typ, ok := r.str(raw)
 	fields, known := mjFields[typ]
 	if !ok || !known {
-		return built{}, derr(path, "unknown node type %s", mjShow(raw))
+		return built{}, derr(path, "unknown node type %s", r.mjShow(raw))
 	}
-	for k := range obj {
-		if k == "type" {
-			continue
-		}
+	if err := r.keys(v, func(k string, _ mjv) error {
 		switch k {
+		case "type":
+			return nil
 		case "while", "until", "entry", "step", "exit":
 			if typ != "branch" {
-				continue
+				return nil
 			}
-			return built{}, derr(path, "branch cannot have attributes (%s)", k)
+			return derr(path, "branch cannot have attributes (%s)", k)
 		}
-		found := false
 		for _, f := range fields {
-			found = found || f == k
+			if f == k {
+				return nil
+			}
 		}
-		if !found {
-			return built{}, derr(path, "%s has no field %q", typ, k)
-		}
+		return derr(path, "%s has no field %q", typ, clip(k))
+	}); err != nil {
+		return built{}, err
 	}
 	if typ == "branch" {
-		ref, ok := obj["ref"].(string)
+		ref, ok := r.str(r.get(v, "ref"))
 		if !ok {
-			return built{}, derr(path, "branch needs a ref string, got %s", mjShow(obj["ref"]))
+			return built{}, derr(path, "branch needs a ref string, got %s", r.mjShow(r.get(v, "ref")))
 		}
 		return r.branch(ref, path, depth)
 	}
@@ -228,7 +384,7 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 		if depth > 1 {
 			return built{}, derr(path, "a root can only be at the top")
 		}
-		if _, has := obj["id"]; has {
+		if r.get(v, "id") >= 0 {
 			return built{}, derr(path, "the main root has an id")
 		}
 	}
@@ -241,7 +397,7 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 	case noChildren:
 		switch kind {
 		case KindLeaf, KindCondition:
-			c, err := r.call(obj, path)
+			c, err := r.call(v, path)
 			if err != nil {
 				return built{}, err
 			}
@@ -251,13 +407,13 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 				n = Condition(c)
 			}
 		default: // wait
-			if err := r.bound(obj, "duration", path, &p); err != nil {
+			if err := r.bound(v, "duration", path, &p); err != nil {
 				return built{}, err
 			}
 		}
 	case oneChild:
-		c, ok := obj["child"]
-		if !ok {
+		c := r.get(v, "child")
+		if c < 0 {
 			return built{}, derr(path, "%s needs a child", typ)
 		}
 		b, err := r.node(c, path+".child", depth+1)
@@ -267,31 +423,33 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 		children, height = []Node[Call]{b.n}, b.height
 		switch typ {
 		case "repeat":
-			err = r.bound(obj, "iterations", path, &p)
+			err = r.bound(v, "iterations", path, &p)
 		case "retry":
-			err = r.bound(obj, "attempts", path, &p)
+			err = r.bound(v, "attempts", path, &p)
 		}
 		if err != nil {
 			return built{}, err
 		}
 	default:
-		raw, ok := obj["children"]
-		if !ok {
+		list := r.get(v, "children")
+		if list < 0 {
 			return built{}, derr(path, "%s needs children", typ)
 		}
-		list, ok := raw.([]any)
-		if !ok {
-			return built{}, derr(path+".children", "children must be an array, got %s", mjKind(raw))
+		if r.kind(list) != tokArray {
+			return built{}, derr(path+".children", "children must be an array, got %s", r.mjKind(list))
 		}
-		if len(list) == 0 {
+		if r.first(list) < 0 {
 			return built{}, derr(path+".children", "%s needs at least one child", typ)
 		}
+		children = make([]Node[Call], 0, r.length(list))
 		size := 1
-		for i, c := range list {
+		i := 0
+		for c := r.first(list); c >= 0; c = r.after(list, c) {
 			b, err := r.node(c, path+".children["+strconv.Itoa(i)+"]", depth+1)
 			if err != nil {
 				return built{}, err
 			}
+			i++
 			children = append(children, b.n)
 			height = max(height, b.height)
 			size += b.n.Size()
@@ -299,18 +457,20 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 				return built{}, derr(path, "the tree has more than %d nodes once branches are expanded", MaxMistreevousNodes)
 			}
 		}
-		if w, ok := obj["weights"]; ok {
-			list, ok := w.([]any)
-			if !ok {
-				return built{}, derr(path+".weights", "weights must be an array, got %s", mjKind(w))
+		if w := r.get(v, "weights"); w >= 0 {
+			if r.kind(w) != tokArray {
+				return built{}, derr(path+".weights", "weights must be an array, got %s", r.mjKind(w))
 			}
-			p.Weights = make([]int, len(list))
-			for i, x := range list {
-				v, ok := mjInt(x)
+			if r.length(w) > len(children) {
+				return built{}, derr(path+".weights", "%s has %d children but %d weights", typ, len(children), r.length(w))
+			}
+			p.Weights = make([]int, 0, r.length(w))
+			for x := r.first(w); x >= 0; x = r.after(w, x) {
+				v, ok := r.mjInt(x)
 				if !ok {
-					return built{}, derr(path+".weights["+strconv.Itoa(i)+"]", "a weight must be an integer >= 0, got %s", mjShow(x))
+					return built{}, derr(path+".weights["+strconv.Itoa(len(p.Weights))+"]", "a weight must be an integer >= 0, got %s", r.mjShow(x))
 				}
-				p.Weights[i] = v
+				p.Weights = append(p.Weights, v)
 			}
 		}
 	}
@@ -321,19 +481,29 @@ func (r *mreader) node(v any, path string, depth int) (built, error) {
 		var err error
 		n, err = Build(kind, p, children...)
 		if err != nil {
-			var de *DefinitionError
-			_ = de
 			return built{}, &DefinitionError{Path: path, Msg: trimBuild(err), Err: err}
 		}
 	}
-	at, err := r.attrs(obj, path)
+	at, err := r.attrs(v, path)
 	if err != nil {
 		return built{}, err
 	}
 	if len(at) > 0 {
-		n = n.With(at...)
+		n = withFresh(n, at)
 	}
 	return built{n: n, height: height + 1}, nil
+}
+
+// withFresh gives n the attributes as, of distinct kinds, as n.With(as...)
+// would, in place: n must have just been built, with no attributes, and
+// be held by nothing else yet. The readers use it to save With's copy.
+func withFresh[L any](n Node[L], as []Attr[L]) Node[L] {
+	at := &attrs[L]{}
+	for _, a := range as {
+		at.has[a.kind], at.a[a.kind] = true, a
+	}
+	n.n.attrs, n.n.stepped = at, true
+	return n
 }
 
 // trimBuild returns Build's message without its "behaviortree.Build: ".
@@ -347,18 +517,18 @@ func trimBuild(err error) string {
 }
 
 // bound reads a count or duration field.
-func (r *mreader) bound(obj map[string]any, field, path string, p *Params) error {
-	raw, ok := obj[field]
-	if !ok {
+func (r *mreader) bound(obj mjv, field, path string, p *Params) error {
+	raw := r.get(obj, field)
+	if raw < 0 {
 		return nil
 	}
-	if v, ok := mjInt(raw); ok {
+	if v, ok := r.mjInt(raw); ok {
 		p.Bound, p.Min, p.Max = Fixed, v, v
 		return nil
 	}
-	if list, ok := raw.([]any); ok && len(list) == 2 {
-		a, ok1 := mjInt(list[0])
-		b, ok2 := mjInt(list[1])
+	if r.kind(raw) == tokArray && r.length(raw) == 2 {
+		a, ok1 := r.mjInt(r.first(raw))
+		b, ok2 := r.mjInt(r.after(raw, r.first(raw)))
 		if ok1 && ok2 {
 			if a > b {
 				return derr(path+"."+field, "%s minimum %d is more than maximum %d", field, a, b)
@@ -367,96 +537,108 @@ func (r *mreader) bound(obj map[string]any, field, path string, p *Params) error
 			return nil
 		}
 	}
-	return derr(path+"."+field, "%s must be an integer from 0 to %d or [min, max], got %s", field, maxRepeat, mjShow(raw))
+	return derr(path+"."+field, "%s must be an integer from 0 to %d or [min, max], got %s", field, maxRepeat, r.mjShow(raw))
 }
 
-// call reads an action's or condition's call and args.
-func (r *mreader) call(obj map[string]any, path string) (Call, error) {
-	raw, ok := obj["call"]
-	if !ok {
+// call reads an action's or condition's call and args, checking the
+// number of arguments before reading any.
+func (r *mreader) call(obj mjv, path string) (Call, error) {
+	raw := r.get(obj, "call")
+	if raw < 0 {
 		return Call{}, derr(path, "needs a call")
 	}
-	name, ok := raw.(string)
-	if !ok || name == "" || len(name) > MaxStringBytes || !utf8.ValidString(name) {
-		return Call{}, derr(path+".call", "call must be a non-empty string of at most %d bytes, got %s", MaxStringBytes, mjShow(raw))
+	name, ok := r.str(raw)
+	if !ok || name == "" || !utf8.ValidString(name) {
+		return Call{}, derr(path+".call", "call must be a non-empty string of at most %d bytes, got %s", MaxStringBytes, r.mjShow(raw))
 	}
 	c := Call{Name: name}
-	if a, ok := obj["args"]; ok {
-		list, ok := a.([]any)
-		if !ok {
-			return Call{}, derr(path+".args", "args must be an array, got %s", mjKind(a))
+	if a := r.get(obj, "args"); a >= 0 {
+		if r.kind(a) != tokArray {
+			return Call{}, derr(path+".args", "args must be an array, got %s", r.mjKind(a))
 		}
-		if len(list) > MaxArgs {
+		n := r.length(a)
+		if n > MaxArgs {
 			return Call{}, derr(path+".args", "more than %d arguments", MaxArgs)
 		}
-		if len(list) > 0 {
-			c.Args = make([]any, len(list))
+		if n > 0 {
+			c.Args = make([]any, 0, n)
 		}
-		for i, x := range list {
-			v, err := mjArg(x)
+		for x := r.first(a); x >= 0; x = r.after(a, x) {
+			v, err := r.mjArg(x)
 			if err != nil {
-				return Call{}, derr(path+".args["+strconv.Itoa(i)+"]", "%v", err)
+				return Call{}, derr(path+".args["+strconv.Itoa(len(c.Args))+"]", "%v", err)
 			}
-			c.Args[i] = v
+			c.Args = append(c.Args, v)
 		}
 	}
 	return c, nil
 }
 
-// mjArg converts one decoded argument.
-func mjArg(x any) (any, error) {
-	switch v := x.(type) {
-	case nil, bool:
-		return v, nil
-	case string:
-		if len(v) > MaxStringBytes {
+// mjArg converts one argument.
+func (r *mreader) mjArg(x mjv) (any, error) {
+	switch r.kind(x) {
+	case tokNull:
+		return nil, nil
+	case tokTrue:
+		return true, nil
+	case tokFalse:
+		return false, nil
+	case tokString:
+		s, ok := r.str(x)
+		if !ok {
 			return nil, fmt.Errorf("a string argument is longer than %d bytes", MaxStringBytes)
 		}
-		return v, nil
-	case json.Number:
-		f, err := strconv.ParseFloat(string(v), 64)
+		return s, nil
+	case tokNumber:
+		f, err := strconv.ParseFloat(r.raw(x), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("number %s is out of range", v)
+			return nil, fmt.Errorf("number %s is out of range", clip(r.raw(x)))
 		}
 		return f, nil
-	case map[string]any:
-		if p, ok := v["$"].(string); ok && len(v) == 1 && p != "" && len(p) <= MaxStringBytes {
-			return Property(p), nil
+	case tokObject:
+		if p := r.get(x, "$"); p >= 0 && r.toks[x].end == int32(x)+3 {
+			if s, ok := r.str(p); ok && s != "" {
+				return Property(s), nil
+			}
 		}
 	}
-	return nil, fmt.Errorf("an argument must be null, a boolean, a number, a string or {\"$\": name}, got %s", mjShow(x))
+	return nil, fmt.Errorf("an argument must be null, a boolean, a number, a string or {\"$\": name}, got %s", r.mjShow(x))
 }
 
 // attrs reads a node's guards and callbacks.
-func (r *mreader) attrs(obj map[string]any, path string) ([]Attr[Call], error) {
+func (r *mreader) attrs(obj mjv, path string) ([]Attr[Call], error) {
 	var out []Attr[Call]
 	for _, k := range [...]AttrKind{AttrWhile, AttrUntil, AttrEntry, AttrStep, AttrExit} {
-		raw, ok := obj[k.String()]
-		if !ok {
+		o := r.get(obj, k.String())
+		if o < 0 {
 			continue
 		}
 		ap := path + "." + k.String()
-		o, ok := raw.(map[string]any)
-		if !ok {
-			return nil, derr(ap, "%s must be an object, got %s", k, mjKind(raw))
+		if r.kind(o) != tokObject {
+			return nil, derr(ap, "%s must be an object, got %s", k, r.mjKind(o))
 		}
 		guard := k == AttrWhile || k == AttrUntil
-		for f := range o {
+		if err := r.keys(o, func(f string, _ mjv) error {
 			if f != "call" && f != "args" && !(guard && f == "succeedOnAbort") {
-				return nil, derr(ap, "%s has no field %q", k, f)
+				return derr(ap, "%s has no field %q", k, clip(f))
 			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		c, err := r.call(o, ap)
 		if err != nil {
 			return nil, err
 		}
 		a := Attr[Call]{kind: k, v: c}
-		if s, ok := o["succeedOnAbort"]; ok {
-			b, ok := s.(bool)
-			if !ok {
-				return nil, derr(ap+".succeedOnAbort", "succeedOnAbort must be a boolean, got %s", mjShow(s))
+		if s := r.get(o, "succeedOnAbort"); s >= 0 {
+			switch r.kind(s) {
+			case tokTrue:
+				a.succeed = true
+			case tokFalse:
+			default:
+				return nil, derr(ap+".succeedOnAbort", "succeedOnAbort must be a boolean, got %s", r.mjShow(s))
 			}
-			a.succeed = b
 		}
 		out = append(out, a)
 	}
@@ -464,14 +646,14 @@ func (r *mreader) attrs(obj map[string]any, path string) ([]Attr[Call], error) {
 }
 
 // mjInt returns x as an int if it is an integer in [0, 2^31-1].
-func mjInt(x any) (int, bool) {
-	n, ok := x.(json.Number)
-	if !ok {
+func (r *mreader) mjInt(x mjv) (int, bool) {
+	if r.kind(x) != tokNumber {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(string(n), 10, 64)
+	n := r.raw(x)
+	v, err := strconv.ParseInt(n, 10, 64)
 	if err != nil {
-		f, ferr := strconv.ParseFloat(string(n), 64)
+		f, ferr := strconv.ParseFloat(n, 64)
 		if ferr != nil || f != math.Trunc(f) || f < 0 || f > maxRepeat {
 			return 0, false
 		}
@@ -483,39 +665,57 @@ func mjInt(x any) (int, bool) {
 	return int(v), true
 }
 
-// mjKind names the JSON kind of a decoded value.
-func mjKind(v any) string {
-	switch v.(type) {
-	case nil:
+// mjKind names the JSON kind of a value.
+func (r *mreader) mjKind(v mjv) string {
+	switch r.kind(v) {
+	case tokNull:
 		return "null"
-	case bool:
+	case tokTrue, tokFalse:
 		return "a boolean"
-	case json.Number:
+	case tokNumber:
 		return "a number"
-	case string:
+	case tokString:
 		return "a string"
-	case []any:
+	case tokArray:
 		return "an array"
+	case tokNone:
+		return "nothing"
 	}
 	return "an object"
 }
 
-// mjShow shows a decoded scalar, or its kind.
-func mjShow(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return string(x)
-	case string:
+// mjShow shows a scalar, at most 40 bytes of it, or its kind.
+func (r *mreader) mjShow(v mjv) string {
+	switch r.kind(v) {
+	case tokNumber:
+		return clip(r.raw(v))
+	case tokString:
+		t := r.toks[v]
+		raw := r.data[t.start+1 : t.end-1]
+		cut := len(raw) > 6*40
+		if cut {
+			raw = raw[:6*40]
+			for len(raw) > 0 && raw[len(raw)-1] == '\\' { // not half an escape
+				raw = raw[:len(raw)-1]
+			}
+		}
+		q := append(append([]byte{'"'}, raw...), '"')
+		x := decodeString(q, token{kind: tokString, start: 0, end: len(q)})
 		if len(x) > 40 {
-			x = x[:40] + "..."
+			x, cut = x[:40], true
+		}
+		if cut {
+			x += "..."
 		}
 		return strconv.Quote(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
+	case tokTrue:
+		return "true"
+	case tokFalse:
+		return "false"
+	case tokNull, tokNone:
 		return "null"
 	}
-	return mjKind(v)
+	return r.mjKind(v)
 }
 
 // MarshalMistreevous writes def as a Mistreevous JSON definition: an array

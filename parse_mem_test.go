@@ -1,0 +1,174 @@
+package behaviortree
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+)
+
+// This file measures the peak heap of the parsers against the size of
+// their input.
+//
+// Method: before a parse, a full GC gives a baseline of the bytes in live
+// heap objects. During the parse a goroutine samples the bytes in heap
+// objects (runtime/metrics "/memory/classes/heap/objects:bytes", the same
+// as MemStats.HeapAlloc: live objects and garbage not yet swept, which is
+// what the heap holds) every 20µs or so without stopping the world; the
+// peak is the largest sample minus the baseline, with the result still
+// held. This is peak-heap/B, at the default GOGC. A parse shorter than the
+// sampling period can be missed, so the figure counts for large inputs.
+// Next to it, with the collector switched off (debug.SetGCPercent(-1)),
+// the bytes allocated during one parse (MemStats.TotalAlloc) are the peak
+// the heap would reach without a collection: alloc/B, an upper bound of
+// the peak. live/B is what the result keeps after a GC.
+
+// heapObjects returns the bytes in heap objects now.
+func heapObjects(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// parseMemory runs parse once with the collector on, sampling the heap,
+// and once with it off, and returns the peak heap, the bytes allocated
+// and the bytes the result keeps, each over the input's size n.
+func parseMemory(n int, parse func() any) (peak, alloc, live float64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	runtime.GC()
+	base := heapObjects(s)
+	var most uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		ss := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			most = max(most, heapObjects(ss))
+			time.Sleep(20 * time.Microsecond)
+		}
+	}()
+	res := parse()
+	most = max(most, heapObjects(s))
+	close(stop)
+	wg.Wait()
+	most = max(most, heapObjects(s))
+	runtime.GC()
+	kept := heapObjects(s)
+	runtime.KeepAlive(res)
+	res = nil
+
+	runtime.GC()
+	old := debug.SetGCPercent(-1)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	res = parse()
+	runtime.ReadMemStats(&m1)
+	runtime.KeepAlive(res)
+	res = nil
+	debug.SetGCPercent(old)
+	runtime.GC()
+
+	f := float64(n)
+	return float64(most-base) / f, float64(m1.TotalAlloc-m0.TotalAlloc) / f, float64(kept-base) / f
+}
+
+// memText returns an MDSL text of the given shape of about size bytes.
+func memText(shape string, size int) []byte {
+	var b bytes.Buffer
+	switch shape {
+	case "corpus": // mdslBenchText's style, indented
+		per := len(mustBenchText(1000)) / 1000
+		src := mustBenchText(size / per)
+		for len(src) < size {
+			src = mustBenchText(size/per + (size-len(src))/per + 1)
+		}
+		return src
+	case "leaves": // short distinct actions, one per line, in wide sequences
+		b.WriteString("root {\n    sequence {\n")
+		for i := 0; b.Len() < size; i++ {
+			if i%1000 == 0 {
+				if i > 0 {
+					b.WriteString("        }\n")
+				}
+				b.WriteString("        sequence {\n")
+			}
+			fmt.Fprintf(&b, "            action [A%d]\n", i)
+		}
+		b.WriteString("        }\n    }\n}\n")
+	case "strings": // actions with long string arguments
+		b.WriteString("root {\n    sequence {\n")
+		arg := bytes.Repeat([]byte("x"), 200)
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, "        action [A%d, \"%s\", %d, true]\n", i%50, arg, i)
+		}
+		b.WriteString("    }\n}\n")
+	}
+	return b.Bytes()
+}
+
+func mustBenchText(n int) []byte {
+	src, _ := mdslBenchText(n)
+	return src
+}
+
+// BenchmarkParseMemory reports the peak heap of ParseMDSL and
+// ParseMistreevous over the input's size (peak-heap/B), with alloc/B and
+// live/B, for texts of a few shapes and sizes. Run it once per size:
+//
+//	go test -run '^$' -bench ParseMemory -benchtime 1x
+func BenchmarkParseMemory(b *testing.B) {
+	for _, shape := range []string{"corpus", "leaves", "strings"} {
+		for _, mb := range []int{1, 16} {
+			src := memText(shape, mb<<20)
+			def, err := ParseMDSL("mem.mdsl", src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			js, err := MarshalMistreevous(def)
+			if err != nil {
+				b.Fatal(err)
+			}
+			def = Node[Call]{}
+			b.Run(fmt.Sprintf("MDSL/%s/%dMB", shape, mb), func(b *testing.B) {
+				benchParseMemory(b, len(src), func() any {
+					n, err := ParseMDSL("mem.mdsl", src)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return n
+				})
+			})
+			b.Run(fmt.Sprintf("Mistreevous/%s/%dMB", shape, mb), func(b *testing.B) {
+				benchParseMemory(b, len(js), func() any {
+					n, err := ParseMistreevous(js)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return n
+				})
+			})
+		}
+	}
+}
+
+func benchParseMemory(b *testing.B, n int, parse func() any) {
+	b.SetBytes(int64(n))
+	var peak, alloc, live float64
+	for i := 0; i < b.N; i++ {
+		peak, alloc, live = parseMemory(n, parse)
+	}
+	b.ReportMetric(peak, "peak-heap/B")
+	b.ReportMetric(alloc, "alloc/B")
+	b.ReportMetric(live, "live/B")
+	b.ReportMetric(float64(n), "input-bytes")
+}
