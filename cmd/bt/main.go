@@ -355,11 +355,17 @@ func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.MarshalIndent(s, "", "  ")
+		// s.MarshalJSON, not json.MarshalIndent(s): encoding/json would
+		// wrap the library's error in its own "error calling MarshalJSON".
+		raw, err := s.MarshalJSON()
 		if err != nil {
 			return nil, err
 		}
-		return append(b, '\n'), nil
+		var b bytes.Buffer
+		if err := json.Indent(&b, raw, "", "  "); err != nil {
+			return nil, err
+		}
+		return append(b.Bytes(), '\n'), nil
 	}
 	c := t.call
 	if t.isStr {

@@ -81,3 +81,13 @@ func TestRun(t *testing.T) {
 		t.Errorf("fmt -l after -w: %d %q", code, out.String())
 	}
 }
+
+// TestConvertNoJSONForm: converting a tree with a kind that no JSON form
+// holds names the node, not encoding/json's internals.
+func TestConvertNoJSONForm(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := run([]string{"convert", "-to", "json", "../../testdata/mdsl/elixir_kinds.mdsl"}, &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), "children[3]: threshold node has no JSON form") || strings.Contains(errs.String(), "error calling MarshalJSON") {
+		t.Errorf("exit %d, stderr %q", code, errs.String())
+	}
+}
