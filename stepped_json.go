@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,19 +75,10 @@ func (t Stepped[L]) RestoreJSON(data []byte) (Stepped[L], error) {
 	if err != nil {
 		return bad("state: %w", err)
 	}
-	if len(b) < 12 || !bytes.Equal(b[4:12], fpBytes(fp)) {
+	if len(b) < 12 || binary.LittleEndian.Uint64(b[4:12]) != fp {
 		return bad("the fingerprint does not match the state")
 	}
 	return t.Restore(b)
-}
-
-// fpBytes returns fingerprint fp as MarshalBinary writes it.
-func fpBytes(fp uint64) []byte {
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(fp >> (8 * i))
-	}
-	return b[:]
 }
 
 // errSteppedUnmarshal is the error of [Stepped.UnmarshalJSON].
