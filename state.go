@@ -119,6 +119,7 @@ type savedState struct {
 	rng         *[16]byte
 	counts      [][2]uint64 // position, left
 	custom      []savedCustom
+	mem         []byte // the binary form of the memory (memory_codec.go); nil when it is empty
 }
 
 type savedCustom struct {
@@ -137,6 +138,12 @@ func (t Tree[L]) save() (savedState, error) {
 	root := t.z.root()
 	prog := compiled(root.def)
 	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.status, signal: t.signal}
+	if t.mem.Len() > 0 {
+		var err error
+		if s.mem, err = appendMemory(nil, t.mem); err != nil {
+			return s, err
+		}
+	}
 	for c := t.z.counts; c != nil; c = c.next {
 		s.counts = append(s.counts, [2]uint64{uint64(c.at.id), uint64(c.left)})
 	}
@@ -207,7 +214,12 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 //     (1 to its RepeatN's count minus 1), deepest first, all uvarints;
 //   - the number of custom states, then each one's position, byte length
 //     and bytes (from [SavableTraversal.MarshalState]), by increasing
-//     position, the numbers uvarints.
+//     position, the numbers uvarints;
+//   - in format version 2 only, which a version with a non-empty memory
+//     saves in, the memory: its keys and their values with their types.
+//
+// A value in memory that has no saved form (see [NewKey]) makes saving
+// fail with a [*MemoryError] naming its key and type.
 //
 // A battleship bot's tree takes 15 to 40 bytes.
 func (t Tree[L]) MarshalBinary() ([]byte, error) {
@@ -220,7 +232,11 @@ func (t Tree[L]) MarshalBinary() ([]byte, error) {
 
 // appendBinary appends the binary form of s to b.
 func (s *savedState) appendBinary(b []byte) []byte {
-	b = append(b, 'B', 'T', 'S', 1)
+	version := byte(1)
+	if s.mem != nil {
+		version = 2
+	}
+	b = append(b, 'B', 'T', 'S', version)
 	b = binary.LittleEndian.AppendUint64(b, s.fingerprint)
 	b = binary.AppendUvarint(b, s.focus)
 	b = append(b, byte(s.status), byte(s.signal))
@@ -241,7 +257,7 @@ func (s *savedState) appendBinary(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(c.state)))
 		b = append(b, c.state...)
 	}
-	return b
+	return append(b, s.mem...)
 }
 
 // Restore returns the version that data, from [Tree.MarshalBinary], saved,
@@ -271,6 +287,9 @@ func decodeBinary(data []byte) (savedState, error) {
 	if err == nil {
 		s.custom, err = r.customStates()
 	}
+	if err == nil && data[3] == 2 {
+		s.mem, err = r.memory()
+	}
 	if err == nil && r.off != len(data) {
 		err = &StateError{Where: r.where(), Msg: fmt.Sprintf("%d bytes after the state", len(data)-r.off)}
 	}
@@ -284,8 +303,8 @@ func (r *reader) header() (savedState, error) {
 	if len(r.data) < 4 || !bytes.Equal(r.data[:3], []byte("BTS")) {
 		return s, &StateError{Where: "byte 0", Msg: `not a saved tree state (no "BTS" magic)`}
 	}
-	if r.data[3] != 1 {
-		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1", r.data[3])}
+	if r.data[3] != 1 && r.data[3] != 2 {
+		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1 or 2", r.data[3])}
 	}
 	r.off = 4
 	fp, err := r.fixed(8, "fingerprint")
@@ -318,6 +337,17 @@ func (r *reader) header() (savedState, error) {
 		return s, &StateError{Where: fmt.Sprintf("byte %d", r.off-1), Msg: fmt.Sprintf("unknown flags %#x, want 0 or 1", flags[0])}
 	}
 	return s, nil
+}
+
+// memory reads the memory section, checking it, and returns its bytes.
+func (r *reader) memory() ([]byte, error) {
+	start := r.off
+	_, rest, err := readMemory(r.data[r.off:], r.off)
+	if err != nil {
+		return nil, &StateError{Where: "memory", Msg: err.Error(), Err: err}
+	}
+	r.off = len(r.data) - len(rest)
+	return r.data[start:r.off:r.off], nil
 }
 
 // counters reads the number of counters and each one's position and runs
@@ -438,6 +468,7 @@ type places interface {
 	rng() string
 	count(i int) string
 	custom(i int) string
+	memory() string
 }
 
 type binaryPlaces struct{}
@@ -447,6 +478,7 @@ func (binaryPlaces) signal() string      { return "signal" }
 func (binaryPlaces) rng() string         { return "random state" }
 func (binaryPlaces) count(i int) string  { return fmt.Sprintf("counter %d", i) }
 func (binaryPlaces) custom(i int) string { return fmt.Sprintf("custom state %d", i) }
+func (binaryPlaces) memory() string       { return "memory" }
 
 type jsonPlaces struct{}
 
@@ -455,6 +487,7 @@ func (jsonPlaces) signal() string      { return `"signal"` }
 func (jsonPlaces) rng() string         { return `"rng"` }
 func (jsonPlaces) count(i int) string  { return fmt.Sprintf(`"counts"[%d]`, i) }
 func (jsonPlaces) custom(i int) string { return fmt.Sprintf(`"custom"[%d]`, i) }
+func (jsonPlaces) memory() string       { return `"memory"` }
 
 // restore checks a parsed state against a program and builds the version,
 // in the order of the fields.
@@ -479,6 +512,11 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 	}
 	if err = restoreCustom(prog, t.z.ext, s.custom, at); err != nil {
 		return Tree[L]{}, err
+	}
+	if s.mem != nil {
+		if t.mem, _, err = readMemory(s.mem, 0); err != nil {
+			return Tree[L]{}, &StateError{Where: at.memory(), Msg: err.Error(), Err: err}
+		}
 	}
 	return t, nil
 }
@@ -568,6 +606,7 @@ type stateJSON struct {
 	RNG         string       `json:"rng,omitempty"`
 	Counts      []countJSON  `json:"counts,omitempty"`
 	Custom      []customJSON `json:"custom,omitempty"`
+	Memory      []byte       `json:"memory,omitempty"` // base64
 }
 
 type countJSON struct {
@@ -602,7 +641,9 @@ const stateFormat = "behaviortree-state/1"
 //   - "counts": the RepeatN counters that have counted down, deepest first,
 //     each {"node": position, "left": runs left}; left out when empty;
 //   - "custom": the custom node states, by increasing position, each
-//     {"node": position, "state": the bytes in base64}; left out when empty.
+//     {"node": position, "state": the bytes in base64}; left out when empty;
+//   - "memory": the memory, in the binary form's encoding, in base64; left
+//     out when the memory is empty.
 //
 // Unknown fields and data after the object are errors.
 func (t Tree[L]) MarshalJSON() ([]byte, error) {
@@ -626,6 +667,7 @@ func (s *savedState) marshalJSON() ([]byte, error) {
 	for _, c := range s.custom {
 		j.Custom = append(j.Custom, customJSON{Node: c.id, State: base64.StdEncoding.EncodeToString(c.state)})
 	}
+	j.Memory = s.mem
 	return json.Marshal(j)
 }
 
@@ -702,6 +744,18 @@ func (j *stateJSON) state() (savedState, error) {
 			return s, &StateError{Where: jsonPlaces{}.custom(i), Msg: "state is not base64", Err: err}
 		}
 		s.custom = append(s.custom, savedCustom{id: c.Node, state: st})
+	}
+	if j.Memory != nil {
+		m, rest, err := readMemory(j.Memory, 0)
+		if err == nil && len(rest) > 0 {
+			err = fmt.Errorf("memory: %d bytes after it", len(rest))
+		}
+		if err != nil {
+			return s, &StateError{Where: `"memory"`, Msg: err.Error(), Err: err}
+		}
+		if m.Len() > 0 {
+			s.mem = j.Memory
+		}
 	}
 	return s, nil
 }

@@ -153,7 +153,7 @@ func TestRestoreBadInput(t *testing.T) {
 	}{
 		{"empty", nil, `byte 0: not a saved tree state (no "BTS" magic)`},
 		{"wrong magic", []byte("XYZ\x01"), `byte 0: not a saved tree state`},
-		{"future version", []byte("BTS\x02"), "byte 3: format version 2, want 1"},
+		{"future version", []byte("BTS\x03"), "byte 3: format version 3, want 1 or 2"},
 		{"truncated fingerprint", []byte("BTS\x01abc"), "byte 4: truncated: fingerprint needs 8 bytes, 3 left"},
 		{"focus not a leaf", mk([]byte{0, 0, 0, 0, 0, 0}), "focus: position 0 is not a leaf of the definition"},
 		{"focus out of range", mk([]byte{99, 0, 0, 0, 0, 0}), "focus: position 99 is not a leaf"},
@@ -424,7 +424,7 @@ func TestSaved(t *testing.T) {
 	if err := saved.UnmarshalJSON([]byte(`{"format":"behaviortree-state/1","status":"Status(?)"}`)); !errors.As(err, &se) {
 		t.Errorf("bad JSON state: %v", err)
 	}
-	if err := saved.UnmarshalBinary([]byte("BTS\x02")); !errors.As(err, &se) || se.Where != "byte 3" {
+	if err := saved.UnmarshalBinary([]byte("BTS\x03")); !errors.As(err, &se) || se.Where != "byte 3" {
 		t.Errorf("bad binary state: %v", err)
 	}
 	if r, err := saved.Restore(def); err != nil || !r.Equal(v) || saved != kept {

@@ -39,7 +39,10 @@ func (s Status) Valid() bool { return s == Running || s == Success || s == Failu
 // a new version, and every version stays valid, so a caller may keep as many
 // as it likes and use them from any number of goroutines at once.
 //
-// A Tree is a small value (four words); copying it copies a version. The zero
+// A version also carries the agent's [Memory], which signals keep and
+// [Tree.WithMemory] replaces.
+//
+// A Tree is a small value (five words); copying it copies a version. The zero
 // Tree is not valid: get one from [Start], [Restore] or [Saved.Restore]. A
 // Tree cannot be restored without its definition, so [Tree.UnmarshalJSON]
 // always fails: a struct that is saved and read back whole should hold a
@@ -48,6 +51,7 @@ type Tree[L any] struct {
 	z      zipper[L]
 	status Status // how the root ended with the signal that made this version
 	signal Status // that signal: Success or Failure; Running for Start
+	mem    Memory // the agent's memory in this version
 }
 
 // Option configures [Start].
@@ -157,6 +161,28 @@ func (t Tree[L]) Status() Status { return t.status }
 // or Running for a version made by Start.
 func (t Tree[L]) LastSignal() Status { return t.signal }
 
+// Memory returns the agent's memory in this version: what [Tree.WithMemory]
+// gave it, or the version it came from had. A version made by [Start] has
+// an empty Memory. A handler that does what [Tree.Value] asks should read
+// the memory of the same version, and report with the new memory:
+//
+//	next := t.WithMemory(t.Memory().Set("shots", n+1)).Succeed()
+//
+// Signals keep the memory: Succeed and Fail make a version with the
+// memory of the version they are called on.
+func (t Tree[L]) Memory() Memory { return t.mem }
+
+// WithMemory returns a new version of t with the memory m and everything
+// else as in t (the same focus: the same behavior wanted next). It returns
+// t itself when m is already t's memory. t itself is unchanged.
+func (t Tree[L]) WithMemory(m Memory) Tree[L] {
+	if t.z.focus == nil {
+		zeroTree("WithMemory")
+	}
+	t.mem = m
+	return t
+}
+
 // Root returns the tree's definition.
 func (t Tree[L]) Root() Node[L] {
 	if t.z.focus == nil {
@@ -208,10 +234,11 @@ func zeroTree(method string) {
 
 // Equal reports whether t and u are the same version: the same compiled
 // definition, focus, RepeatN counts, random state, custom node states,
-// status and last signal. Versions reached by separate but identical runs
+// status, last signal and memory (the same keys, with values that
+// reflect.DeepEqual finds equal). Versions reached by separate but identical runs
 // are Equal even though they share no memory; == on Trees compares memory.
 func (t Tree[L]) Equal(u Tree[L]) bool {
-	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal {
+	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal || !t.mem.equal(u.mem) {
 		return false
 	}
 	a, b := t.z.counts, u.z.counts

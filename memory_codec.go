@@ -1,0 +1,579 @@
+package behaviortree
+
+import (
+	"encoding"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/benbjohnson/immutable"
+)
+
+// This file is the binary form of a Memory, which the saved states of
+// both driving styles end with.
+//
+// The form is the number of keys, then each key in increasing order: its
+// length and bytes, then its value as a type and a payload. All numbers are
+// uvarints unless said otherwise.
+//
+// A type is a tag byte (memTag), followed, for a slice or a map, by the
+// type of its elements: so []map[string]int is tSlice tMap tInt. A value
+// of interface type (the elements of []any and map[string]any) is a type
+// and a payload again; a nil value is the type tNil and no payload.
+//
+// Payloads: a bool is a byte 0 or 1; signed integers and time.Duration
+// are zig-zag varints, unsigned ones uvarints; floats are their IEEE bits,
+// 4 or 8 bytes little-endian; a string is its length and bytes. A []byte,
+// a slice or a map is 0 for nil, else its length plus one, then its bytes,
+// its elements, or its entries (key as a string, then the element) in
+// increasing order of keys. A value of a type registered by NewKey for its
+// key (tBinary, tText, only as the type of a key's value) is the length
+// and bytes of its MarshalBinary or MarshalText.
+//
+// A reader checks every count against the bytes left before it allocates
+// (each element takes at least one byte), and nesting against
+// memMaxDepth, so that a small input cannot take much memory.
+
+type memTag byte
+
+const (
+	tNil memTag = iota
+	tAny
+	tBool
+	tInt
+	tInt8
+	tInt16
+	tInt32
+	tInt64
+	tUint
+	tUint8
+	tUint16
+	tUint32
+	tUint64
+	tUintptr
+	tFloat32
+	tFloat64
+	tString
+	tBytes
+	tDuration
+	tSlice
+	tMap
+	tBinary
+	tText
+)
+
+// memMaxDepth bounds the nesting of types in a saved memory.
+const memMaxDepth = 64
+
+// memBasic are the types of the basic tags, by tag.
+var memBasic = [...]reflect.Type{
+	tAny:      reflect.TypeFor[any](),
+	tBool:     reflect.TypeFor[bool](),
+	tInt:      reflect.TypeFor[int](),
+	tInt8:     reflect.TypeFor[int8](),
+	tInt16:    reflect.TypeFor[int16](),
+	tInt32:    reflect.TypeFor[int32](),
+	tInt64:    reflect.TypeFor[int64](),
+	tUint:     reflect.TypeFor[uint](),
+	tUint8:    reflect.TypeFor[uint8](),
+	tUint16:   reflect.TypeFor[uint16](),
+	tUint32:   reflect.TypeFor[uint32](),
+	tUint64:   reflect.TypeFor[uint64](),
+	tUintptr:  reflect.TypeFor[uintptr](),
+	tFloat32:  reflect.TypeFor[float32](),
+	tFloat64:  reflect.TypeFor[float64](),
+	tString:   reflect.TypeFor[string](),
+	tBytes:    reflect.TypeFor[[]byte](),
+	tDuration: reflect.TypeFor[time.Duration](),
+}
+
+// memTagOf maps the basic types to their tags.
+var memTagOf = func() map[reflect.Type]memTag {
+	m := make(map[reflect.Type]memTag, len(memBasic))
+	for tag, t := range memBasic {
+		if t != nil {
+			m[t] = memTag(tag)
+		}
+	}
+	return m
+}()
+
+// MemoryError is the error of saving a memory value that cannot be saved:
+// it names the key and the value's type.
+type MemoryError struct {
+	Key  string
+	Type string // the value's type, as %T prints it
+	Err  error  // the marshaler's error, or nil for a type that cannot be saved
+}
+
+func (e *MemoryError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("behaviortree: cannot save memory key %q (%s): %v", e.Key, e.Type, e.Err)
+	}
+	return fmt.Sprintf("behaviortree: cannot save memory key %q: a value of type %s has no saved form (see NewKey)", e.Key, e.Type)
+}
+
+// Unwrap returns e.Err.
+func (e *MemoryError) Unwrap() error { return e.Err }
+
+// appendMemory appends the binary form of m to b.
+func appendMemory(b []byte, m Memory) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(m.Len()))
+	for k, v := range m.All() {
+		b = appendString(b, k)
+		var err error
+		if b, err = appendKeyValue(b, k, v); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendKeyValue appends the type and payload of key's value v.
+func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
+	if v != nil {
+		t := reflect.TypeOf(v)
+		if _, basic := memTagOf[t]; !basic {
+			if rt, ok := keyTypes.Load(key); ok && rt.(reflect.Type) == t {
+				var data []byte
+				var err error
+				tag := tBinary
+				if marshalingType(t) == 1 {
+					data, err = v.(encoding.BinaryMarshaler).MarshalBinary()
+				} else {
+					tag = tText
+					data, err = v.(encoding.TextMarshaler).MarshalText()
+				}
+				if err != nil {
+					return nil, &MemoryError{Key: key, Type: t.String(), Err: err}
+				}
+				b = append(b, byte(tag))
+				return append(binary.AppendUvarint(b, uint64(len(data))), data...), nil
+			}
+		}
+	}
+	b, ok := appendAny(b, reflect.ValueOf(&v).Elem(), 0)
+	if !ok {
+		return nil, &MemoryError{Key: key, Type: fmt.Sprintf("%T", v)}
+	}
+	return b, nil
+}
+
+// appendAny appends the type and payload of the interface value v.
+func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
+	if v.IsNil() {
+		return append(b, byte(tNil)), true
+	}
+	e := v.Elem()
+	mark := len(b)
+	b, ok := appendType(b, e.Type(), depth)
+	if !ok {
+		return b[:mark], false
+	}
+	return appendPayload(b, e, depth)
+}
+
+// appendType appends the type t, and reports whether it is one a memory
+// saves.
+func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
+	if depth >= memMaxDepth {
+		return b, false
+	}
+	if tag, ok := memTagOf[t]; ok {
+		return append(b, byte(tag)), true
+	}
+	if t.Name() != "" || t.PkgPath() != "" {
+		return b, false // a named type other than time.Duration
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1)
+	case reflect.Map:
+		if t.Key() != memBasic[tString] {
+			return b, false
+		}
+		return appendType(append(b, byte(tMap)), t.Elem(), depth+1)
+	}
+	return b, false
+}
+
+// appendPayload appends the payload of v, whose type appendType accepted.
+func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
+	t := v.Type()
+	if t == memBasic[tDuration] {
+		return binary.AppendVarint(b, v.Int()), true
+	}
+	if t == memBasic[tBytes] {
+		if v.IsNil() {
+			return append(b, 0), true
+		}
+		b = binary.AppendUvarint(b, uint64(v.Len())+1)
+		return append(b, v.Bytes()...), true
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return appendAny(b, v, depth+1)
+	case reflect.Bool:
+		if v.Bool() {
+			return append(b, 1), true
+		}
+		return append(b, 0), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return binary.AppendVarint(b, v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return binary.AppendUvarint(b, v.Uint()), true
+	case reflect.Float32:
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float()))), true
+	case reflect.Float64:
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
+	case reflect.String:
+		return appendString(b, v.String()), true
+	case reflect.Slice:
+		if v.IsNil() {
+			return append(b, 0), true
+		}
+		b = binary.AppendUvarint(b, uint64(v.Len())+1)
+		for i := range v.Len() {
+			var ok bool
+			if b, ok = appendPayload(b, v.Index(i), depth+1); !ok {
+				return b, false
+			}
+		}
+		return b, true
+	case reflect.Map:
+		if v.IsNil() {
+			return append(b, 0), true
+		}
+		keys := make([]string, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			keys = append(keys, it.Key().String())
+		}
+		slices.Sort(keys)
+		b = binary.AppendUvarint(b, uint64(len(keys))+1)
+		for _, k := range keys {
+			b = appendString(b, k)
+			var ok bool
+			if b, ok = appendPayload(b, v.MapIndex(reflect.ValueOf(k).Convert(t.Key())), depth+1); !ok {
+				return b, false
+			}
+		}
+		return b, true
+	}
+	return b, false
+}
+
+// memReader reads the binary form of a Memory.
+type memReader struct {
+	data []byte
+	off  int // of data[0] in the whole input, for errors
+	key  string
+}
+
+
+func (r *memReader) fail(format string, args ...any) error {
+	if r.key != "" {
+		return fmt.Errorf("memory key %q, byte %d: "+format, append([]any{r.key, r.off}, args...)...)
+	}
+	return fmt.Errorf("memory, byte %d: "+format, append([]any{r.off}, args...)...)
+}
+
+func (r *memReader) skip(n int) {
+	r.data = r.data[n:]
+	r.off += n
+}
+
+func (r *memReader) uvarint() (uint64, error) {
+	x, n := binary.Uvarint(r.data)
+	if n <= 0 {
+		return 0, r.fail("bad or truncated number")
+	}
+	r.skip(n)
+	return x, nil
+}
+
+func (r *memReader) varint() (int64, error) {
+	x, n := binary.Varint(r.data)
+	if n <= 0 {
+		return 0, r.fail("bad or truncated number")
+	}
+	r.skip(n)
+	return x, nil
+}
+
+// count reads a count of items that take at least one byte each.
+func (r *memReader) count(what string) (int, error) {
+	n, err := r.uvarint()
+	if err != nil {
+		return 0, err
+	}
+	if n > uint64(len(r.data)) {
+		return 0, r.fail("%s %d: more than the %d bytes left", what, n, len(r.data))
+	}
+	return int(n), nil
+}
+
+func (r *memReader) bytes(n int) ([]byte, error) {
+	if n > len(r.data) {
+		return nil, r.fail("%d bytes, more than the %d left", n, len(r.data))
+	}
+	b := r.data[:n]
+	r.skip(n)
+	return b, nil
+}
+
+func (r *memReader) string() (string, error) {
+	n, err := r.count("string length")
+	if err != nil {
+		return "", err
+	}
+	b, err := r.bytes(n)
+	return string(b), err
+}
+
+// readMemory reads a Memory from the start of data, which begins at byte
+// off of the whole input, and returns it with the bytes after it.
+func readMemory(data []byte, off int) (Memory, []byte, error) {
+	r := &memReader{data: data, off: off}
+	n, err := r.count("key count")
+	if err != nil {
+		return Memory{}, nil, err
+	}
+	if n == 0 {
+		return Memory{}, r.data, nil
+	}
+	bld := immutable.NewSortedMapBuilder[string, any](stringComparer{})
+	prev := ""
+	for i := range n {
+		r.key = ""
+		k, err := r.string()
+		if err != nil {
+			return Memory{}, nil, err
+		}
+		if i > 0 && k <= prev {
+			return Memory{}, nil, r.fail("key %q is not after key %q", k, prev)
+		}
+		prev, r.key = k, k
+		v, err := r.keyValue()
+		if err != nil {
+			return Memory{}, nil, err
+		}
+		bld.Set(k, v)
+	}
+	return Memory{bld.Map()}, r.data, nil
+}
+
+// keyValue reads the value of r.key.
+func (r *memReader) keyValue() (any, error) {
+	if len(r.data) == 0 {
+		return nil, r.fail("truncated")
+	}
+	tag := memTag(r.data[0])
+	if tag != tBinary && tag != tText {
+		v, err := r.anyValue(0)
+		if err != nil {
+			return nil, err
+		}
+		return v.Interface(), nil
+	}
+	r.skip(1)
+	n, err := r.count("length")
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.bytes(n)
+	if err != nil {
+		return nil, err
+	}
+	rt, ok := keyTypes.Load(r.key)
+	if !ok {
+		return nil, r.fail("no type is registered for this key (NewKey must be called for it before restoring)")
+	}
+	t := rt.(reflect.Type)
+	want := byte(1)
+	if tag == tText {
+		want = 2
+	}
+	if marshalingType(t) != want {
+		return nil, r.fail("saved through a marshaler that the registered type %v does not have", t)
+	}
+	p := reflect.New(t)
+	if tag == tBinary {
+		err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(data)
+	} else {
+		err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(data)
+	}
+	if err != nil {
+		return nil, r.fail("%v: %w", t, err)
+	}
+	return p.Elem().Interface(), nil
+}
+
+// anyValue reads the type and payload of an interface value.
+func (r *memReader) anyValue(depth int) (reflect.Value, error) {
+	if len(r.data) > 0 && memTag(r.data[0]) == tNil {
+		r.skip(1)
+		return reflect.Zero(memBasic[tAny]), nil
+	}
+	t, err := r.typ(depth)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	v, err := r.payload(t, depth)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	out := reflect.New(memBasic[tAny]).Elem()
+	out.Set(v)
+	return out, nil
+}
+
+// typ reads a type.
+func (r *memReader) typ(depth int) (reflect.Type, error) {
+	if depth >= memMaxDepth {
+		return nil, r.fail("types nested deeper than %d", memMaxDepth)
+	}
+	if len(r.data) == 0 {
+		return nil, r.fail("truncated")
+	}
+	tag := memTag(r.data[0])
+	r.skip(1)
+	switch {
+	case tag >= tAny && tag <= tDuration:
+		return memBasic[tag], nil
+	case tag == tSlice || tag == tMap:
+		e, err := r.typ(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if tag == tSlice {
+			return reflect.SliceOf(e), nil
+		}
+		return reflect.MapOf(memBasic[tString], e), nil
+	}
+	return nil, r.fail("unknown type tag %d", tag)
+}
+
+// payload reads a value of type t.
+func (r *memReader) payload(t reflect.Type, depth int) (reflect.Value, error) {
+	if depth >= memMaxDepth {
+		return reflect.Value{}, r.fail("values nested deeper than %d", memMaxDepth)
+	}
+	v := reflect.New(t).Elem()
+	if t == memBasic[tDuration] {
+		x, err := r.varint()
+		v.SetInt(x)
+		return v, err
+	}
+	if t == memBasic[tBytes] {
+		n, err := r.uvarint()
+		if err != nil || n == 0 {
+			return v, err
+		}
+		b, err := r.bytes(int(min(n-1, uint64(len(r.data))+1)))
+		if err != nil {
+			return v, err
+		}
+		v.SetBytes(slices.Clone(b))
+		return v, nil
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return r.anyValue(depth + 1)
+	case reflect.Bool:
+		b, err := r.bytes(1)
+		if err != nil {
+			return v, err
+		}
+		if b[0] > 1 {
+			return v, r.fail("bool byte %d", b[0])
+		}
+		v.SetBool(b[0] == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := r.varint()
+		if err != nil {
+			return v, err
+		}
+		if v.OverflowInt(x) {
+			return v, r.fail("%d overflows %v", x, t)
+		}
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x, err := r.uvarint()
+		if err != nil {
+			return v, err
+		}
+		if v.OverflowUint(x) {
+			return v, r.fail("%d overflows %v", x, t)
+		}
+		v.SetUint(x)
+	case reflect.Float32:
+		b, err := r.bytes(4)
+		if err != nil {
+			return v, err
+		}
+		v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+	case reflect.Float64:
+		b, err := r.bytes(8)
+		if err != nil {
+			return v, err
+		}
+		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+	case reflect.String:
+		s, err := r.string()
+		if err != nil {
+			return v, err
+		}
+		v.SetString(s)
+	case reflect.Slice:
+		n, err := r.count("length")
+		if err != nil || n == 0 {
+			return v, err
+		}
+		n--
+		s := reflect.MakeSlice(t, n, n)
+		for i := range n {
+			e, err := r.payload(t.Elem(), depth+1)
+			if err != nil {
+				return v, err
+			}
+			s.Index(i).Set(e)
+		}
+		v.Set(s)
+	case reflect.Map:
+		n, err := r.count("length")
+		if err != nil || n == 0 {
+			return v, err
+		}
+		n--
+		m := reflect.MakeMapWithSize(t, n)
+		prev := ""
+		for i := range n {
+			k, err := r.string()
+			if err != nil {
+				return v, err
+			}
+			if i > 0 && k <= prev {
+				return v, r.fail("map key %s is not after %s", strconv.Quote(k), strconv.Quote(prev))
+			}
+			prev = k
+			e, err := r.payload(t.Elem(), depth+1)
+			if err != nil {
+				return v, err
+			}
+			m.SetMapIndex(reflect.ValueOf(k), e)
+		}
+		v.Set(m)
+	default:
+		return v, r.fail("type %v", t)
+	}
+	return v, nil
+}
