@@ -70,8 +70,19 @@ type Functions struct {
 	Callbacks map[string]func(args []any)
 	// Exits are called by exit callbacks.
 	Exits map[string]func(args []any, succeeded, aborted bool)
-	// Property returns the value of the agent's property name, for
-	// [Property] arguments. It may be nil when no definition uses them.
+	// The memory forms of the handlers: each gets the [Blackboard] of the
+	// step as well, to read and write the memory of the version being
+	// stepped. A name may be in Actions or in MemoryActions, not in both
+	// (and so on for the others).
+	MemoryActions    map[string]func(b *Blackboard, args []any) Result
+	MemoryConditions map[string]func(b *Blackboard, args []any) bool
+	MemoryCallbacks  map[string]func(b *Blackboard, args []any)
+	MemoryExits      map[string]func(b *Blackboard, args []any, succeeded, aborted bool)
+	// Property returns the value of the agent's property name, for a
+	// [Property] argument ($name in MDSL) whose key the memory of the
+	// version being stepped does not have: the memory comes first. With
+	// Property nil, such an argument is nil (as an absent property is
+	// undefined in Mistreevous).
 	Property func(name string) any
 }
 
@@ -87,15 +98,21 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		return Agent[Call]{}, fmt.Errorf("behaviortree.Functions.Agent: zero Node")
 	}
 	i := 0
+	props := false // def has Property arguments
 	for c := range def.Preorder() {
 		nd := c.n
-		check := func(role string, ok bool, call Call) error {
-			if !ok {
+		// check reports a missing function (plain and memory form both
+		// absent: in the plain map, in the memory map) or a name in both.
+		check := func(role string, plain, mem bool, call Call) error {
+			if !plain && !mem {
 				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): no %s function named %q", i, nd.kind.Mistreevous(), role, call.Name)
 			}
+			if plain && mem {
+				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): the %s function %q has both a plain and a memory form", i, nd.kind.Mistreevous(), role, call.Name)
+			}
 			for _, a := range call.Args {
-				if _, isProp := a.(Property); isProp && f.Property == nil {
-					return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): %s uses a property argument but Functions.Property is nil", i, nd.kind.Mistreevous(), call.Name)
+				if _, isProp := a.(Property); isProp {
+					props = true
 				}
 			}
 			return nil
@@ -104,10 +121,12 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		switch nd.kind {
 		case KindLeaf:
 			_, ok := f.Actions[nd.leaf.Name]
-			err = check("action", ok, nd.leaf)
+			_, mok := f.MemoryActions[nd.leaf.Name]
+			err = check("action", ok, mok, nd.leaf)
 		case KindCondition:
 			_, ok := f.Conditions[nd.leaf.Name]
-			err = check("condition", ok, nd.leaf)
+			_, mok := f.MemoryConditions[nd.leaf.Name]
+			err = check("condition", ok, mok, nd.leaf)
 		}
 		if err != nil {
 			return Agent[Call]{}, err
@@ -118,20 +137,23 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 					continue
 				}
 				v := at.a[k].v
-				var ok bool
+				var ok, mok bool
 				role := k.String()
 				switch k {
 				case AttrWhile, AttrUntil:
 					_, ok = f.Conditions[v.Name]
+					_, mok = f.MemoryConditions[v.Name]
 					role += " guard's condition"
 				case AttrEntry, AttrStep:
 					_, ok = f.Callbacks[v.Name]
+					_, mok = f.MemoryCallbacks[v.Name]
 					role += " callback"
 				case AttrExit:
 					_, ok = f.Exits[v.Name]
+					_, mok = f.MemoryExits[v.Name]
 					role += " callback"
 				}
-				if err := check(role, ok, v); err != nil {
+				if err := check(role, ok, mok, v); err != nil {
 					return Agent[Call]{}, err
 				}
 			}
@@ -139,26 +161,63 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		i++
 	}
 	// args returns a fresh copy of c's arguments, with properties looked
-	// up: the handler may keep or change it, while c.Args belongs to the
-	// immutable definition that every version shares.
-	args := func(c Call) []any {
+	// up (in b's memory first, when b is not nil): the handler may keep or
+	// change it, while c.Args belongs to the immutable definition that
+	// every version shares.
+	args := func(c Call, b *Blackboard) []any {
 		if len(c.Args) == 0 {
 			return nil
 		}
 		out := make([]any, len(c.Args))
 		for k, a := range c.Args {
 			if p, ok := a.(Property); ok {
-				a = f.Property(string(p))
+				v, found := b.getIfAny(string(p))
+				if !found && f.Property != nil {
+					v = f.Property(string(p))
+				}
+				a = v
 			}
 			out[k] = a
 		}
 		return out
 	}
+	if !props && len(f.MemoryActions)+len(f.MemoryConditions)+len(f.MemoryCallbacks)+len(f.MemoryExits) == 0 {
+		return Agent[Call]{
+			Action:    func(c Call) Result { return f.Actions[c.Name](args(c, nil)) },
+			Condition: func(c Call) bool { return f.Conditions[c.Name](args(c, nil)) },
+			Entry:     func(c Call) { f.Callbacks[c.Name](args(c, nil)) },
+			Step:      func(c Call) { f.Callbacks[c.Name](args(c, nil)) },
+			Exit:      func(c Call, s, a bool) { f.Exits[c.Name](args(c, nil), s, a) },
+		}, nil
+	}
+	callback := func(c Call, b *Blackboard) {
+		if h := f.MemoryCallbacks[c.Name]; h != nil {
+			h(b, args(c, b))
+			return
+		}
+		f.Callbacks[c.Name](args(c, b))
+	}
 	return Agent[Call]{
-		Action:    func(c Call) Result { return f.Actions[c.Name](args(c)) },
-		Condition: func(c Call) bool { return f.Conditions[c.Name](args(c)) },
-		Entry:     func(c Call) { f.Callbacks[c.Name](args(c)) },
-		Step:      func(c Call) { f.Callbacks[c.Name](args(c)) },
-		Exit:      func(c Call, s, a bool) { f.Exits[c.Name](args(c), s, a) },
+		MemoryAction: func(c Call, b *Blackboard) Result {
+			if h := f.MemoryActions[c.Name]; h != nil {
+				return h(b, args(c, b))
+			}
+			return f.Actions[c.Name](args(c, b))
+		},
+		MemoryCondition: func(c Call, b *Blackboard) bool {
+			if h := f.MemoryConditions[c.Name]; h != nil {
+				return h(b, args(c, b))
+			}
+			return f.Conditions[c.Name](args(c, b))
+		},
+		MemoryEntry: callback,
+		MemoryStep:  callback,
+		MemoryExit: func(c Call, b *Blackboard, s, a bool) {
+			if h := f.MemoryExits[c.Name]; h != nil {
+				h(b, args(c, b), s, a)
+				return
+			}
+			f.Exits[c.Name](args(c, b), s, a)
+		},
 	}, nil
 }

@@ -219,7 +219,6 @@ type Blackboard struct {
 type memoryWrite struct {
 	key      string
 	old, new any
-	had, has bool
 }
 
 // Get returns the value of key, and whether the memory has the key.
@@ -228,8 +227,8 @@ func (b *Blackboard) Get(key string) (any, bool) { return b.mem.Get(key) }
 // Set sets key to v.
 func (b *Blackboard) Set(key string, v any) {
 	if b.on {
-		old, had := b.mem.Get(key)
-		b.log = append(b.log, memoryWrite{key: key, old: old, new: v, had: had, has: true})
+		old, _ := b.mem.Get(key)
+		b.log = append(b.log, memoryWrite{key: key, old: old, new: v})
 	}
 	b.mem = b.mem.Set(key, v)
 }
@@ -241,9 +240,17 @@ func (b *Blackboard) Delete(key string) {
 		return
 	}
 	if b.on {
-		b.log = append(b.log, memoryWrite{key: key, old: old, had: true})
+		b.log = append(b.log, memoryWrite{key: key, old: old})
 	}
 	b.mem = b.mem.Delete(key)
+}
+
+// getIfAny is Get on a Blackboard that may be nil.
+func (b *Blackboard) getIfAny(key string) (any, bool) {
+	if b == nil {
+		return nil, false
+	}
+	return b.mem.Get(key)
 }
 
 // Memory returns the memory as it is now in the step.

@@ -102,6 +102,20 @@ type Agent[L any] struct {
 	// ([Stepped.Tick]; the zero TimeData for [Stepped.Step]).
 	TimedAction    func(v L, td TimeData) Result
 	TimedCondition func(v L, td TimeData) bool
+	// The memory forms: when not nil, each is called instead of the
+	// functions above that it stands for, with the [Blackboard] of the
+	// step, through which it reads and writes the memory of the version
+	// being stepped (and the step's time data).
+	MemoryAction    func(v L, b *Blackboard) Result
+	MemoryCondition func(v L, b *Blackboard) bool
+	MemoryEntry     func(v L, b *Blackboard)
+	MemoryStep      func(v L, b *Blackboard)
+	MemoryExit      func(v L, b *Blackboard, succeeded, aborted bool)
+}
+
+// usesMemory reports whether a has a memory form.
+func (a *Agent[L]) usesMemory() bool {
+	return a.MemoryAction != nil || a.MemoryCondition != nil || a.MemoryEntry != nil || a.MemoryStep != nil || a.MemoryExit != nil
 }
 
 // EventKind says what an [Event] reports.
@@ -116,6 +130,7 @@ const (
 	EventStep                       // Node's step callback was called with Value
 	EventExit                       // Node's exit callback was called with Value, Succeeded and Aborted
 	EventReset                      // the tree was reset; the state changes of the reset follow
+	EventMemory                     // the function called for Node set Key from Old to New (New nil: deleted), before the call's own event
 )
 
 // Event is one thing a step did, in the order it happened: exactly the
@@ -131,13 +146,16 @@ type Event[L any] struct {
 	Guard     bool   // EventCondition: the call was a guard's (While or Until on Node)
 	Succeeded bool   // EventExit
 	Aborted   bool   // EventExit
+	Key       string // EventMemory
+	Old, New  any    // EventMemory: the values before and after; nil when the key was absent, or deleted
 }
 
 // Stepped is a running stepped tree (Mistreevous semantics): a definition
 // whose nodes each have a [State]. [Stepped.Step] updates the tree once,
 // calling the agent, and returns a new version; every version stays valid
 // and may be stepped again (for undo, replay or "what if"), from any
-// goroutine. A version is a small value (four words).
+// goroutine. A version is a small value (five words), which also carries the
+// agent's [Memory].
 //
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
@@ -145,6 +163,7 @@ type Stepped[L any] struct {
 	small uint64      // node states, 2 bits each, when the tree has at most 32 nodes
 	words *uint64     // never modified: m.p.nwords words of node states (big trees), extras, generator
 	async *asyncEntry // pending async results, by node
+	mem   Memory      // the agent's memory
 }
 
 // wordsOf returns the version's words as a slice (nil when there are none).
@@ -172,6 +191,7 @@ type machine[L any] struct {
 	def    Node[L]
 	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
 	memo   *stepMemo[L] // p.memo
+	mem    bool         // the agent has memory forms: steps make a Blackboard
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.
@@ -244,15 +264,15 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	}
 	missing := ""
 	switch {
-	case p.uses[usesAction] && agent.Action == nil && agent.TimedAction == nil:
+	case p.uses[usesAction] && agent.Action == nil && agent.TimedAction == nil && agent.MemoryAction == nil:
 		missing = "actions but the agent has no Action"
-	case p.uses[usesCondition] && agent.Condition == nil && agent.TimedCondition == nil:
+	case p.uses[usesCondition] && agent.Condition == nil && agent.TimedCondition == nil && agent.MemoryCondition == nil:
 		missing = "conditions or guards but the agent has no Condition"
-	case p.uses[AttrEntry] && agent.Entry == nil:
+	case p.uses[AttrEntry] && agent.Entry == nil && agent.MemoryEntry == nil:
 		missing = "entry callbacks but the agent has no Entry"
-	case p.uses[AttrStep] && agent.Step == nil:
+	case p.uses[AttrStep] && agent.Step == nil && agent.MemoryStep == nil:
 		missing = "step callbacks but the agent has no Step"
-	case p.uses[AttrExit] && agent.Exit == nil:
+	case p.uses[AttrExit] && agent.Exit == nil && agent.MemoryExit == nil:
 		missing = "exit callbacks but the agent has no Exit"
 	}
 	if missing != "" {
@@ -262,7 +282,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	for _, o := range opts {
 		o(&c)
 	}
-	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo}}
+	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo, mem: agent.usesMemory()}}
 	if p.nwords > 0 {
 		w := make([]uint64, p.nwords)
 		if p.rngAt >= 0 {
@@ -274,6 +294,19 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 		t.words = &w[0]
 	}
 	return t, nil
+}
+
+// Memory returns the agent's memory in this version. A version made by
+// [NewStepped] has an empty Memory; a step keeps the memory of the version
+// it steps, with the writes its agent made through the [Blackboard].
+func (t Stepped[L]) Memory() Memory { return t.mem }
+
+// WithMemory returns a new version of t with the memory m and everything
+// else as in t. t itself is unchanged.
+func (t Stepped[L]) WithMemory(m Memory) Stepped[L] {
+	t.mustM("WithMemory")
+	t.mem = m
+	return t
 }
 
 // Definition returns the tree's definition.
@@ -383,7 +416,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		zeroStepped("Step")
 	}
 	mo := m.memo
-	if mo == nil || events != nil || t.async != nil {
+	if mo == nil || events != nil || t.async != nil || m.mem {
 		return t.stepRules(td, events, nil)
 	}
 	// The step cache (stepped_memo.go): the calls along the trie of t's
@@ -447,9 +480,12 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
+	if m.mem {
+		s.bb = &Blackboard{mem: t.mem, td: td, on: events != nil}
+	}
 	if mr == nil {
 		s.fl = m.fluent
-		if m.agent.TimedAction == nil {
+		if m.agent.TimedAction == nil && m.agent.MemoryAction == nil {
 			s.act = m.agent.Action
 		}
 	} else {
@@ -462,6 +498,9 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 		m.p.memo.add(mr, s.small)
 	}
 	t.small, t.words, t.async = s.small, firstWord(s.words), s.async
+	if s.bb != nil {
+		t.mem = s.bb.mem
+	}
 	return t, nil
 }
 
@@ -508,7 +547,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words)}
+	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words), mem: t.mem}
 }
 
 // stepper is the working state of one step: a copy-on-write view of a
@@ -525,6 +564,7 @@ type stepper[L any] struct {
 	act     func(L) Result // the agent's Action when it has no TimedAction, and no cache run
 	fl      *fluentFuncs   // the machine's, without a cache run
 	mr      *memoRun[L]    // the step cache's part in the step, or nil
+	bb      *Blackboard    // the step's memory, when the agent has memory forms
 	small   uint64
 	words   []uint64
 	owned   bool // words is this step's own copy
@@ -547,10 +587,14 @@ func (s *stepper[L]) callAction(v L) Result {
 		}
 	}
 	var r Result
-	if f := s.m.agent.TimedAction; f != nil {
-		r = f(v, s.td)
-	} else {
-		r = s.m.agent.Action(v)
+	a := &s.m.agent
+	switch {
+	case a.MemoryAction != nil:
+		r = a.MemoryAction(v, s.bb)
+	case a.TimedAction != nil:
+		r = a.TimedAction(v, s.td)
+	default:
+		r = a.Action(v)
 	}
 	if s.mr != nil {
 		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
@@ -566,15 +610,32 @@ func (s *stepper[L]) callCondition(v L) bool {
 		}
 	}
 	var ok bool
-	if f := s.m.agent.TimedCondition; f != nil {
-		ok = f(v, s.td)
-	} else {
-		ok = s.m.agent.Condition(v)
+	a := &s.m.agent
+	switch {
+	case a.MemoryCondition != nil:
+		ok = a.MemoryCondition(v, s.bb)
+	case a.TimedCondition != nil:
+		ok = a.TimedCondition(v, s.td)
+	default:
+		ok = a.Condition(v)
 	}
 	if s.mr != nil {
 		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
 	}
 	return ok
+}
+
+// emitWrites reports the memory writes of the call just made for node n,
+// which come before the call's own event.
+func (s *stepper[L]) emitWrites(n int32) {
+	b := s.bb
+	if b == nil || len(b.log) == 0 {
+		return
+	}
+	for _, w := range b.log {
+		s.emit(Event[L]{Kind: EventMemory, Node: int(n), Key: w.key, Old: w.old, New: w.new})
+	}
+	b.log = b.log[:0]
 }
 
 // what names the agent function being called, for errors.
@@ -850,6 +911,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
 		ok := s.callCondition(a.v)
 		if s.emit != nil {
+			s.emitWrites(g)
 			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
 		}
 		if ok == (k == AttrUntil) {
@@ -1238,13 +1300,20 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
 	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
 	if s.mr == nil || !s.memoCallback(v, false, false) {
-		if k == AttrEntry {
-			s.m.agent.Entry(v)
-		} else {
-			s.m.agent.Step(v)
+		a := &s.m.agent
+		switch {
+		case k == AttrEntry && a.MemoryEntry != nil:
+			a.MemoryEntry(v, s.bb)
+		case k == AttrEntry:
+			a.Entry(v)
+		case a.MemoryStep != nil:
+			a.MemoryStep(v, s.bb)
+		default:
+			a.Step(v)
 		}
 	}
 	if s.emit != nil {
+		s.emitWrites(n)
 		kind := EventEntry
 		if k == AttrStep {
 			kind = EventStep
@@ -1267,9 +1336,14 @@ func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
 	s.cur, s.what = n, whatExit
 	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
-		s.m.agent.Exit(v, succeeded, aborted)
+		if f := s.m.agent.MemoryExit; f != nil {
+			f(v, s.bb, succeeded, aborted)
+		} else {
+			s.m.agent.Exit(v, succeeded, aborted)
+		}
 	}
 	if s.emit != nil {
+		s.emitWrites(n)
 		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
 	}
 }
@@ -1315,6 +1389,7 @@ func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
 		s.cur, s.what = n, whatCondition
 		ok := s.callCondition(nd.leaf)
 		if s.emit != nil {
+			s.emitWrites(n)
 			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
 		}
 		if ok {
@@ -1480,6 +1555,7 @@ func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
 	s.cur, s.what = n, whatAction
 	r := s.callAction(nd.leaf)
 	if s.emit != nil {
+		s.emitWrites(n)
 		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
 	}
 	s.actionResult(n, r)

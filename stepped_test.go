@@ -244,9 +244,6 @@ func TestFunctionsAgentUnknownName(t *testing.T) {
 		Actions:    map[string]func([]any) Result{"Walk": func(args []any) Result { return ResultSuccess }},
 		Conditions: map[string]func([]any) bool{"Near": func([]any) bool { return true }},
 	}
-	if _, err := fns.Agent(def); err == nil || !strings.Contains(err.Error(), "property argument but Functions.Property is nil") {
-		t.Errorf("got %v", err)
-	}
 	fns.Property = func(name string) any { return 2.5 }
 	if _, err := fns.Agent(def); err == nil || !strings.Contains(err.Error(), `node 3 (condition): no entry callback function named "Hello"`) {
 		t.Errorf("got %v", err)
