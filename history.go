@@ -192,6 +192,28 @@ func (h History[L]) Signal(s Status) History[L] {
 	return h
 }
 
+// SignalWith returns a new History whose current version is the current
+// version with the memory m, given s ([Tree.WithMemory], then
+// [Tree.Signal]), appended after it; any redo tail is dropped. It is how a
+// handler that keeps state in memory reports: one new version holds both
+// the signal and the memory. With s Running, the new version has the same
+// focus and the memory m, and its [Tree.LastSignal] is Running (it was
+// made by no signal: [History.Signals] leaves it out). It panics as Signal does for an invalid s.
+func (h History[L]) SignalWith(s Status, m Memory) History[L] {
+	h.must("SignalWith")
+	if !s.Valid() {
+		panic(fmt.Sprintf("behaviortree.History.SignalWith: invalid Status(%d)", int(s)))
+	}
+	t := h.tl.current().WithMemory(m)
+	if s == Running {
+		t.status, t.signal = Running, Running // made by no signal: Signals leaves it out
+	} else {
+		t = t.Signal(s)
+	}
+	h.tl.push(t)
+	return h
+}
+
 // push appends t after the current version, which any redo tail gives way
 // to, and makes it current.
 func (h *timeline[V]) push(t V) {

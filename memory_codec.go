@@ -278,7 +278,6 @@ type memReader struct {
 	key  string
 }
 
-
 func (r *memReader) fail(format string, args ...any) error {
 	if r.key != "" {
 		return fmt.Errorf("memory key %q, byte %d: "+format, append([]any{r.key, r.off}, args...)...)

@@ -478,7 +478,7 @@ func (binaryPlaces) signal() string      { return "signal" }
 func (binaryPlaces) rng() string         { return "random state" }
 func (binaryPlaces) count(i int) string  { return fmt.Sprintf("counter %d", i) }
 func (binaryPlaces) custom(i int) string { return fmt.Sprintf("custom state %d", i) }
-func (binaryPlaces) memory() string       { return "memory" }
+func (binaryPlaces) memory() string      { return "memory" }
 
 type jsonPlaces struct{}
 
@@ -487,7 +487,7 @@ func (jsonPlaces) signal() string      { return `"signal"` }
 func (jsonPlaces) rng() string         { return `"rng"` }
 func (jsonPlaces) count(i int) string  { return fmt.Sprintf(`"counts"[%d]`, i) }
 func (jsonPlaces) custom(i int) string { return fmt.Sprintf(`"custom"[%d]`, i) }
-func (jsonPlaces) memory() string       { return `"memory"` }
+func (jsonPlaces) memory() string      { return `"memory"` }
 
 // restore checks a parsed state against a program and builds the version,
 // in the order of the fields.

@@ -14,9 +14,14 @@ import (
 //
 // The binary form is: "BTS1"; the fingerprint of the compiled definition
 // (8 bytes, little-endian); the node count (uvarint); the inline states
-// (8 bytes); the word count (uvarint) and the words (8 bytes each).
+// (8 bytes); the word count (uvarint) and the words (8 bytes each). A
+// version whose memory is not empty starts with "BTS2" instead, and ends
+// with its memory (memory_codec.go).
 
-const steppedMagic = "BTS1"
+const (
+	steppedMagic       = "BTS1"
+	steppedMemoryMagic = "BTS2"
+)
 
 // fingerprint hashes what a saved state depends on: every node's kind,
 // children, bound and lotto weights, in preorder.
@@ -44,7 +49,9 @@ var ErrPendingAsync = errors.New("an action has a pending async result")
 
 // MarshalBinary returns the version's state in a compact binary form, for
 // [Stepped.Restore]. It fails with [ErrPendingAsync] (wrapped, naming the
-// node) while an action waits for an async result.
+// node) while an action waits for an async result, and with a
+// [*MemoryError] for a value in memory that has no saved form (see
+// [NewKey]).
 func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	m := t.mustM("MarshalBinary")
 	for e := t.async; e != nil; e = e.next {
@@ -54,13 +61,23 @@ func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	}
 	w := t.wordsOf()
 	out := make([]byte, 0, 4+8+2*binary.MaxVarintLen64+8+8*len(w))
-	out = append(out, steppedMagic...)
+	if t.mem.Len() > 0 {
+		out = append(out, steppedMemoryMagic...)
+	} else {
+		out = append(out, steppedMagic...)
+	}
 	out = binary.LittleEndian.AppendUint64(out, m.p.fingerprint())
 	out = binary.AppendUvarint(out, uint64(len(m.p.nodes)))
 	out = binary.LittleEndian.AppendUint64(out, t.small)
 	out = binary.AppendUvarint(out, uint64(len(w)))
 	for _, x := range w {
 		out = binary.LittleEndian.AppendUint64(out, x)
+	}
+	if t.mem.Len() > 0 {
+		var err error
+		if out, err = appendMemory(out, t.mem); err != nil {
+			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: %w", err)
+		}
 	}
 	return out, nil
 }
@@ -75,9 +92,11 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 	bad := func(format string, args ...any) (Stepped[L], error) {
 		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.Restore: "+format, args...)
 	}
-	if len(data) < 4 || string(data[:4]) != steppedMagic {
+	if len(data) < 4 || string(data[:4]) != steppedMagic && string(data[:4]) != steppedMemoryMagic {
 		return bad("not a saved stepped state")
 	}
+	withMemory := string(data[:4]) == steppedMemoryMagic
+	whole := len(data)
 	data = data[4:]
 	if len(data) < 8 {
 		return bad("truncated")
@@ -101,8 +120,18 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		return bad("%d words, want %d", nw, p.nwords)
 	}
 	data = data[k:]
-	if uint64(len(data)) != 8*nw {
+	if uint64(len(data)) < 8*nw || !withMemory && uint64(len(data)) != 8*nw {
 		return bad("%d bytes of words, want %d", len(data), 8*nw)
+	}
+	if withMemory {
+		mem, rest, err := readMemory(data[8*nw:], whole-len(data)+int(8*nw))
+		if err != nil {
+			return bad("%w", err)
+		}
+		if len(rest) > 0 {
+			return bad("%d bytes after the memory", len(rest))
+		}
+		out.mem = mem
 	}
 	if nw > 0 {
 		w := make([]uint64, nw)
