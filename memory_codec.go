@@ -444,21 +444,21 @@ func (r *memReader) typ(depth int) (reflect.Type, error) {
 		return nil, r.fail("truncated")
 	}
 	tag := memTag(r.data[0])
-	r.skip(1)
-	switch {
-	case tag >= tAny && tag <= tDuration:
-		return memBasic[tag], nil
-	case tag == tSlice || tag == tMap:
-		e, err := r.typ(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		if tag == tSlice {
-			return reflect.SliceOf(e), nil
-		}
-		return reflect.MapOf(memBasic[tString], e), nil
+	if tag < tAny || tag > tMap {
+		return nil, r.fail("unknown type tag %d", tag)
 	}
-	return nil, r.fail("unknown type tag %d", tag)
+	r.skip(1)
+	if tag <= tDuration {
+		return memBasic[tag], nil
+	}
+	e, err := r.typ(depth + 1) // tSlice or tMap: the elements' type
+	if err != nil {
+		return nil, err
+	}
+	if tag == tSlice {
+		return reflect.SliceOf(e), nil
+	}
+	return reflect.MapOf(memBasic[tString], e), nil
 }
 
 // payload reads a value of type t.
