@@ -451,3 +451,46 @@ func TestMemoryAgentUnchanged(t *testing.T) {
 		t.Error("Reset dropped the memory")
 	}
 }
+
+func TestMemoryStepCacheAgrees(t *testing.T) {
+	// Small trees take the step cache on Step and the rules on StepWith:
+	// with an agent whose answers depend on its memory, both must make the
+	// same versions.
+	def := Root(Select(
+		Sequence(Leaf(0), Leaf(1)).With(While(2), Entry(3), Exit(4)),
+		Sequence(Condition(5), Leaf(6)),
+		Leaf(7)))
+	agent := Agent[int]{
+		MemoryAction: func(v int, b *Blackboard) Result {
+			n, _ := NewKey[int]("n").Get(b)
+			NewKey[int]("n").Put(b, n+v+1)
+			return [...]Result{ResultSuccess, ResultFailure, ResultRunning}[(n*7+v)%3]
+		},
+		MemoryCondition: func(v int, b *Blackboard) bool {
+			n, _ := NewKey[int]("n").Get(b)
+			return (n+v)%4 != 0
+		},
+		MemoryEntry: func(v int, b *Blackboard) { b.Set("entered", v) },
+		MemoryExit: func(v int, b *Blackboard, succeeded, aborted bool) {
+			b.Set("exit", fmt.Sprint(succeeded, aborted))
+		},
+	}
+	a, err := NewStepped(def, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a
+	for i := range 500 {
+		if a, err = a.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if b, err = b.StepWith(func(Event[int]) {}); err != nil {
+			t.Fatal(err)
+		}
+		ab, _ := a.MarshalBinary()
+		bb, _ := b.MarshalBinary()
+		if string(ab) != string(bb) {
+			t.Fatalf("step %d: Step made %s %v, StepWith %s %v", i, a.Memory(), a.State(), b.Memory(), b.State())
+		}
+	}
+}

@@ -416,24 +416,28 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		zeroStepped("Step")
 	}
 	mo := m.memo
-	if mo == nil || events != nil || t.async != nil || m.mem {
-		return t.stepRules(td, events, nil)
+	if mo == nil || events != nil || t.async != nil {
+		return t.stepRules(td, events, nil, nil)
 	}
 	// The step cache (stepped_memo.go): the calls along the trie of t's
 	// state word, if it has one.
 	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, nil, &memoRun[L]{start: t.small})
+			return t.stepRules(td, nil, &memoRun[L]{start: t.small}, nil)
 		}
-		return t.stepRules(td, nil, nil)
+		return t.stepRules(td, nil, nil, nil)
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			nt, err = t, panicError(m.p, e.node, e.call, r)
 		}
 	}()
-	fl, act, tact := m.fluent, m.agent.Action, m.agent.TimedAction
+	fl, act, tact, mact := m.fluent, m.agent.Action, m.agent.TimedAction, m.agent.MemoryAction
+	var bb *Blackboard
+	if m.mem {
+		bb = &Blackboard{mem: t.mem, td: td}
+	}
 	for e.call != memoDone {
 		var k uint8
 		var ans Result
@@ -441,6 +445,8 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			switch {
 			case fl != nil:
 				ans = Result{Status: fl.do[e.node](td)}
+			case mact != nil:
+				ans = mact(e.v, bb)
 			case tact != nil:
 				ans = tact(e.v, td)
 			default:
@@ -448,30 +454,38 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			}
 			b := actionBranch(ans)
 			if b < 0 {
-				return m.memoMiss(t, td, e, ans)
+				return m.memoMiss(t, td, e, ans, bb)
 			}
 			k = uint8(b)
 		} else {
-			k = m.memoOther(e, td)
+			k = m.memoOther(e, td, bb)
 			ans = memoAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
 			t.small = e.ends[k].Load()
+			if bb != nil {
+				t.mem = bb.mem
+			}
 			return t, nil
 		}
 		next := e.next[k].Load()
 		if next == nil {
-			return m.memoMiss(t, td, e, ans)
+			return m.memoMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
 	t.small = e.final
+	if bb != nil {
+		t.mem = bb.mem
+	}
 	return t, nil
 }
 
 // stepRules is the step of t by the engine's rules; mr, if not nil, is
-// the step cache's part (stepped_memo.go).
-func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]) (Stepped[L], error) {
+// the step cache's part (stepped_memo.go), and bb the step's Blackboard
+// when the cache made one already (nil: stepRules makes it if the agent
+// has memory forms).
+func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
@@ -480,7 +494,7 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	if m.mem {
+	if s.bb = bb; m.mem && bb == nil {
 		s.bb = &Blackboard{mem: t.mem, td: td, on: events != nil}
 	}
 	if mr == nil {

@@ -307,13 +307,16 @@ func memoAnswer(call what, k uint8) Result {
 }
 
 // memoOther makes call e, not an action, and returns its branch.
-func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
+func (m *machine[L]) memoOther(e *memoNode[L], td TimeData, bb *Blackboard) uint8 {
+	a := &m.agent
 	switch e.call {
 	case whatCondition, whatWhile, whatUntil:
 		var holds bool
 		switch {
 		case m.fluent != nil && e.call == whatCondition:
 			holds = m.fluent.cond[e.node](td)
+		case a.MemoryCondition != nil:
+			holds = a.MemoryCondition(e.v, bb)
 		case m.agent.TimedCondition != nil:
 			holds = m.agent.TimedCondition(e.v, td)
 		default:
@@ -321,11 +324,23 @@ func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
 		}
 		return uint8(boolBranch(holds))
 	case whatEntry:
-		m.agent.Entry(e.v)
+		if a.MemoryEntry != nil {
+			a.MemoryEntry(e.v, bb)
+		} else {
+			a.Entry(e.v)
+		}
 	case whatStep:
-		m.agent.Step(e.v)
+		if a.MemoryStep != nil {
+			a.MemoryStep(e.v, bb)
+		} else {
+			a.Step(e.v)
+		}
 	case whatExit:
-		m.agent.Exit(e.v, e.succeeded, e.aborted)
+		if a.MemoryExit != nil {
+			a.MemoryExit(e.v, bb, e.succeeded, e.aborted)
+		} else {
+			a.Exit(e.v, e.succeeded, e.aborted)
+		}
 	}
 	return 0
 }
@@ -333,7 +348,7 @@ func (m *machine[L]) memoOther(e *memoNode[L], td TimeData) uint8 {
 // memoMiss finishes the step of t by the rules, replaying the answers that
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
-func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result) (Stepped[L], error) {
+func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result, bb *Blackboard) (Stepped[L], error) {
 	r := &memoRun[L]{start: t.small}
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans
@@ -350,7 +365,7 @@ func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Res
 	case whatCondition, whatWhile, whatUntil:
 		r.fromK = uint8(boolBranch(ans.Status == Success))
 	}
-	return t.stepRules(td, nil, r)
+	return t.stepRules(td, nil, r, bb) // the writes of the calls made so far are in bb
 }
 
 // panicError is the error of a step whose agent function (call, for node
