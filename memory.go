@@ -20,8 +20,9 @@ import (
 // a saved one or stepping one twice brings back its memory with its tree.
 //
 // Versions that do not change the memory share it; a change copies only
-// the path to the key it changes (a B+tree of immutable.SortedMap), so it
-// costs O(log n) time and a few small allocations. Values are kept as
+// the path to the key it changes (a memory of more than 16 keys is an
+// immutable.SortedMap, a B+tree), so it costs O(log n) time and one or a
+// few small allocations. Values are kept as
 // they are given: a value that is itself mutable (a slice, a map, a
 // pointer) must not be changed after it is set, or every version that
 // holds it sees the change; set a new value instead.
@@ -31,7 +32,110 @@ import (
 // [Stepped.MarshalBinary] save it; see [NewKey] for the values they can
 // save.
 type Memory struct {
-	m *immutable.SortedMap[string, any] // nil when empty
+	t *memTable // nil when empty
+}
+
+// memTable holds a non-empty Memory. Memories of up to memSmallMax keys
+// are sorted arrays of keys and of their values: a change of a value
+// copies the values and shares the keys, an insertion or a deletion
+// copies both, each in one allocation (the table and its arrays are one
+// object). Bigger memories are an immutable.SortedMap. A table never
+// changes once made.
+type memTable struct {
+	keys []string                          // increasing, when big is nil
+	vals []any                             // vals[i] is the value of keys[i]
+	big  *immutable.SortedMap[string, any] // more than memSmallMax keys
+}
+
+const memSmallMax = 16
+
+// newSmall returns a table of n keys and values, zero, in one
+// allocation; with keys not nil, it has those keys and n new values.
+func newSmall(n int, keys []string) *memTable {
+	var t *memTable
+	if keys != nil {
+		switch {
+		case n <= 2:
+			x := &struct {
+				t memTable
+				v [2]any
+			}{}
+			t = &x.t
+			t.vals = x.v[:n]
+		case n <= 4:
+			x := &struct {
+				t memTable
+				v [4]any
+			}{}
+			t = &x.t
+			t.vals = x.v[:n]
+		case n <= 8:
+			x := &struct {
+				t memTable
+				v [8]any
+			}{}
+			t = &x.t
+			t.vals = x.v[:n]
+		default:
+			x := &struct {
+				t memTable
+				v [memSmallMax]any
+			}{}
+			t = &x.t
+			t.vals = x.v[:n]
+		}
+		t.keys = keys
+		return t
+	}
+	switch {
+	case n <= 2:
+		x := &struct {
+			t memTable
+			k [2]string
+			v [2]any
+		}{}
+		t = &x.t
+		t.keys, t.vals = x.k[:n], x.v[:n]
+	case n <= 4:
+		x := &struct {
+			t memTable
+			k [4]string
+			v [4]any
+		}{}
+		t = &x.t
+		t.keys, t.vals = x.k[:n], x.v[:n]
+	case n <= 8:
+		x := &struct {
+			t memTable
+			k [8]string
+			v [8]any
+		}{}
+		t = &x.t
+		t.keys, t.vals = x.k[:n], x.v[:n]
+	default:
+		x := &struct {
+			t memTable
+			k [memSmallMax]string
+			v [memSmallMax]any
+		}{}
+		t = &x.t
+		t.keys, t.vals = x.k[:n], x.v[:n]
+	}
+	return t
+}
+
+// find returns where key is, or would go, in a small table.
+func (t *memTable) find(key string) (int, bool) {
+	lo, hi := 0, len(t.keys)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if t.keys[h] < key {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo, lo < len(t.keys) && t.keys[lo] == key
 }
 
 // stringComparer orders keys as strings.Compare does.
@@ -39,54 +143,124 @@ type stringComparer struct{}
 
 func (stringComparer) Compare(a, b string) int { return strings.Compare(a, b) }
 
-// Get returns the value of key, and whether memory has the key.
+// Get returns the value of key, and whether memory has the key. It costs
+// O(log n) and allocates nothing.
 func (m Memory) Get(key string) (any, bool) {
-	if m.m == nil {
+	t := m.t
+	if t == nil {
 		return nil, false
 	}
-	return m.m.Get(key)
+	if t.big != nil {
+		return t.big.Get(key)
+	}
+	if i, ok := t.find(key); ok {
+		return t.vals[i], true
+	}
+	return nil, false
 }
 
 // Set returns a new Memory in which key has the value v; m is unchanged.
+// It costs O(log n) time and copies O(log n) entries (at most 32 in a
+// node, or the 16 of a small memory).
 func (m Memory) Set(key string, v any) Memory {
-	if m.m == nil {
-		return Memory{immutable.NewSortedMap[string, any](stringComparer{}).Set(key, v)}
+	t := m.t
+	if t == nil {
+		n := newSmall(1, nil)
+		n.keys[0], n.vals[0] = key, v
+		return Memory{n}
 	}
-	return Memory{m.m.Set(key, v)}
+	if t.big != nil {
+		return Memory{&memTable{big: t.big.Set(key, v)}}
+	}
+	i, found := t.find(key)
+	if found {
+		n := newSmall(len(t.keys), t.keys)
+		copy(n.vals, t.vals)
+		n.vals[i] = v
+		return Memory{n}
+	}
+	if len(t.keys) == memSmallMax {
+		b := immutable.NewSortedMapBuilder[string, any](stringComparer{})
+		for i, k := range t.keys {
+			b.Set(k, t.vals[i])
+		}
+		b.Set(key, v)
+		return Memory{&memTable{big: b.Map()}}
+	}
+	n := newSmall(len(t.keys)+1, nil)
+	copy(n.keys, t.keys[:i])
+	copy(n.vals, t.vals[:i])
+	n.keys[i], n.vals[i] = key, v
+	copy(n.keys[i+1:], t.keys[i:])
+	copy(n.vals[i+1:], t.vals[i:])
+	return Memory{n}
 }
 
 // Delete returns a new Memory without key; m is unchanged. It returns m
 // itself when m has no key.
 func (m Memory) Delete(key string) Memory {
-	if m.m == nil {
+	t := m.t
+	if t == nil {
 		return m
 	}
-	d := m.m.Delete(key)
-	if d == m.m {
+	if t.big != nil {
+		d := t.big.Delete(key)
+		if d == t.big {
+			return m
+		}
+		if d.Len() <= memSmallMax/2 {
+			n := newSmall(d.Len(), nil)
+			it := d.Iterator()
+			for i := 0; !it.Done(); i++ {
+				n.keys[i], n.vals[i], _ = it.Next()
+			}
+			return Memory{n}
+		}
+		return Memory{&memTable{big: d}}
+	}
+	i, found := t.find(key)
+	if !found {
 		return m
 	}
-	if d.Len() == 0 {
+	if len(t.keys) == 1 {
 		return Memory{}
 	}
-	return Memory{d}
+	n := newSmall(len(t.keys)-1, nil)
+	copy(n.keys, t.keys[:i])
+	copy(n.keys[i:], t.keys[i+1:])
+	copy(n.vals, t.vals[:i])
+	copy(n.vals[i:], t.vals[i+1:])
+	return Memory{n}
 }
 
 // Len returns the number of keys in m.
 func (m Memory) Len() int {
-	if m.m == nil {
+	switch {
+	case m.t == nil:
 		return 0
+	case m.t.big != nil:
+		return m.t.big.Len()
 	}
-	return m.m.Len()
+	return len(m.t.keys)
 }
 
 // All returns an iterator over m's keys and values, in increasing order of
 // keys.
 func (m Memory) All() iter.Seq2[string, any] {
 	return func(yield func(string, any) bool) {
-		if m.m == nil {
+		t := m.t
+		if t == nil {
 			return
 		}
-		it := m.m.Iterator()
+		if t.big == nil {
+			for i, k := range t.keys {
+				if !yield(k, t.vals[i]) {
+					return
+				}
+			}
+			return
+		}
+		it := t.big.Iterator()
 		for !it.Done() {
 			k, v, _ := it.Next()
 			if !yield(k, v) {
@@ -126,17 +300,14 @@ func memoryValueString(v any) string {
 // equal reports whether m and o have the same keys with deeply equal
 // values.
 func (m Memory) equal(o Memory) bool {
-	if m.m == o.m {
+	if m.t == o.t {
 		return true
 	}
 	if m.Len() != o.Len() {
 		return false
 	}
-	a, b := m.m.Iterator(), o.m.Iterator()
-	for !a.Done() {
-		ka, va, _ := a.Next()
-		kb, vb, _ := b.Next()
-		if ka != kb || !reflect.DeepEqual(va, vb) {
+	for k, v := range m.All() {
+		if ov, ok := o.Get(k); !ok || !reflect.DeepEqual(v, ov) {
 			return false
 		}
 	}

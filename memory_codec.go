@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-
-	"github.com/benbjohnson/immutable"
 )
 
 // This file is the binary form of a Memory, which the saved states of
@@ -349,7 +347,7 @@ func readMemory(data []byte, off int) (Memory, []byte, error) {
 	if n == 0 {
 		return Memory{}, r.data, nil
 	}
-	bld := immutable.NewSortedMapBuilder[string, any](stringComparer{})
+	var m Memory
 	prev := ""
 	for i := range n {
 		r.key = ""
@@ -365,9 +363,9 @@ func readMemory(data []byte, off int) (Memory, []byte, error) {
 		if err != nil {
 			return Memory{}, nil, err
 		}
-		bld.Set(k, v)
+		m = m.Set(k, v) // keys in increasing order: appends
 	}
-	return Memory{bld.Map()}, r.data, nil
+	return m, r.data, nil
 }
 
 // keyValue reads the value of r.key.

@@ -127,7 +127,7 @@ func everyValue() Memory {
 		"float32": float32(1.5), "float64": -math.MaxFloat64, "inf": math.Inf(-1),
 		"string": "é\x00", "bytes": []byte{0, 1}, "nilbytes": []byte(nil), "emptybytes": []byte{},
 		"duration": 90 * time.Second,
-		"ints": []int{1, -2}, "nilints": []int(nil), "emptyints": []int{},
+		"ints":     []int{1, -2}, "nilints": []int(nil), "emptyints": []int{},
 		"nested": [][]string{{"a"}, nil, {}},
 		"anys":   []any{1, "two", nil, []float64{3}, map[string]any{"x": true}},
 		"map":    map[string]int{"b": 2, "a": 1}, "nilmap": map[string]bool(nil),
