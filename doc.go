@@ -51,6 +51,25 @@
 // [Restore]), and a [History] keeps a timeline of versions with undo and
 // redo.
 //
+// # Memory: what a version holds, and what it does not
+//
+// A version holds the tree's running state and the agent's [Memory]: a
+// persistent map of keys to values (a blackboard) that the agent reads and
+// writes. Undo, replay, branching and saving cover exactly that. With the
+// Value/Succeed/Fail style, a handler reads [Tree.Memory] of the version
+// it acts for and reports with [Tree.WithMemory] (or
+// [History.SignalWith]). With a stepped tree, the agent's memory forms
+// ([Agent] MemoryAction and the others, or the Memory maps of
+// [Functions]) get the step's [Blackboard]; MDSL's $name arguments read
+// memory first. Declare keys with [NewKey] to read and write them typed.
+//
+// The game world is not in a version: it is the caller's. Put what the
+// AI decides from into memory (the target, the turns left in an attack,
+// the waypoint it walks to), or keep a snapshot of the world beside each
+// version (a History of the game's own values), so that an undo brings
+// both back. An agent that keeps state in its own variables instead goes
+// out of step with an undone or restored tree.
+//
 // # Layout
 //
 // One file per concern: kinds.go is the table of node kinds (names, arity,
