@@ -21,7 +21,8 @@ type Call struct {
 
 // Property is an argument that refers to a property of the agent
 // (Mistreevous's $name; {"$": "name"} in JSON): [Functions] looks its value
-// up when the function is called.
+// up when the function is called, in the memory of the version being
+// stepped first (the key name), then through [Functions.Property].
 type Property string
 
 // String returns the call in MDSL form: Name, then its arguments, for
