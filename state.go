@@ -138,16 +138,16 @@ func (t Tree[L]) save() (savedState, error) {
 	root := t.z.root()
 	prog := compiled(root.def)
 	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.status, signal: t.signal}
-	if t.mem.Len() > 0 {
+	if mem := t.Memory(); mem.Len() > 0 {
 		var err error
-		if s.mem, err = appendMemory(nil, t.mem); err != nil {
+		if s.mem, err = appendMemory(nil, mem); err != nil {
 			return s, err
 		}
 	}
 	for c := t.z.counts; c != nil; c = c.next {
 		s.counts = append(s.counts, [2]uint64{uint64(c.at.id), uint64(c.left)})
 	}
-	if x := t.z.ext; x != nil {
+	if x := t.z.ext; x != nil && !x.memOnly {
 		if x.frame != nil {
 			return s, errors.New("behaviortree: cannot save a tree while a parallel node runs: saving a frontier is not supported yet")
 		}
@@ -514,9 +514,11 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 		return Tree[L]{}, err
 	}
 	if s.mem != nil {
-		if t.mem, _, err = readMemory(s.mem, 0); err != nil {
+		mem, _, err := readMemory(s.mem, 0)
+		if err != nil {
 			return Tree[L]{}, &StateError{Where: at.memory(), Msg: err.Error(), Err: err}
 		}
+		t.z.ext = t.z.ext.withMemory(mem)
 	}
 	return t, nil
 }

@@ -154,16 +154,44 @@ type Event[L any] struct {
 // whose nodes each have a [State]. [Stepped.Step] updates the tree once,
 // calling the agent, and returns a new version; every version stays valid
 // and may be stepped again (for undo, replay or "what if"), from any
-// goroutine. A version is a small value (five words), which also carries the
-// agent's [Memory].
+// goroutine. A version is a small value (four words), which also carries
+// the agent's [Memory].
 //
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
 	m     *machine[L]
 	small uint64      // node states, 2 bits each, when the tree has at most 32 nodes
 	words *uint64     // never modified: m.p.nwords words of node states (big trees), extras, generator
+	x     *steppedExtra // pending async results and the agent's memory; nil when there are none
+}
+
+// steppedExtra is what a version holds besides its node states, when it
+// holds anything: one pointer keeps a version four words, which the
+// compiler keeps in registers (a fifth word makes every copy go through
+// memory). It never changes once made.
+type steppedExtra struct {
 	async *asyncEntry // pending async results, by node
-	mem   Memory      // the agent's memory
+	mem   Memory
+}
+
+// withExtra returns x holding async and mem: x itself when it does
+// already, nil when both are empty.
+func withExtra(x *steppedExtra, async *asyncEntry, mem Memory) *steppedExtra {
+	switch {
+	case x != nil && x.async == async && x.mem.t == mem.t:
+		return x
+	case async == nil && mem.t == nil:
+		return nil
+	}
+	return &steppedExtra{async, mem}
+}
+
+// pending returns t's pending async results.
+func (t *Stepped[L]) pending() *asyncEntry {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.async
 }
 
 // wordsOf returns the version's words as a slice (nil when there are none).
@@ -299,13 +327,18 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 // Memory returns the agent's memory in this version. A version made by
 // [NewStepped] has an empty Memory; a step keeps the memory of the version
 // it steps, with the writes its agent made through the [Blackboard].
-func (t Stepped[L]) Memory() Memory { return t.mem }
+func (t Stepped[L]) Memory() Memory {
+	if t.x == nil {
+		return Memory{}
+	}
+	return t.x.mem
+}
 
 // WithMemory returns a new version of t with the memory m and everything
 // else as in t. t itself is unchanged.
 func (t Stepped[L]) WithMemory(m Memory) Stepped[L] {
 	t.mustM("WithMemory")
-	t.mem = m
+	t.x = withExtra(t.x, t.pending(), m)
 	return t
 }
 
@@ -416,7 +449,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		zeroStepped("Step")
 	}
 	mo := m.memo
-	if mo == nil || events != nil || t.async != nil {
+	if mo == nil || events != nil || t.x != nil && t.x.async != nil {
 		return t.stepRules(td, events, nil, nil)
 	}
 	// The step cache (stepped_memo.go): the calls along the trie of t's
@@ -436,7 +469,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	fl, act, tact, mact := m.fluent, m.agent.Action, m.agent.TimedAction, m.agent.MemoryAction
 	var bb *Blackboard
 	if m.mem {
-		bb = &Blackboard{mem: t.mem, td: td}
+		bb = &Blackboard{mem: t.Memory(), td: td}
 	}
 	for e.call != memoDone {
 		var k uint8
@@ -464,7 +497,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		if e.ended.Load()&(1<<k) != 0 {
 			t.small = e.ends[k].Load()
 			if bb != nil {
-				t.mem = bb.mem
+				t.x = withExtra(t.x, nil, bb.mem)
 			}
 			return t, nil
 		}
@@ -476,7 +509,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	t.small = e.final
 	if bb != nil {
-		t.mem = bb.mem
+		t.x = withExtra(t.x, nil, bb.mem)
 	}
 	return t, nil
 }
@@ -489,13 +522,13 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	m := t.m
 	var s stepper[L]
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
-	s.small, s.words, s.async = t.small, t.wordsOf(), t.async
+	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
 	s.emit, s.cur, s.td = events, -1, td
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
 	if s.bb = bb; m.mem && bb == nil {
-		s.bb = &Blackboard{mem: t.mem, td: td, on: events != nil}
+		s.bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}
 	}
 	if mr == nil {
 		s.fl = m.fluent
@@ -511,10 +544,11 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	if mr != nil && s.async == nil {
 		m.p.memo.add(mr, s.small)
 	}
-	t.small, t.words, t.async = s.small, firstWord(s.words), s.async
+	mem := t.Memory()
 	if s.bb != nil {
-		t.mem = s.bb.mem
+		mem = s.bb.mem
 	}
+	t.small, t.words, t.x = s.small, firstWord(s.words), withExtra(t.x, s.async, mem)
 	return t, nil
 }
 
@@ -561,7 +595,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words), mem: t.mem}
+	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words), x: withExtra(t.x, nil, t.Memory())}
 }
 
 // stepper is the working state of one step: a copy-on-write view of a

@@ -54,14 +54,15 @@ var ErrPendingAsync = errors.New("an action has a pending async result")
 // [NewKey]).
 func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	m := t.mustM("MarshalBinary")
-	for e := t.async; e != nil; e = e.next {
+	for e := t.pending(); e != nil; e = e.next {
 		if t.nodeState(e.node) == StateRunning {
 			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: node %d (%s): %w", e.node, m.p.nodes[e.node].displayName(), ErrPendingAsync)
 		}
 	}
 	w := t.wordsOf()
 	out := make([]byte, 0, 4+8+2*binary.MaxVarintLen64+8+8*len(w))
-	if t.mem.Len() > 0 {
+	mem := t.Memory()
+	if mem.Len() > 0 {
 		out = append(out, steppedMemoryMagic...)
 	} else {
 		out = append(out, steppedMagic...)
@@ -73,9 +74,9 @@ func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	for _, x := range w {
 		out = binary.LittleEndian.AppendUint64(out, x)
 	}
-	if t.mem.Len() > 0 {
+	if mem.Len() > 0 {
 		var err error
-		if out, err = appendMemory(out, t.mem); err != nil {
+		if out, err = appendMemory(out, mem); err != nil {
 			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: %w", err)
 		}
 	}
@@ -131,7 +132,7 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		if len(rest) > 0 {
 			return bad("%d bytes after the memory", len(rest))
 		}
-		out.mem = mem
+		out.x = withExtra(nil, nil, mem)
 	}
 	if nw > 0 {
 		w := make([]uint64, nw)

@@ -42,7 +42,7 @@ func (s Status) Valid() bool { return s == Running || s == Success || s == Failu
 // A version also carries the agent's [Memory], which signals keep and
 // [Tree.WithMemory] replaces.
 //
-// A Tree is a small value (five words); copying it copies a version. The zero
+// A Tree is a small value (four words); copying it copies a version. The zero
 // Tree is not valid: get one from [Start], [Restore] or [Saved.Restore]. A
 // Tree cannot be restored without its definition, so [Tree.UnmarshalJSON]
 // always fails: a struct that is saved and read back whole should hold a
@@ -51,7 +51,6 @@ type Tree[L any] struct {
 	z      zipper[L]
 	status Status // how the root ended with the signal that made this version
 	signal Status // that signal: Success or Failure; Running for Start
-	mem    Memory // the agent's memory in this version
 }
 
 // Option configures [Start].
@@ -171,7 +170,12 @@ func (t Tree[L]) LastSignal() Status { return t.signal }
 //
 // Signals keep the memory: Succeed and Fail make a version with the
 // memory of the version they are called on.
-func (t Tree[L]) Memory() Memory { return t.mem }
+func (t Tree[L]) Memory() Memory {
+	if t.z.ext == nil {
+		return Memory{}
+	}
+	return t.z.ext.mem
+}
 
 // WithMemory returns a new version of t with the memory m and everything
 // else as in t (the same focus: the same behavior wanted next). It returns
@@ -180,8 +184,26 @@ func (t Tree[L]) WithMemory(m Memory) Tree[L] {
 	if t.z.focus == nil {
 		zeroTree("WithMemory")
 	}
-	t.mem = m
+	t.z.ext = t.z.ext.withMemory(m)
 	return t
+}
+
+// withMemory returns x with the memory m: nil for a memory-only extra of
+// an empty memory.
+func (x *extra[L]) withMemory(m Memory) *extra[L] {
+	switch {
+	case x == nil && m.Len() == 0:
+		return nil
+	case x == nil:
+		return &extra[L]{mem: m, memOnly: true}
+	case x.mem.t == m.t:
+		return x
+	case x.memOnly && m.Len() == 0:
+		return nil
+	}
+	y := *x
+	y.mem = m
+	return &y
 }
 
 // Root returns the tree's definition.
@@ -239,7 +261,7 @@ func zeroTree(method string) {
 // reflect.DeepEqual finds equal). Versions reached by separate but identical runs
 // are Equal even though they share no memory; == on Trees compares memory.
 func (t Tree[L]) Equal(u Tree[L]) bool {
-	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal || !t.mem.equal(u.mem) {
+	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal {
 		return false
 	}
 	a, b := t.z.counts, u.z.counts

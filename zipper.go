@@ -45,6 +45,12 @@ type extra[L any] struct {
 	frame  *frame[L] // the running parallel at the focus of this cursor, or nil
 	halted []*pos[L] // the leaves that the signal making this version halted
 	par    bool      // the definition has parallel positions: signals take the slow path
+	// mem is the version's memory. A Tree has an extra when its program
+	// needs one (random, custom or parallel positions), or else, with
+	// memOnly set, only while its memory is not empty: so a Tree stays
+	// four words, which the compiler keeps in registers.
+	mem     Memory
+	memOnly bool
 }
 
 // descend enters p afresh and moves the focus to the leaf that entry reaches,
@@ -200,7 +206,7 @@ func (x *extra[L]) equal(y *extra[L]) bool {
 	if x == y {
 		return true
 	}
-	if x == nil || y == nil || x.rng != y.rng || !x.frame.equal(y.frame) {
+	if x == nil || y == nil || x.rng != y.rng || !x.frame.equal(y.frame) || !x.mem.equal(y.mem) {
 		return false
 	}
 	if x.custom == y.custom {
