@@ -354,8 +354,8 @@ func (p *mparser) nextOf(c int32) int32 {
 func (p *mparser) done(parent *mopen, o mopen, depth int) {
 	c := o.i
 	n := &p.nodes[c]
-	if p.specOn && o.allBuilt && n.kind != mkwBranch && depth <= MaxMistreevousDepth &&
-		p.spec.speculate(c, depth, o.pre) {
+	try := p.specOn && o.allBuilt && n.kind != mkwBranch && depth <= MaxMistreevousDepth
+	if try && p.spec.speculate(c, depth, o.pre) {
 		p.nodes = p.nodes[:c]
 		p.args, p.calls, p.ints = p.args[:o.args], p.calls[:o.calls], p.ints[:o.ints]
 		p.prenext.truncate(o.pre)
@@ -363,6 +363,12 @@ func (p *mparser) done(parent *mopen, o mopen, depth int) {
 		c = -2 - o.pre
 	} else {
 		parent.allBuilt = false
+		if try {
+			// The build failed, so the builder will fail in its turn (it
+			// builds all of the main root, and a second main root is an
+			// error): stop trying, as each failure costs an error message.
+			p.spec, p.specOn = nil, false
+		}
 	}
 	pn := &p.nodes[parent.i]
 	switch {
