@@ -220,3 +220,19 @@ func TestParseMDSLMemory(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseMDSLShapes times ParseMDSL on 4 MB texts of each shape.
+func BenchmarkParseMDSLShapes(b *testing.B) {
+	for _, shape := range memShapes {
+		src := memText(shape, 4<<20)
+		b.Run(shape, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := ParseMDSL("mem.mdsl", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
