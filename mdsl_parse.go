@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -172,12 +173,17 @@ const MaxMDSLBytes = 64 << 20
 
 func newMParser(name string, src []byte, mode int, keepComments bool) *mparser {
 	p := &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
-	if guess := len(src) / 32; guess > 16 && len(src) <= MaxMDSLBytes {
-		p.nodes = make([]mnode, 0, guess)
-		p.args = make([]marg, 0, guess)
-		p.calls = make([]mcall, 0, guess)
-	}
+	p.reserve(len(src))
 	return p
+}
+
+// reserve makes room in the syntax tree's arrays for n more bytes of text.
+func (p *mparser) reserve(n int) {
+	if guess := n / 32; guess > 16 && len(p.src) <= MaxMDSLBytes {
+		p.nodes = slices.Grow(p.nodes, guess)
+		p.args = slices.Grow(p.args, guess)
+		p.calls = slices.Grow(p.calls, guess)
+	}
 }
 
 func (p *mparser) next() mtoken {
@@ -443,6 +449,11 @@ func (p *mparser) parse() error {
 			if kind == KindRoot {
 				p.roots = append(p.roots, i)
 				p.specOn = p.spec != nil && !p.nodes[i].named
+				if p.spec != nil && p.nodes[i].named {
+					// Its syntax is kept: make room for the rest of the
+					// text, as newMParser does for all of it.
+					p.reserve(len(p.src) - t.pos)
+				}
 			} else {
 				parent := &p.nodes[stack[len(stack)-1].i]
 				if parent.nkids == 1 {
