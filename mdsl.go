@@ -131,11 +131,13 @@ func newMDSLError(file string, src []byte, pos int, msg string, err error) *MDSL
 // the file name for error messages. Errors are [*MDSLError]s; any input
 // gives a Node or an error, never a panic.
 func ParseMDSL(name string, src []byte) (Node[Call], error) {
-	p := newMParser(name, src, mmodeCall, false)
+	p := &mparser{name: name, src: src, lex: newMLexer(src, false), mode: mmodeCall, intern: map[string]string{}}
+	b := newMBuilder(p, mdslCall)
+	p.spec = b
 	if err := p.parse(); err != nil {
 		return Node[Call]{}, err
 	}
-	return buildMDSL(p, mdslCall)
+	return b.build()
 }
 
 // ParseMDSLFunc reads an MDSL text whose leaves (and attributes) are each
@@ -195,6 +197,7 @@ type mbuilder[L any] struct {
 	names map[string]int32
 	built map[string]mbuilt[L]
 	state map[string]uint8
+	pre   blocks[mbuilt[L]] // nodes built while parsing (mparser.spec)
 }
 
 type mbuilt[L any] struct {
@@ -203,7 +206,38 @@ type mbuilt[L any] struct {
 }
 
 func buildMDSL[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) (Node[L], error) {
-	b := &mbuilder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+	return newMBuilder(p, leaf).build()
+}
+
+func newMBuilder[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) *mbuilder[L] {
+	return &mbuilder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+}
+
+// speculate builds node i while the parser reads (see mdsl_parse.go).
+// Its leaf function must neither fail nor be seen.
+func (b *mbuilder[L]) speculate(i int32, depth int, lo int32) bool {
+	d, err := b.node(i, depth)
+	if err != nil {
+		return false
+	}
+	b.pre.truncate(lo)
+	b.pre.push(d)
+	return true
+}
+
+// child builds child c (an index of the syntax tree's nodes or, -2-k, the
+// node pre[k] built while parsing) at the given depth.
+func (b *mbuilder[L]) child(c int32, depth int) (mbuilt[L], error) {
+	if c < -1 {
+		// Built at this depth already: only the main root's nodes are.
+		return *b.pre.at(-2 - c), nil
+	}
+	return b.node(c, depth)
+}
+
+// build turns the parsed syntax tree into the main root's Node.
+func (b *mbuilder[L]) build() (Node[L], error) {
+	p := b.p
 	main := int32(-1)
 	for _, r := range p.roots {
 		n := &p.nodes[r]
@@ -226,7 +260,7 @@ func buildMDSL[L any](p *mparser, leaf func(*mparser, mcall) (L, error)) (Node[L
 		b.built, b.state = map[string]mbuilt[L]{}, map[string]uint8{}
 	}
 	m := &p.nodes[main]
-	c, err := b.node(m.first, 2)
+	c, err := b.child(m.first, 2)
 	if err != nil {
 		return Node[L]{}, err
 	}
@@ -311,8 +345,8 @@ func (b *mbuilder[L]) node(i int32, depth int) (mbuilt[L], error) {
 	default:
 		children := make([]Node[L], 0, n.nkids)
 		size := 1
-		for c := n.first; c >= 0; c = p.nodes[c].next {
-			d, err := b.node(c, depth+1)
+		for c := n.first; c != -1; c = p.nextOf(c) {
+			d, err := b.child(c, depth+1)
 			if err != nil {
 				return mbuilt[L]{}, err
 			}

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,21 @@ import (
 // index), with a stack of open nodes instead of recursion, as Mistreevous's
 // own parser does; then a builder turns the syntax tree into a [Node],
 // expanding branches.
+//
+// Holding the whole syntax tree and the Nodes made from it at once would
+// double the parser's peak heap, so ParseMDSL's builder also builds the
+// main root's subtrees while the parser reads them (mparser.spec): when a
+// node is complete and all its children were built, the builder makes its
+// Node then, and the parser drops the node's syntax (its nodes, calls,
+// arguments and counts are the last ones in the arrays) and links the
+// built Node into its parent instead, as index -2-k of the builder's list
+// pre. This is only done where it cannot change the result or the error:
+// the builder then does what it would have done later, at the same depth
+// (only the main root's depths are known while parsing; a named root's
+// depend on the branches to it), and with a leaf function that cannot fail
+// or be seen (ParseMDSLFunc's may be either, and its calls must not happen
+// for a text with a syntax error). A build that fails is dropped: the
+// node's syntax stays, and the builder meets the error again in its turn.
 
 // margType is the type of an argument in the syntax tree.
 type margType uint8
@@ -60,9 +76,9 @@ type mnode struct {
 	call     int32 // the leaf's call, +1; 0 for none
 	attrs    [numAttrs]int32
 	succ     [numAttrs]bool
-	first    int32 // first child, -1 for none
+	first    int32 // first child, -1 for none, -2-k for the builder's pre[k]
 	last     int32
-	next     int32 // next sibling, -1 for none
+	next     int32 // next sibling, as first
 	nkids    int32
 	second   int // the position of the second child, for "takes one child"
 }
@@ -88,6 +104,68 @@ type mparser struct {
 	ints    []int
 	roots   []int32
 	intern  map[string]string
+	count   int // nodes read
+
+	// spec, when set, builds subtrees of the main root while they are
+	// read (see the top of this file); prenext[k] is the next sibling of
+	// the built pre[k], as mnode.next.
+	spec    mspec
+	specOn  bool // inside the main root
+	prenext blocks[int32]
+}
+
+// blocks is a stack that grows by blocks of blockLen values, without the
+// copies of append: a flat tree's children are all on it at once, and a
+// slice that grows by append would allocate several times their size.
+type blocks[T any] struct {
+	b [][]T
+	n int32
+}
+
+const blockLen = 1024
+
+func (s *blocks[T]) len() int32 { return s.n }
+
+// at returns the k-th value, k < s.len().
+func (s *blocks[T]) at(k int32) *T { return &s.b[k/blockLen][k%blockLen] }
+
+// truncate drops the values from the n-th on.
+func (s *blocks[T]) truncate(n int32) { s.n = n }
+
+// push adds v on top. The first block grows by append, so that a short
+// stack costs little.
+func (s *blocks[T]) push(v T) {
+	i, j := s.n/blockLen, s.n%blockLen
+	if int(i) == len(s.b) {
+		size := blockLen
+		if i == 0 {
+			size = 8
+		}
+		s.b = append(s.b, make([]T, 0, size))
+	}
+	if b := &s.b[i]; int(j) < len(*b) {
+		(*b)[j] = v
+	} else {
+		*b = append(*b, v)
+	}
+	s.n++
+}
+
+// mspec builds complete nodes of the main root while the parser reads.
+type mspec interface {
+	// speculate builds node i, whose children are all built and are the
+	// builder's pre[lo:], at depth depth. When it succeeds, the result
+	// replaces pre[lo:] in the builder's list and it returns true.
+	speculate(i int32, depth int, lo int32) bool
+}
+
+// mopen is a node on the parser's stack of open nodes, with the lengths
+// of the arrays before its header.
+type mopen struct {
+	i                 int32
+	args, calls, ints int32
+	pre               int32
+	allBuilt          bool // all children read so far were built
 }
 
 // MaxMDSLBytes is the longest MDSL text that [ParseMDSL] reads.
@@ -95,12 +173,17 @@ const MaxMDSLBytes = 64 << 20
 
 func newMParser(name string, src []byte, mode int, keepComments bool) *mparser {
 	p := &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
-	if guess := len(src) / 32; guess > 16 && len(src) <= MaxMDSLBytes {
-		p.nodes = make([]mnode, 0, guess)
-		p.args = make([]marg, 0, guess)
-		p.calls = make([]mcall, 0, guess)
-	}
+	p.reserve(len(src))
 	return p
+}
+
+// reserve makes room in the syntax tree's arrays for n more bytes of text.
+func (p *mparser) reserve(n int) {
+	if guess := n / 32; guess > 16 && len(p.src) <= MaxMDSLBytes {
+		p.nodes = slices.Grow(p.nodes, guess)
+		p.args = slices.Grow(p.args, guess)
+		p.calls = slices.Grow(p.calls, guess)
+	}
 }
 
 func (p *mparser) next() mtoken {
@@ -262,12 +345,55 @@ func attrOf(w []byte) AttrKind {
 	return 0
 }
 
+// nextOf returns the next sibling of child c (an index of nodes or a
+// built node, -2-k).
+func (p *mparser) nextOf(c int32) int32 {
+	if c < -1 {
+		return *p.prenext.at(-2 - c)
+	}
+	return p.nodes[c].next
+}
+
+// done links the complete node o, the child of parent, into parent's
+// children, first building it if p.spec can (see the top of this file).
+// depth is o's: the main root is at depth 1.
+func (p *mparser) done(parent *mopen, o mopen, depth int) {
+	c := o.i
+	n := &p.nodes[c]
+	try := p.specOn && o.allBuilt && n.kind != mkwBranch && depth <= MaxMistreevousDepth
+	if try && p.spec.speculate(c, depth, o.pre) {
+		p.nodes = p.nodes[:c]
+		p.args, p.calls, p.ints = p.args[:o.args], p.calls[:o.calls], p.ints[:o.ints]
+		p.prenext.truncate(o.pre)
+		p.prenext.push(-1)
+		c = -2 - o.pre
+	} else {
+		parent.allBuilt = false
+		if try {
+			// The build failed, so the builder will fail in its turn (it
+			// builds all of the main root, and a second main root is an
+			// error): stop trying, as each failure costs an error message.
+			p.spec, p.specOn = nil, false
+		}
+	}
+	pn := &p.nodes[parent.i]
+	switch {
+	case pn.last == -1:
+		pn.first = c
+	case pn.last < -1:
+		*p.prenext.at(-2 - pn.last) = c
+	default:
+		p.nodes[pn.last].next = c
+	}
+	pn.last = c
+}
+
 // parse reads the whole text into the syntax tree.
 func (p *mparser) parse() error {
 	if len(p.src) > MaxMDSLBytes {
 		return p.errAt(0, "the text is longer than %d bytes", MaxMDSLBytes)
 	}
-	var stack []int32
+	var stack []mopen
 	for {
 		t := p.next()
 		switch t.typ {
@@ -275,7 +401,7 @@ func (p *mparser) parse() error {
 			return p.errAt(t.pos, "%s", t.val)
 		case mtEOF:
 			if len(stack) > 0 {
-				n := &p.nodes[stack[len(stack)-1]]
+				n := &p.nodes[stack[len(stack)-1].i]
 				return p.errAt(n.pos, "%s is never closed: a '}' is missing", mdslKeywords[n.kind])
 			}
 			if len(p.roots) == 0 {
@@ -286,11 +412,14 @@ func (p *mparser) parse() error {
 			if len(stack) == 0 {
 				return p.errAt(t.pos, "unexpected '}': no node is open")
 			}
-			i := stack[len(stack)-1]
+			o := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			p.nodes[i].close = t.pos
-			if err := p.validate(i); err != nil {
+			p.nodes[o.i].close = t.pos
+			if err := p.validate(o.i); err != nil {
 				return err
+			}
+			if len(stack) > 0 {
+				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			}
 		case mtWord:
 			kw, kind, ok := keywordOf(p.wordBytes(t))
@@ -307,30 +436,34 @@ func (p *mparser) parse() error {
 			} else if len(stack) == 0 {
 				return p.errAt(t.pos, "%s outside a root: every node must be inside root { ... }", kw)
 			}
-			if len(p.nodes) >= MaxMistreevousNodes {
+			if p.count >= MaxMistreevousNodes {
 				return p.errAt(t.pos, "more than %d nodes", MaxMistreevousNodes)
 			}
+			p.count++
 			i := int32(len(p.nodes))
+			o := mopen{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
 			p.nodes = append(p.nodes, mnode{kind: kind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
 			if err := p.header(i, kw); err != nil {
 				return err
 			}
 			if kind == KindRoot {
 				p.roots = append(p.roots, i)
+				p.specOn = p.spec != nil && !p.nodes[i].named
+				if p.spec != nil && p.nodes[i].named {
+					// Its syntax is kept: make room for the rest of the
+					// text, as newMParser does for all of it.
+					p.reserve(len(p.src) - t.pos)
+				}
 			} else {
-				parent := &p.nodes[stack[len(stack)-1]]
+				parent := &p.nodes[stack[len(stack)-1].i]
 				if parent.nkids == 1 {
 					parent.second = t.pos
 				}
 				parent.nkids++
-				if parent.last < 0 {
-					parent.first = i
-				} else {
-					p.nodes[parent.last].next = i
-				}
-				parent.last = i
 			}
-			if kind != mkwBranch && kinds[kind].arity != noChildren {
+			if kind == mkwBranch || kinds[kind].arity == noChildren {
+				p.done(&stack[len(stack)-1], o, len(stack)+1)
+			} else {
 				open := p.next()
 				if open.typ != mtLBrace {
 					if open.typ == mtError {
@@ -341,7 +474,7 @@ func (p *mparser) parse() error {
 				if len(stack) >= MaxMistreevousDepth {
 					return p.errAt(t.pos, "nodes nested deeper than %d levels", MaxMistreevousDepth)
 				}
-				stack = append(stack, i)
+				stack = append(stack, o)
 			}
 		case mtString:
 			return p.errAt(t.pos, "unexpected string: want a node")
@@ -535,11 +668,11 @@ func (p *mparser) lastEnd() int { return p.prevEnd }
 func (p *mparser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
 	args := p.args[lo:hi]
 	what := kw
-	form := kw + " [Name]"
-	if attr != "" {
-		form = attr + "(Name)"
-	}
 	if len(args) == 0 {
+		form := kw + " [Name]"
+		if attr != "" {
+			form = attr + "(Name)"
+		}
 		return 0, p.errAt(pos, "%s needs a function name: %s", what, form)
 	}
 	if p.mode == mmodeLeaf {

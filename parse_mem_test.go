@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,6 +83,9 @@ func parseMemory(n int, parse func() any) (peak, alloc, live float64) {
 	return float64(most-base) / f, float64(m1.TotalAlloc-m0.TotalAlloc) / f, float64(kept-base) / f
 }
 
+// memShapes are the shapes of text that memText makes.
+var memShapes = []string{"corpus", "leaves", "wide", "deep", "strings"}
+
 // memText returns an MDSL text of the given shape of about size bytes.
 func memText(shape string, size int) []byte {
 	var b bytes.Buffer
@@ -105,6 +109,24 @@ func memText(shape string, size int) []byte {
 			fmt.Fprintf(&b, "            action [A%d]\n", i)
 		}
 		b.WriteString("        }\n    }\n}\n")
+	case "wide": // one sequence of many short leaves
+		b.WriteString("root {\n    sequence {\n")
+		for i := 0; b.Len() < size; i++ {
+			fmt.Fprintf(&b, "        action [A%d]\n", i%100)
+		}
+		b.WriteString("    }\n}\n")
+	case "deep": // chains of sequences 1000 deep, each with a leaf, indented as FormatMDSL does
+		b.WriteString("root {\n    sequence {\n")
+		indent := func(d int) string { return strings.Repeat("    ", min(d, mdslMaxIndent)) }
+		for b.Len() < size {
+			for d := 2; d < 1002; d++ {
+				fmt.Fprintf(&b, "%ssequence {\n%saction [A%d]\n", indent(d), indent(d+1), d%10)
+			}
+			for d := 1001; d >= 2; d-- {
+				fmt.Fprintf(&b, "%s}\n", indent(d))
+			}
+		}
+		b.WriteString("    }\n}\n")
 	case "strings": // actions with long string arguments
 		b.WriteString("root {\n    sequence {\n")
 		arg := bytes.Repeat([]byte("x"), 200)
@@ -127,7 +149,7 @@ func mustBenchText(n int) []byte {
 //
 //	go test -run '^$' -bench ParseMemory -benchtime 1x
 func BenchmarkParseMemory(b *testing.B) {
-	for _, shape := range []string{"corpus", "leaves", "strings"} {
+	for _, shape := range memShapes {
 		for _, mb := range []int{1, 16} {
 			src := memText(shape, mb<<20)
 			def, err := ParseMDSL("mem.mdsl", src)
@@ -171,4 +193,46 @@ func benchParseMemory(b *testing.B, n int, parse func() any) {
 	b.ReportMetric(alloc, "alloc/B")
 	b.ReportMetric(live, "live/B")
 	b.ReportMetric(float64(n), "input-bytes")
+}
+
+// TestParseMDSLMemory checks that ParseMDSL allocates at most 15 times its
+// input in all, for 4 MB texts of every shape: with the collector off, the
+// bytes allocated during one parse are an upper bound of its peak heap.
+func TestParseMDSLMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 20 MB")
+	}
+	for _, shape := range memShapes {
+		src := memText(shape, 4<<20)
+		runtime.GC()
+		old := debug.SetGCPercent(-1)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		n, err := ParseMDSL("mem.mdsl", src)
+		runtime.ReadMemStats(&m1)
+		debug.SetGCPercent(old)
+		if err != nil {
+			t.Fatal(shape, err)
+		}
+		runtime.KeepAlive(n)
+		if ratio := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(len(src)); ratio > 15 {
+			t.Errorf("%s: reading %d bytes allocated %.1f times as much", shape, len(src), ratio)
+		}
+	}
+}
+
+// BenchmarkParseMDSLShapes times ParseMDSL on 4 MB texts of each shape.
+func BenchmarkParseMDSLShapes(b *testing.B) {
+	for _, shape := range memShapes {
+		src := memText(shape, 4<<20)
+		b.Run(shape, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := ParseMDSL("mem.mdsl", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
