@@ -210,6 +210,7 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	if err := r.Add(start); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
+	game := battleship.NewGame(board, bot)
 	for i, t := range g.Turns {
 		fail := func(format string, args ...any) error {
 			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
@@ -281,8 +282,22 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		if err != nil {
 			return nil, fail("the saved state: %v", err)
 		}
+		// The signals reach the tree's focus; what the bot remembers is
+		// the handler's doing: the game played again must reach the saved
+		// state, memory and all.
+		v = v.WithMemory(restored.Memory())
 		if !restored.Equal(v) {
 			return nil, fail("the saved state is not the version the recorded signals reach")
+		}
+		played, err := game.PlayTurn()
+		if err != nil {
+			return nil, fail("the replay: %v", err)
+		}
+		if played.Shot != p {
+			return nil, fail("the record's shot is %v, the bot's %v", p, played.Shot)
+		}
+		if want, err := played.Bot.State(); err != nil || !bytes.Equal(saved, want) {
+			return nil, fail("the saved state is not the one the bot reaches (its memory differs)")
 		}
 	}
 	return r, nil
