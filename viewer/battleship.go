@@ -206,7 +206,7 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	focus := make([]int, 1)
 	states, focus[0] = v.NodeStates(states)
 	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
-		States: states, Focus: focus}
+		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
@@ -270,9 +270,6 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		states, focus[0] = v.NodeStates(states)
 		step := Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
 			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
-		if err := r.Add(step); err != nil {
-			return nil, fail("%v", err)
-		}
 		v = next
 		saved, err := base64.StdEncoding.DecodeString(t.State)
 		if err != nil {
@@ -298,6 +295,12 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		}
 		if want, err := played.Bot.State(); err != nil || !bytes.Equal(saved, want) {
 			return nil, fail("the saved state is not the one the bot reaches (its memory differs)")
+		}
+		// The memory is the bot's after the turn: what it remembers from
+		// this shot and the ones before.
+		step.Memory = played.Bot.Memory()
+		if err := r.Add(step); err != nil {
+			return nil, fail("%v", err)
 		}
 	}
 	return r, nil
@@ -343,7 +346,7 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 	var focus []int
 	states, focus = steppedStates(layout, v, states, running, focus)
 	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.State()),
-		States: states, Focus: focus}
+		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
@@ -430,7 +433,8 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 			focus = append(focus[:0], at)
 		}
 		step := Step{Label: fmt.Sprintf("turn %d: %s fires at %v: %s", i+1, fired, p, answer),
-			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
+			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship},
+			Memory: played.Bot.Memory()}
 		if err := r.Add(step); err != nil {
 			return nil, fail("%v", err)
 		}
