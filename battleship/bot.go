@@ -89,8 +89,14 @@ func (r botRNG) String() string {
 
 // remember sets key k of the memory of b's Elixir-style tree to v: the
 // version b is at changes to one with the new memory, and the same focus.
-func remember[T any](b *Bot, k bt.Key[T], v T) {
-	b.tree = b.tree.WithMemory(k.Set(b.tree.Memory(), v))
+// A key that already has the value is left as it is (a write costs a few
+// allocations).
+func remember[T comparable](b *Bot, k bt.Key[T], v T) {
+	mem := b.tree.Memory()
+	if old, ok := k.Get(mem); ok && old == v {
+		return
+	}
+	b.tree = b.tree.WithMemory(k.Set(mem, v))
 }
 
 // forget deletes key k of the memory of b's Elixir-style tree.

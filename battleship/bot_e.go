@@ -95,7 +95,8 @@ func actE(c *stepContext, in Intent) bt.Status {
 	switch in {
 	case target, huntParity, huntDensity:
 		p := c.load()
-		r, _ := rngKey.Get(c.bb)
+		r0, _ := rngKey.Get(c.bb)
+		r := r0
 		var at Point
 		ok := false
 		switch in {
@@ -106,7 +107,9 @@ func actE(c *stepContext, in Intent) bt.Status {
 		default:
 			at, ok = p.hunt(&r.pcg, false)
 		}
-		rngKey.Put(c.bb, r)
+		if r != r0 { // not every choice draws: only ties do
+			rngKey.Put(c.bb, r)
+		}
 		if !ok {
 			return bt.Failure // no cell left: the tree tries its next branch
 		}
