@@ -31,7 +31,8 @@ type BattleshipGame struct {
 // through with their signals (the last one, the shot's, Running), the
 // shot (column and row, from 0), the answer ("miss", "hit", "sunk"), the
 // ship (from 0, -1 for a miss), the signal the answer gave, and the
-// tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary]).
+// tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary] or
+// [bt.Stepped.MarshalBinary]), which holds the bot's memory.
 type BattleshipTurn struct {
 	Turn   int              `json:"turn"`
 	Ticks  []BattleshipTick `json:"steps"`
@@ -161,11 +162,15 @@ func status(s string) (bt.Status, error) {
 // shot and its answer, the nodes whose state changed since the turn
 // before, and whether the tree completed.
 //
+// Every step lists the bot's memory as the turn left it (see
+// [Step.Memory]).
+//
 // It rebuilds the bot and the board from the record's seeds, and checks
 // each turn against them: the intents must be the ones the tree asks for
 // after the recorded signals (for a stepped bot, the ones its turn,
 // replayed, goes through), the answer the board's, and the saved state
-// after the turn the version those signals reach. A record that does not
+// after the turn the version those signals reach, with the memory the
+// bot, playing the game again, reaches. A record that does not
 // match is an error naming the turn.
 func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	cfg := battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}

@@ -10,7 +10,8 @@
 // play/pause with a speed, and keys: ← and → (with Shift, ten steps),
 // Home, End and space. For a battleship game it draws the board beside the
 // tree with each turn's shot, and for every step it lists that step's
-// events.
+// events, and the agent's memory, with the keys the step changed
+// highlighted.
 //
 // The steps are encoded compactly: for each step, the nodes whose state
 // changed since the step before ("12s3f": node 12 succeeded, node 3
