@@ -25,6 +25,43 @@ func (p Point) String() string {
 	return colName(p.X) + fmt.Sprint(p.Y+1)
 }
 
+// MarshalText returns p as String names it ("A1"), so that a bot's
+// memory saves the points it remembers. A point off the board (a negative
+// coordinate) has no such name, and is an error.
+func (p Point) MarshalText() ([]byte, error) {
+	if p.X < 0 || p.Y < 0 {
+		return nil, fmt.Errorf("battleship: point %v is off every board", p)
+	}
+	return []byte(p.String()), nil
+}
+
+// UnmarshalText reads a point as MarshalText writes it: column letters
+// from A, then the row number from 1, such as "A1" or "AA10".
+func (p *Point) UnmarshalText(text []byte) error {
+	bad := func() error {
+		return fmt.Errorf("battleship: point %s: want column letters and a row number, such as A1", quote(string(text)))
+	}
+	i, x := 0, 0
+	for ; i < len(text) && text[i] >= 'A' && text[i] <= 'Z'; i++ {
+		if x > MaxSide*26 {
+			return bad()
+		}
+		x = x*26 + int(text[i]-'A') + 1
+	}
+	y := 0
+	if i == 0 || i == len(text) || text[i] == '0' {
+		return bad()
+	}
+	for ; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' || y > MaxSide*10 {
+			return bad()
+		}
+		y = y*10 + int(text[i]-'0')
+	}
+	*p = Point{x - 1, y - 1}
+	return nil
+}
+
 // colName is the label of column x: A to Z, then AA, AB, ... as in
 // spreadsheets.
 func colName(x int) string {

@@ -31,25 +31,77 @@ const (
 const maxTicks = 64
 
 // Bot is a player whose strategy is a behavior tree: the tree version it
-// is at, its strategy (the tree's definition and the handler code that
-// carries out its intents, one per bot_*.go file), and the handler's
-// memory. Bots are values: a game keeps one per turn, and each stays as it
-// was. The zero Bot is not usable; use NewBot.
+// is at, with the agent's memory that the version carries, and its
+// strategy (the tree's definition and the handler code that carries out
+// its intents, one per bot_*.go file). Bots are values: a game keeps one
+// per turn, and each stays as it was. The zero Bot is not usable; use
+// NewBot.
 //
 // A strategy runs its tree on one of the library's two engines, and the
 // Bot holds that engine's version: A to D are Elixir-style trees
 // (bt.Tree, driven by Value and signals), E is a stepped tree (bt.Stepped,
 // stepped once per tick, whose actions and guards call the handler). Both
 // kinds of version are values that stay valid, so every kept Bot does.
+//
+// Everything a bot remembers from one turn to the next (the state of its
+// random generator, the hit it narrows down around, the direction it
+// walks) is in its version's memory ([bt.Tree.Memory], [bt.Stepped.Memory]),
+// under the keys its bot_*.go file declares: a version, or its saved state
+// ([Bot.State], [RestoreBot]), is all a bot needs to play on as it would
+// have.
 type Bot struct {
 	tree     bt.Tree[Intent]    // A–D: the Elixir-style tree's version
 	steps    bt.Stepped[Intent] // E: the stepped tree's version
 	strategy *strategy
-	rng      rand.PCG     // for random guesses, and E's draws among equal cells
-	anchor   Point        // the hit being narrowed down around; for E, the hit targeted
-	cur      Point        // the last hit in the current direction; for B, the last shot
-	dir      Intent       // the direction being walked, "" to start afresh from anchor
-	ctx      *stepContext // E: what its tree's agent reads the game through
+	// ctx is what E's agent reads the game through: working buffers,
+	// shared by every version of one bot, and no memory of its own.
+	ctx *stepContext
+}
+
+// rngKey is the memory of every bot's random generator, which random
+// guesses (and E's draws among equal cells) draw from.
+var rngKey = bt.NewKey[botRNG]("battleship.rng")
+
+// botRNG is a bot's random generator as its memory holds it: a
+// rand.PCG, saved by the PCG's own MarshalBinary. Memory holds values, so
+// a draw takes the generator out, draws, and puts the advanced copy back.
+type botRNG struct{ pcg rand.PCG }
+
+// newRNG returns the generator of a bot seeded with seed.
+func newRNG(seed uint64) botRNG {
+	var r botRNG
+	r.pcg.Seed(deriveSeed(seed, 2), deriveSeed(seed, 3))
+	return r
+}
+
+// MarshalBinary returns the generator's state, as rand.PCG saves it.
+func (r botRNG) MarshalBinary() ([]byte, error) { return r.pcg.MarshalBinary() }
+
+// UnmarshalBinary restores a state saved by MarshalBinary.
+func (r *botRNG) UnmarshalBinary(data []byte) error { return r.pcg.UnmarshalBinary(data) }
+
+// String says what the generator is, for the memory's listings (the
+// viewer's memory panel): its saved state in hex.
+func (r botRNG) String() string {
+	b, _ := r.pcg.MarshalBinary()
+	return fmt.Sprintf("pcg %x", b[4:])
+}
+
+// remember sets key k of the memory of b's Elixir-style tree to v: the
+// version b is at changes to one with the new memory, and the same focus.
+// A key that already has the value is left as it is (a write costs a few
+// allocations).
+func remember[T comparable](b *Bot, k bt.Key[T], v T) {
+	mem := b.tree.Memory()
+	if old, ok := k.Get(mem); ok && old == v {
+		return
+	}
+	b.tree = b.tree.WithMemory(k.Set(mem, v))
+}
+
+// forget deletes key k of the memory of b's Elixir-style tree.
+func forget[T any](b *Bot, k bt.Key[T]) {
+	b.tree = b.tree.WithMemory(b.tree.Memory().Delete(k.Name()))
 }
 
 // strategy is what each bot_*.go file defines: the tree and its handler.
@@ -109,17 +161,48 @@ func NewBot(name string, seed uint64) (Bot, error) {
 	return Bot{}, fmt.Errorf("battleship: no bot %s (want a, b, c, d or e)", quote(name))
 }
 
-// start returns a new bot of strategy s.
+// start returns a new bot of strategy s: its memory holds the random
+// generator seeded from seed, and nothing else.
 func (s *strategy) start(seed uint64) Bot {
 	b := Bot{strategy: s}
+	mem := rngKey.Set(bt.Memory{}, newRNG(seed))
 	if s.stepped != nil {
 		b.steps, b.ctx = s.stepped.start()
-		b.anchor = noPoint
+		b.steps = b.steps.WithMemory(mem)
 	} else {
-		b.tree = bt.Start(s.tree, bt.WithSeed(deriveSeed(seed, 1)))
+		b.tree = bt.Start(s.tree, bt.WithSeed(deriveSeed(seed, 1))).WithMemory(mem)
 	}
-	b.rng.Seed(deriveSeed(seed, 2), deriveSeed(seed, 3))
 	return b
+}
+
+// RestoreBot returns the bot named name ("a" to "e", either case) at the
+// version saved in state by [Bot.State], with its memory: it plays on as
+// the bot that was saved would have. It returns an error for an unknown
+// bot and for a state that is damaged or was saved from another bot's
+// tree.
+func RestoreBot(name string, state []byte) (Bot, error) {
+	b, err := NewBot(name, 0)
+	if err != nil {
+		return Bot{}, err
+	}
+	if b.strategy.stepped != nil {
+		b.steps, err = b.steps.Restore(state)
+	} else {
+		b.tree, err = bt.Restore(b.strategy.tree, state)
+	}
+	if err != nil {
+		return Bot{}, fmt.Errorf("battleship: bot %s: %w", b.Name(), err)
+	}
+	return b, nil
+}
+
+// Memory returns what the bot remembers: the memory of the version it is
+// at, keys such as "battleship.rng" and "battleship.anchor".
+func (b Bot) Memory() bt.Memory {
+	if b.strategy.stepped != nil {
+		return b.steps.Memory()
+	}
+	return b.tree.Memory()
 }
 
 // Name returns the bot's letter: "A" to "E".
@@ -147,8 +230,8 @@ func (b Bot) Intent() Intent {
 
 // State returns the bot's tree state in binary form: the MarshalBinary of
 // its Elixir-style Tree or of its Stepped version (node states, counts,
-// the random state), from which the version restores. Two bots at the same
-// state of the same strategy, with the same memory, play on alike.
+// the random state, and the memory), from which [RestoreBot] restores the
+// bot. Two bots at the same state of the same strategy play on alike.
 func (b Bot) State() ([]byte, error) {
 	if b.strategy.stepped == nil {
 		return b.tree.MarshalBinary()
@@ -204,7 +287,8 @@ func (b Bot) Doing() string {
 	case checkForCollateralDamage:
 		return "checking for collateral damage"
 	case goRight, goLeft, goUp, goDown:
-		return fmt.Sprintf("narrowing down around %v: %s", b.anchor, in)
+		anchor, _ := anchorKey.Get(b.tree.Memory())
+		return fmt.Sprintf("narrowing down around %v: %s", anchor, in)
 	default:
 		return string(in)
 	}
@@ -213,51 +297,16 @@ func (b Bot) Doing() string {
 // The handler code the bots share.
 
 // guess carries out random_guess: shoot a uniformly random unplayed cell,
-// or fail the intent when none is left.
+// drawn from the generator in memory, or fail the intent when none is
+// left.
 func (b *Bot) guess(v *View) move {
 	if v.unplayed == 0 {
 		return failIntent()
 	}
-	k, _ := bits.Mul64(b.rng.Uint64(), uint64(v.unplayed))
+	r, _ := rngKey.Get(b.tree.Memory())
+	k, _ := bits.Mul64(r.pcg.Uint64(), uint64(v.unplayed))
+	remember(b, rngKey, r)
 	return shootAt(v.nthUnknown(int(k)))
-}
-
-// startNarrowing makes p, a hit, the anchor to narrow down around.
-func (b *Bot) startNarrowing(p Point) { b.anchor, b.cur, b.dir = p, p, "" }
-
-// narrow carries out a direction intent: from the last hit in this direction
-// (the anchor, when the direction changes), step over hits already made to
-// the next cell; shoot it if it is unplayed, and otherwise fail the intent,
-// so that the tree tries the next direction.
-func (b *Bot) narrow(v *View, dir Intent) move {
-	if dir != b.dir {
-		b.cur, b.dir = b.anchor, dir
-	}
-	d := direction(dir)
-	p := b.cur.add(d)
-	for v.In(p) && v.At(p) == Hit {
-		p = p.add(d)
-	}
-	if !v.playable(p) {
-		b.dir = ""
-		return failIntent()
-	}
-	return shootAt(p)
-}
-
-// direction is the move of a direction intent.
-func direction(in Intent) Point {
-	switch in {
-	case goRight:
-		return Point{1, 0}
-	case goLeft:
-		return Point{-1, 0}
-	case goUp:
-		return Point{0, -1}
-	case goDown:
-		return Point{0, 1}
-	}
-	panic("battleship: not a direction: " + string(in))
 }
 
 // quote returns s quoted, cut to about 100 bytes, for error messages that

@@ -18,7 +18,11 @@ var TreeB = bt.Sequence(
 	bt.Continually(bt.Select(bt.Leaf(goRight), bt.Leaf(beginningOfNextRow))),
 )
 
-// botB is B's handler. It remembers its last shot in b.cur.
+// lastShotKey is what B remembers, besides its generator (which it does
+// not use): its last shot, which the next one is right of or below.
+var lastShotKey = bt.NewKey[Point]("battleship.last_shot")
+
+// botB is B's handler.
 var botB = strategy{
 	name: "B",
 	tree: TreeB,
@@ -27,13 +31,14 @@ var botB = strategy{
 	// already played, fails the intent.
 	act: func(b *Bot, v *View) move {
 		var p Point
+		last, _ := lastShotKey.Get(b.tree.Memory())
 		switch b.tree.Value() {
 		case topLeft:
 			p = Point{0, 0}
 		case goRight:
-			p = b.cur.add(Point{1, 0})
+			p = last.add(Point{1, 0})
 		case beginningOfNextRow:
-			p = Point{0, b.cur.Y + 1}
+			p = Point{0, last.Y + 1}
 		}
 		if !v.playable(p) {
 			return failIntent()
@@ -42,10 +47,11 @@ var botB = strategy{
 	},
 	// Every shot succeeds: B does not care what it hit.
 	hear: func(b *Bot, shot Point, _ Answer) bt.Status {
-		b.cur = shot
+		remember(b, lastShotKey, shot)
 		return bt.Success
 	},
 	doing: func(b *Bot) string {
-		return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), b.cur)
+		last, _ := lastShotKey.Get(b.tree.Memory())
+		return fmt.Sprintf("sweeping row by row: %s from %v", b.tree.Value(), last)
 	},
 }

@@ -16,6 +16,15 @@ var TreeC = bt.Sequence(
 	),
 )
 
+// What C (and D, whose handler is C's) remembers, besides its generator:
+// the hit it narrows down around, the direction it walks from there (none
+// to start afresh from the anchor), and the last hit that way.
+var (
+	anchorKey    = bt.NewKey[Point]("battleship.anchor")
+	lastHitKey   = bt.NewKey[Point]("battleship.last_hit")
+	directionKey = bt.NewKey[string]("battleship.direction")
+)
+
 // botC is C's handler.
 var botC = strategy{
 	name: "C",
@@ -48,12 +57,59 @@ func hearC(b *Bot, shot Point, a Answer) bt.Status {
 	}
 	switch a.Kind {
 	case AnswerHit:
-		b.cur = shot
+		remember(b, lastHitKey, shot)
 		return bt.Running // keep going this way
 	case AnswerMiss:
-		b.dir = ""
+		forget(b, directionKey)
 		return bt.Failure // try the next direction
 	}
-	b.dir = ""
+	forget(b, directionKey)
 	return bt.Success // sunk: back to guessing
+}
+
+// startNarrowing makes p, a hit, the anchor to narrow down around, with no
+// direction walked from it yet.
+func (b *Bot) startNarrowing(p Point) {
+	remember(b, anchorKey, p)
+	remember(b, lastHitKey, p)
+	forget(b, directionKey)
+}
+
+// narrow carries out a direction intent: from the last hit in this direction
+// (the anchor, when the direction changes), step over hits already made to
+// the next cell; shoot it if it is unplayed, and otherwise fail the intent,
+// so that the tree tries the next direction.
+func (b *Bot) narrow(v *View, dir Intent) move {
+	mem := b.tree.Memory()
+	cur, _ := lastHitKey.Get(mem)
+	if d, _ := directionKey.Get(mem); d != string(dir) {
+		cur, _ = anchorKey.Get(mem)
+		remember(b, directionKey, string(dir))
+		remember(b, lastHitKey, cur)
+	}
+	d := direction(dir)
+	p := cur.add(d)
+	for v.In(p) && v.At(p) == Hit {
+		p = p.add(d)
+	}
+	if !v.playable(p) {
+		forget(b, directionKey)
+		return failIntent()
+	}
+	return shootAt(p)
+}
+
+// direction is the move of a direction intent.
+func direction(in Intent) Point {
+	switch in {
+	case goRight:
+		return Point{1, 0}
+	case goLeft:
+		return Point{-1, 0}
+	case goUp:
+		return Point{0, -1}
+	case goDown:
+		return Point{0, 1}
+	}
+	panic("battleship: unreachable: not a direction: " + string(in))
 }

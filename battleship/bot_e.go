@@ -75,8 +75,9 @@ const (
 // colour pays.
 const parityFrom = 2
 
-// noPoint is the target before E has one.
-var noPoint = Point{-1, -1}
+// targetKey is what E remembers, besides its generator: the hit it
+// targets (none before its first hit).
+var targetKey = bt.NewKey[Point]("battleship.target")
 
 // botE is E's handler.
 var botE = strategy{name: "E", stepped: &planE}
@@ -91,19 +92,23 @@ var planE = steppedPlan{
 
 // actE carries out E's actions.
 func actE(c *stepContext, in Intent) bt.Status {
-	b, v := c.bot, c.view
 	switch in {
 	case target, huntParity, huntDensity:
 		p := c.load()
+		r0, _ := rngKey.Get(c.bb)
+		r := r0
 		var at Point
 		ok := false
 		switch in {
 		case target:
-			at, ok = p.target(&b.rng)
+			at, ok = p.target(&r.pcg)
 		case huntParity:
-			at, ok = p.hunt(&b.rng, true)
+			at, ok = p.hunt(&r.pcg, true)
 		default:
-			at, ok = p.hunt(&b.rng, false)
+			at, ok = p.hunt(&r.pcg, false)
+		}
+		if r != r0 { // not every choice draws: only ties do
+			rngKey.Put(c.bb, r)
 		}
 		if !ok {
 			return bt.Failure // no cell left: the tree tries its next branch
@@ -114,11 +119,11 @@ func actE(c *stepContext, in Intent) bt.Status {
 		}
 		return bt.Success
 	case takeTarget:
-		h, ok := v.firstHit()
+		h, ok := c.view.firstHit()
 		if !ok {
 			return bt.Failure
 		}
-		b.anchor = h
+		targetKey.Put(c.bb, h)
 		return bt.Success
 	}
 	panic("battleship: unreachable: bot E has no action " + string(in))
@@ -126,10 +131,11 @@ func actE(c *stepContext, in Intent) bt.Status {
 
 // condE answers E's conditions and guard.
 func condE(c *stepContext, in Intent) bool {
-	b, v := c.bot, c.view
+	v := c.view
 	switch in {
 	case targetAfloat:
-		return v.In(b.anchor) && v.At(b.anchor) == Hit
+		t, ok := targetKey.Get(c.bb)
+		return ok && v.In(t) && v.At(t) == Hit
 	case openHit:
 		_, ok := v.firstHit()
 		return ok
@@ -143,7 +149,8 @@ func condE(c *stepContext, in Intent) bool {
 func doingE(b *Bot) string {
 	switch b.Intent() {
 	case target:
-		return fmt.Sprintf("targeting the ship hit at %v, given every open hit", b.anchor)
+		t, _ := targetKey.Get(b.steps.Memory())
+		return fmt.Sprintf("targeting the ship hit at %v, given every open hit", t)
 	case "":
 		return "between branches: the next step starts the tree over"
 	}

@@ -71,8 +71,8 @@ func TestTargetingE(t *testing.T) {
 	if got, want := ticksOf(ticks), "target_afloat:failure open_hit:success take_target:success target_afloat:success target"; got != want {
 		t.Errorf("first hit: ticks %s, want %s", got, want)
 	}
-	if abs(shot.X-2)+abs(shot.Y-1) != 1 || e.Intent() != target || e.anchor != (Point{2, 1}) {
-		t.Errorf("first hit: shot %v, intent %q, anchor %v", shot, e.Intent(), e.anchor)
+	if abs(shot.X-2)+abs(shot.Y-1) != 1 || e.Intent() != target || targetOf(e) != (Point{2, 1}) {
+		t.Errorf("first hit: shot %v, intent %q, anchor %v", shot, e.Intent(), targetOf(e))
 	}
 	// Still afloat: targeting goes on.
 	ticks = nil
@@ -92,8 +92,8 @@ func TestTargetingE(t *testing.T) {
 	if got, want := ticksOf(ticks), "target_afloat:failure open_hit:success take_target:success target_afloat:success target"; got != want {
 		t.Errorf("collateral: ticks %s, want %s", got, want)
 	}
-	if abs(shot.X-3)+abs(shot.Y-3) != 1 || e.anchor != (Point{3, 3}) {
-		t.Errorf("collateral: shot %v, anchor %v; want next to D4", shot, e.anchor)
+	if abs(shot.X-3)+abs(shot.Y-3) != 1 || targetOf(e) != (Point{3, 3}) {
+		t.Errorf("collateral: shot %v, anchor %v; want next to D4", shot, targetOf(e))
 	}
 	// Nothing open: hunting, on parity while the shortest ship afloat is 2.
 	ticks = nil
@@ -214,4 +214,12 @@ func TestStuckSteppedBot(t *testing.T) {
 	if len(g.Turns()) != 0 || g.Shots() != 0 || g.Bot() != start || len(g.ticks) != 0 {
 		t.Error("the failed turn changed the game")
 	}
+}
+
+// targetOf returns the hit E remembers targeting, or (-1,-1) for none.
+func targetOf(e Bot) Point {
+	if t, ok := targetKey.Get(e.steps.Memory()); ok {
+		return t
+	}
+	return Point{-1, -1}
 }

@@ -24,9 +24,13 @@
 //     ships that explain the open hits. It is stepped once per tick, and
 //     answers are not signals: its guards and conditions read the board.
 //
-// A [Bot] is a value: a tree version (of either engine), its strategy, and
-// the handler's memory. A [Game] keeps the bot's version after every turn, so it can be
-// stepped back ([Game.Undo]) and every turn inspected. [PlayMany] plays many
+// A [Bot] is a value: a tree version (of either engine) and its strategy.
+// What the bot remembers between turns (its random generator, the hit it
+// narrows down around or targets, the direction it walks) is in the
+// version's memory, under keys each bot file declares, so a version, or
+// its saved state ([RestoreBot]), is all it takes to play on. A [Game]
+// keeps the bot's version after every turn, so it can be stepped back
+// ([Game.Undo]) and every turn inspected. [PlayMany] plays many
 // games on all cores, for statistics, without allocating per game.
 //
 // Everything random draws from explicit seeds: the same seeds play the same

@@ -33,14 +33,16 @@ type actionNode struct {
 }
 
 // stepContext is what a stepped tree's agent reads the game through: the
-// bot and the view of the decision under way, set for the steps of one
-// decision and cleared after. Every version of one bot shares it (the
-// agent is part of the tree's machine); its lock makes decisions of one
-// bot's versions from several goroutines take turns. It also holds the
-// handler's working buffers.
+// view of the decision under way, set for the steps of one decision and
+// cleared after, and the blackboard of the call under way, through which
+// the handler reads and writes the memory of the version being stepped.
+// Every version of one bot shares it (the agent is part of the tree's
+// machine); its lock makes decisions of one bot's versions from several
+// goroutines take turns. It also holds the handler's working buffers, but
+// nothing that lasts from one decision to the next: that is in memory.
 type stepContext struct {
 	mu     sync.Mutex
-	bot    *Bot
+	bb     *bt.Blackboard
 	view   *View
 	ticks  *[]Tick
 	shot   Point
@@ -53,8 +55,10 @@ type stepContext struct {
 func (s *steppedPlan) start() (bt.Stepped[Intent], *stepContext) {
 	c := new(stepContext)
 	agent := bt.Agent[Intent]{
-		Action: func(in Intent) bt.Result {
+		MemoryAction: func(in Intent, bb *bt.Blackboard) bt.Result {
+			c.bb = bb
 			st := s.action(c, in)
+			c.bb = nil
 			sig := st
 			if c.fired {
 				sig = bt.Running // the shot's signal comes with the answer
@@ -62,8 +66,10 @@ func (s *steppedPlan) start() (bt.Stepped[Intent], *stepContext) {
 			*c.ticks = append(*c.ticks, Tick{Intent: in, Signal: sig})
 			return bt.Result{Status: st}
 		},
-		Condition: func(in Intent) bool {
+		MemoryCondition: func(in Intent, bb *bt.Blackboard) bool {
+			c.bb = bb
 			ok := s.condition(c, in)
+			c.bb = nil
 			sig := bt.Failure
 			if ok {
 				sig = bt.Success
@@ -85,8 +91,8 @@ func (s *steppedPlan) decide(b *Bot, v *View, ticks *[]Tick) (Point, error) {
 	c := b.ctx
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bot, c.view, c.ticks, c.fired, c.loaded = b, v, ticks, false, false
-	defer func() { c.bot, c.view, c.ticks = nil, nil, nil }()
+	c.view, c.ticks, c.fired, c.loaded = v, ticks, false, false
+	defer func() { c.view, c.ticks = nil, nil }()
 	from := len(*ticks)
 	for len(*ticks)-from < maxTicks {
 		next, err := b.steps.Step()

@@ -31,7 +31,8 @@ type BattleshipGame struct {
 // through with their signals (the last one, the shot's, Running), the
 // shot (column and row, from 0), the answer ("miss", "hit", "sunk"), the
 // ship (from 0, -1 for a miss), the signal the answer gave, and the
-// tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary]).
+// tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary] or
+// [bt.Stepped.MarshalBinary]), which holds the bot's memory.
 type BattleshipTurn struct {
 	Turn   int              `json:"turn"`
 	Ticks  []BattleshipTick `json:"steps"`
@@ -161,11 +162,15 @@ func status(s string) (bt.Status, error) {
 // shot and its answer, the nodes whose state changed since the turn
 // before, and whether the tree completed.
 //
+// Every step lists the bot's memory as the turn left it (see
+// [Step.Memory]).
+//
 // It rebuilds the bot and the board from the record's seeds, and checks
 // each turn against them: the intents must be the ones the tree asks for
 // after the recorded signals (for a stepped bot, the ones its turn,
 // replayed, goes through), the answer the board's, and the saved state
-// after the turn the version those signals reach. A record that does not
+// after the turn the version those signals reach, with the memory the
+// bot, playing the game again, reaches. A record that does not
 // match is an error naming the turn.
 func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	cfg := battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}
@@ -206,10 +211,11 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	focus := make([]int, 1)
 	states, focus[0] = v.NodeStates(states)
 	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
-		States: states, Focus: focus}
+		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
+	game := battleship.NewGame(board, bot)
 	for i, t := range g.Turns {
 		fail := func(format string, args ...any) error {
 			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
@@ -269,9 +275,6 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		states, focus[0] = v.NodeStates(states)
 		step := Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
 			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
-		if err := r.Add(step); err != nil {
-			return nil, fail("%v", err)
-		}
 		v = next
 		saved, err := base64.StdEncoding.DecodeString(t.State)
 		if err != nil {
@@ -281,8 +284,28 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		if err != nil {
 			return nil, fail("the saved state: %v", err)
 		}
+		// The signals reach the tree's focus; what the bot remembers is
+		// the handler's doing: the game played again must reach the saved
+		// state, memory and all.
+		v = v.WithMemory(restored.Memory())
 		if !restored.Equal(v) {
 			return nil, fail("the saved state is not the version the recorded signals reach")
+		}
+		played, err := game.PlayTurn()
+		if err != nil {
+			return nil, fail("the replay: %v", err)
+		}
+		if played.Shot != p {
+			return nil, fail("the record's shot is %v, the bot's %v", p, played.Shot)
+		}
+		if want, err := played.Bot.State(); err != nil || !bytes.Equal(saved, want) {
+			return nil, fail("the saved state is not the one the bot reaches (its memory differs)")
+		}
+		// The memory is the bot's after the turn: what it remembers from
+		// this shot and the ones before.
+		step.Memory = played.Bot.Memory()
+		if err := r.Add(step); err != nil {
+			return nil, fail("%v", err)
 		}
 	}
 	return r, nil
@@ -328,7 +351,7 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 	var focus []int
 	states, focus = steppedStates(layout, v, states, running, focus)
 	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.State()),
-		States: states, Focus: focus}
+		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
 		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
 	}
@@ -415,7 +438,8 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 			focus = append(focus[:0], at)
 		}
 		step := Step{Label: fmt.Sprintf("turn %d: %s fires at %v: %s", i+1, fired, p, answer),
-			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
+			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship},
+			Memory: played.Bot.Memory()}
 		if err := r.Add(step); err != nil {
 			return nil, fail("%v", err)
 		}

@@ -170,7 +170,10 @@ func TestBattleshipReplayNeverPanics(t *testing.T) {
 			case 5:
 				tr.Signal = signals[rng.IntN(len(signals))]
 			case 6:
-				tr.State = g.Turns[rng.IntN(len(g.Turns))].State[:rng.IntN(len(tr.State)+1)]
+				// Another turn's state, cut: states differ in length now
+				// that they carry the bot's memory.
+				other := g.Turns[rng.IntN(len(g.Turns))].State
+				tr.State = other[:rng.IntN(len(other)+1)]
 			case 7:
 				g.Turns = g.Turns[:i+1]
 				tr.Turn = rng.IntN(len(g.Turns) + 2)

@@ -30,7 +30,7 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Root())
 		}
 		states, focus[0] = v.NodeStates(states)
-		s := Step{States: states, Focus: focus}
+		s := Step{States: states, Focus: focus, Memory: v.Memory()}
 		sig := byte('-')
 		switch signal {
 		case bt.Success:
@@ -96,7 +96,7 @@ func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.
 			return nil, fmt.Errorf("viewer.SteppedReplay: version %d is of another definition", k)
 		}
 		states, focus = steppedStates(p, v, states, running, focus)
-		s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, v.State())}
+		s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, v.State()), Memory: v.Memory()}
 		if k == 0 {
 			s.Label = fmt.Sprintf("start: the tree is %v", v.State())
 		}

@@ -10,7 +10,8 @@
 // play/pause with a speed, and keys: ← and → (with Shift, ten steps),
 // Home, End and space. For a battleship game it draws the board beside the
 // tree with each turn's shot, and for every step it lists that step's
-// events.
+// events, and the agent's memory, with the keys the step changed
+// highlighted.
 //
 // The steps are encoded compactly: for each step, the nodes whose state
 // changed since the step before ("12s3f": node 12 succeeded, node 3
@@ -30,6 +31,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,6 +75,13 @@ type Replay struct {
 	board  *board
 	shots  []*[4]any // x, y, "m"/"h"/"s", ship
 	hasSig bool
+	// The agent's memory: the listing (key, value as text) of each step
+	// whose listing differs from the step before's, the memory and the
+	// listing last added, and whether any step had memory.
+	mems    map[int][][2]string
+	lastMem bt.Memory
+	listing [][2]string
+	hasMem  bool
 }
 
 // board is a battleship board: its size and its ships' cells.
@@ -114,6 +123,12 @@ type Step struct {
 	// Shot is the step's shot on the board set by [Replay.SetBoard], or
 	// nil.
 	Shot *Shot
+	// Memory is the agent's memory at the step ([bt.Tree.Memory],
+	// [bt.Stepped.Memory]). The page lists it, key: value, and highlights
+	// the keys whose value differs from the step before's (and lists the
+	// keys the step forgot). A replay in which no step has memory shows no
+	// memory panel.
+	Memory bt.Memory
 }
 
 // Shot is a shot on a battleship board: its column and row (from 0), what
@@ -195,6 +210,7 @@ func (r *Replay) add(s Step, sig byte) error {
 		shot = &[4]any{sh.X, sh.Y, code, sh.Ship}
 	}
 	copy(r.shown, s.States)
+	r.addMemory(s.Memory)
 	if s.Label != "" {
 		r.labels[len(r.steps)] = s.Label
 	}
@@ -208,6 +224,39 @@ func (r *Replay) add(s Step, sig byte) error {
 	return nil
 }
 
+// addMemory records the memory of the step being added, when its listing
+// differs from the step before's.
+func (r *Replay) addMemory(m bt.Memory) {
+	k := len(r.steps)
+	if k > 0 && m == r.lastMem {
+		return // the same memory as the step before: nothing to record
+	}
+	r.lastMem = m
+	listing := make([][2]string, 0, m.Len())
+	for key, v := range m.All() {
+		listing = append(listing, [2]string{key, memoryText(v)})
+	}
+	if k > 0 && slices.Equal(listing, r.listing) {
+		return
+	}
+	if m.Len() > 0 {
+		r.hasMem = true
+	}
+	if r.mems == nil {
+		r.mems = map[int][][2]string{}
+	}
+	r.mems[k], r.listing = listing, listing
+}
+
+// memoryText shows a memory value as bt.Memory.String does: strings
+// quoted, other values as %v prints them.
+func memoryText(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%v", v)
+}
+
 // data is the page's JSON for one replay.
 type data struct {
 	Title  string           `json:"title"`
@@ -218,6 +267,9 @@ type data struct {
 	Sig    string           `json:"sig,omitempty"`
 	Board  *board           `json:"board,omitempty"`
 	Shots  []*[4]any        `json:"shots,omitempty"`
+	// Mem holds the memory listing of each step whose listing differs
+	// from the step before's; a step without one has the listing before.
+	Mem map[int][][2]string `json:"mem,omitempty"`
 }
 
 // Write writes a viewer page titled title that replays rs (a menu switches
@@ -241,6 +293,9 @@ func Write(w io.Writer, title string, rs ...*Replay) error {
 		}
 		if r.board != nil {
 			d.Shots = r.shots
+		}
+		if r.hasMem {
+			d.Mem = r.mems
 		}
 		page.Replays = append(page.Replays, d)
 	}

@@ -6,7 +6,7 @@
   var K = 64; // a keyframe every K steps
   var SVG = "http://www.w3.org/2000/svg";
   function $(id) { return document.getElementById(id); }
-  var R, els, shown, keys, cur = -1, lastScrolled = null, focusEls = [], cells = [], cellCls = [], timer = null;
+  var R, els, shown, keys, memAt, memShown = [], cur = -1, lastScrolled = null, focusEls = [], cells = [], cellCls = [], timer = null;
 
   // apply applies a step's delta ("12s3f|5,7": node 12 succeeded, 3 failed;
   // focus 5 and 7) to the states st, and returns the focus list.
@@ -58,6 +58,49 @@
       apply(R.steps[i], st);
       if (i % K === 0) { keys.push(st.slice()); }
     }
+    // memAt[k] is the memory listing of step k: the last one recorded at
+    // or before it.
+    memAt = new Array(R.steps.length);
+    var m = [];
+    for (i = 0; i < R.steps.length; i++) {
+      if (R.mem && Object.prototype.hasOwnProperty.call(R.mem, i)) { m = R.mem[i] || []; }
+      memAt[i] = m;
+    }
+  }
+
+  // memoryAt lists the memory of step k, each key with its value, whether
+  // it changed since the step before (or is new), and the keys the step
+  // forgot.
+  function memoryAt(k) {
+    var now = memAt[k], before = k > 0 ? memAt[k - 1] : now, old = Object.create(null), has = Object.create(null), out = [], i;
+    for (i = 0; i < before.length; i++) { old[before[i][0]] = before[i][1]; }
+    for (i = 0; i < now.length; i++) {
+      has[now[i][0]] = true;
+      out.push({ key: now[i][0], value: now[i][1], changed: k > 0 && old[now[i][0]] !== now[i][1], gone: false });
+    }
+    for (i = 0; i < before.length; i++) {
+      if (!has[before[i][0]]) { out.push({ key: before[i][0], value: before[i][1], changed: true, gone: true }); }
+    }
+    return out;
+  }
+
+  // memoryPanel shows the memory of step k; keys and values are text,
+  // never markup.
+  function memoryPanel(k) {
+    $("memorybox").classList.toggle("hidden", !R.mem);
+    if (!R.mem) { memShown = []; return; }
+    var box = $("memory");
+    box.textContent = "";
+    memShown = memoryAt(k);
+    memShown.forEach(function (e) {
+      var li = document.createElement("li"), key = document.createElement("span"), val = document.createElement("span");
+      key.className = "k"; key.textContent = e.key;
+      val.className = "v"; val.textContent = e.gone ? "(forgotten)" : e.value;
+      li.appendChild(key); li.appendChild(document.createTextNode(": ")); li.appendChild(val);
+      if (e.changed) { li.className = e.gone ? "changed gone" : "changed"; li.title = "changed at this step"; }
+      box.appendChild(li);
+    });
+    if (!memShown.length) { var li = document.createElement("li"); li.className = "empty"; li.textContent = "(empty)"; box.appendChild(li); }
   }
 
   function colName(x) { var s = ""; for (x++; x > 0; x = Math.floor((x - 1) / 26)) { s = String.fromCharCode(65 + (x - 1) % 26) + s; } return s; }
@@ -125,6 +168,7 @@
     list.forEach(function (t) { var li = document.createElement("li"); li.textContent = t; ev.appendChild(li); });
     $("eventsbox").classList.toggle("hidden", !R.events && !R.sig);
     if (R.board) { boardAt(k); }
+    memoryPanel(k);
   }
 
   function nodeText(i) { var nd = R.nodes[i]; return nd[3] || nd[1] + nd[2]; }
@@ -195,6 +239,7 @@
     replay: function (j) { sel.value = j; setReplay(j); },
     states: function () { return Array.prototype.map.call(els, function (e) { return e.getAttribute("data-s"); }).join(""); },
     focus: function () { return focusEls.map(function (e) { return Number(e.getAttribute("data-i")); }); },
+    memory: function () { return memShown.map(function (e) { return { key: e.key, value: e.value, changed: e.changed, gone: e.gone }; }); },
     names: NAMES
   };
   setReplay(0);

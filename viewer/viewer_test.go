@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/battleship"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -29,7 +31,8 @@ type page struct {
 			Cols, Rows int
 			Ships      [][]int
 		} `json:"board"`
-		Shots []*[4]any `json:"shots"`
+		Shots []*[4]any           `json:"shots"`
+		Mem   map[int][][2]string `json:"mem"`
 	} `json:"replays"`
 }
 
@@ -457,5 +460,98 @@ func TestWriteShotHistogram(t *testing.T) {
 	}
 	if err := viewer.WriteShotHistogram(failWriter{}, "x", series); !errors.Is(err, errFull) {
 		t.Errorf("error %v does not wrap the writer's", err)
+	}
+}
+
+// memoryAt returns the memory listing of step k of a page's replay, as
+// viewer.js resolves it: the last one recorded at or before k.
+func memoryAt(mem map[int][][2]string, k int) ([][2]string, bool) {
+	for ; k >= 0; k-- {
+		if l, ok := mem[k]; ok {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// TestBattleshipMemory checks that every step of each bot's game lists the
+// bot's memory after the turn, the keys and values its versions hold.
+func TestBattleshipMemory(t *testing.T) {
+	games := append(readRecord(t), readSteppedRecord(t))
+	var b bytes.Buffer
+	if err := viewer.WriteBattleship(&b, games); err != nil {
+		t.Fatal(err)
+	}
+	p := readPage(t, b.String())
+	for gi, g := range games {
+		mem := p.Replays[gi].Mem
+		if len(mem) == 0 {
+			t.Fatalf("bot %s: no memory in the page", g.Bot)
+		}
+		board, err := battleship.NewBoard(battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}, g.BoardSeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bot, err := battleship.NewBot(g.Bot, g.BotSeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game := battleship.NewGame(board, bot)
+		if err := game.Play(); err != nil {
+			t.Fatal(err)
+		}
+		changes := 0
+		for k := 0; k <= len(g.Turns); k++ {
+			m := bot.Memory()
+			if k > 0 {
+				m = game.Turns()[k-1].Bot.Memory()
+			}
+			var want [][2]string
+			for key, v := range m.All() {
+				text := fmt.Sprint(v)
+				if s, ok := v.(string); ok {
+					text = strconv.Quote(s)
+				}
+				want = append(want, [2]string{key, text})
+			}
+			got, _ := memoryAt(mem, k)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("bot %s step %d: memory %v, want %v", g.Bot, k, got, want)
+			}
+			if _, ok := mem[k]; ok {
+				changes++
+			}
+		}
+		if changes < 2 {
+			t.Errorf("bot %s: the memory changed at %d steps", g.Bot, changes)
+		}
+	}
+}
+
+// TestMemoryCannotEscapeTheScript checks that memory keys and values are
+// data in the page, never markup.
+func TestMemoryCannotEscapeTheScript(t *testing.T) {
+	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
+	v := bt.Start(def)
+	h := bt.NewHistory(v).SignalWith(bt.Success, bt.Memory{}.Set("</script><b>key</b>", "<img src=x onerror=alert(1)>"))
+	var b bytes.Buffer
+	if err := viewer.WriteHistory(&b, "memory", h); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if strings.Count(html, "<script") != 2 || strings.Count(html, "</script>") != 2 || strings.Contains(html, "<img") {
+		t.Errorf("a memory key or value made markup")
+	}
+	l, ok := memoryAt(readPage(t, html).Replays[0].Mem, 1)
+	if !ok || len(l) != 1 || l[0] != [2]string{"</script><b>key</b>", `"<img src=x onerror=alert(1)>"`} {
+		t.Errorf("step 1's memory is %v", l)
+	}
+	// A history without memory has no memory panel.
+	b.Reset()
+	if err := viewer.WriteHistory(&b, "no memory", bt.NewHistory(v).Succeed()); err != nil {
+		t.Fatal(err)
+	}
+	if p := readPage(t, b.String()); p.Replays[0].Mem != nil {
+		t.Errorf("memory %v in a history without memory", p.Replays[0].Mem)
 	}
 }

@@ -587,3 +587,110 @@ func TestViewerSizes(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// memoryLine is one line of the page's memory panel, as the DOM shows it.
+type memoryLine struct {
+	Key, Value string
+	Changed    bool
+}
+
+// readMemory reads the memory panel's lines from the DOM.
+const readMemory = `Array.prototype.map.call(document.querySelectorAll("#memory li:not(.empty)"), function (li) {
+	return {Key: li.querySelector(".k").textContent, Value: li.querySelector(".v").textContent, Changed: li.classList.contains("changed")};
+})`
+
+// TestMemoryPanel checks the memory panel on bot C's game: at the turn of
+// a guess that hits, it lists the anchor, highlighted; at the next hit
+// narrowing down around it, the anchor is still listed, not highlighted,
+// and the last hit is highlighted, and the generator, unused, is not.
+// Keys are text: a key written as markup shows as written.
+func TestMemoryPanel(t *testing.T) {
+	b := startBrowser(t)
+	f, err := os.Open("../testdata/game.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := viewer.ReadBattleship(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := games[2]
+	if g.Bot != "C" {
+		t.Fatalf("game 3 is bot %s's, want C's", g.Bot)
+	}
+	// first is the turn of a guess that hits; then, next is the turn of
+	// the first hit narrowing down around it, with no guess between.
+	first, next := -1, -1
+	for i, turn := range g.Turns {
+		if turn.Answer != "hit" || turn.Ticks[len(turn.Ticks)-1].Intent != "random_guess" {
+			continue
+		}
+		for j := i + 1; j < len(g.Turns) && g.Turns[j].Ticks[len(g.Turns[j].Ticks)-1].Intent != "random_guess"; j++ {
+			if g.Turns[j].Answer == "hit" {
+				first, next = i+1, j+1
+				break
+			}
+		}
+		if first > 0 {
+			break
+		}
+	}
+	if first < 0 {
+		t.Fatal("bot C never hits with a guess, then narrowing down")
+	}
+	shot := g.Turns[first-1].Shot
+	hit := fmt.Sprintf("%c%d", 'A'+shot[0], shot[1]+1)
+	path, _ := writePage(t, "memory.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
+	b.open(t, path)
+	b.eval(t, "btViewer.replay(2)", nil)
+
+	find := func(lines []memoryLine, key string) (memoryLine, bool) {
+		for _, l := range lines {
+			if l.Key == key {
+				return l, true
+			}
+		}
+		return memoryLine{}, false
+	}
+	var lines []memoryLine
+	b.scrub(t, first)
+	b.eval(t, readMemory, &lines)
+	if l, ok := find(lines, "battleship.anchor"); !ok || l.Value != hit || !l.Changed {
+		t.Errorf("turn %d, the first hit at %s: memory %+v, want battleship.anchor: %s highlighted", first, hit, lines, hit)
+	}
+	b.scrub(t, next)
+	b.eval(t, readMemory, &lines)
+	if l, ok := find(lines, "battleship.anchor"); !ok || l.Value != hit || l.Changed {
+		t.Errorf("turn %d: memory %+v, want battleship.anchor: %s not highlighted", next, lines, hit)
+	}
+	s := g.Turns[next-1].Shot
+	if l, ok := find(lines, "battleship.last_hit"); !ok || l.Value != fmt.Sprintf("%c%d", 'A'+s[0], s[1]+1) || !l.Changed {
+		t.Errorf("turn %d, a hit narrowing down: memory %+v, want battleship.last_hit highlighted", next, lines)
+	}
+	if l, ok := find(lines, "battleship.rng"); !ok || l.Changed {
+		t.Errorf("turn %d, a shot narrowing down: memory %+v, want battleship.rng not highlighted", next, lines)
+	}
+	var hidden bool
+	b.eval(t, `document.getElementById("memorybox").classList.contains("hidden")`, &hidden)
+	if hidden {
+		t.Error("the memory panel is hidden")
+	}
+	b.screenshot(t, "memory.png")
+
+	// A key and a value written as markup show as text.
+	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
+	h := bt.NewHistory(bt.Start(def)).SignalWith(bt.Success, bt.Memory{}.Set("<b>key</b>", "<i>value</i>"))
+	path, _ = writePage(t, "markup.html", func(f *os.File) error { return viewer.WriteHistory(f, "markup", h) })
+	b.open(t, path)
+	b.scrub(t, 1)
+	b.eval(t, readMemory, &lines)
+	var tags int
+	b.eval(t, `document.querySelectorAll("#memory b, #memory i").length`, &tags)
+	if len(lines) != 1 || lines[0] != (memoryLine{"<b>key</b>", `"<i>value</i>"`, true}) || tags != 0 {
+		t.Errorf("memory %+v with %d elements made of it, want the key and value as text", lines, tags)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}

@@ -17,7 +17,9 @@ import (
 // the setup, one line per turn with the intents the bot went through and
 // the signals they got, the shot (column and row, from 0), the answer, the
 // signal the answer gave and the bot's tree state after the turn (an
-// Elixir-style tree's saved binary state, a stepped tree's node states), and
+// Elixir-style tree's saved binary state, a stepped tree's node states,
+// each with the bot's memory: a record written before the bots kept their
+// memory in their versions does not replay), and
 // an end line with the shot count. Several games may follow one another in
 // one record.
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
 )
 
@@ -104,9 +105,25 @@ func TestStateSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("bot %s: tree state %d bytes binary", name, len(b))
-		if len(b) > 64 {
-			t.Errorf("bot %s: %d bytes is not compact", name, len(b))
+		// The state is the tree's, then the bot's memory: its keys by
+		// name (up to 21 bytes), each with its value (the generator's 20
+		// bytes, or a point's name) and a few bytes of framing.
+		bot := g.Turns()[len(g.Turns())/2].Bot
+		var bare []byte
+		if st, ok := bot.Stepped(); ok {
+			bare, err = st.WithMemory(bt.Memory{}).MarshalBinary()
+		} else {
+			bare, err = bot.Tree().WithMemory(bt.Memory{}).MarshalBinary()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("bot %s: state %d bytes binary, %d of them the tree's, memory %v", name, len(b), len(bare), bot.Memory())
+		if len(bare) > 64 {
+			t.Errorf("bot %s: a tree state of %d bytes is not compact", name, len(bare))
+		}
+		if len(b)-len(bare) > 48*bot.Memory().Len() {
+			t.Errorf("bot %s: %d bytes for %d keys of memory is not compact", name, len(b)-len(bare), bot.Memory().Len())
 		}
 	}
 }
