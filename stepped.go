@@ -160,8 +160,8 @@ type Event[L any] struct {
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
 	m     *machine[L]
-	small uint64      // node states, 2 bits each, when the tree has at most 32 nodes
-	words *uint64     // never modified: m.p.nwords words of node states (big trees), extras, generator
+	small uint64        // node states, 2 bits each, when the tree has at most 32 nodes
+	words *uint64       // never modified: m.p.nwords words of node states (big trees), extras, generator
 	x     *steppedExtra // pending async results and the agent's memory; nil when there are none
 }
 
