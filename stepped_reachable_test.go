@@ -352,3 +352,37 @@ func TestRestoreReachable(t *testing.T) {
 	}
 	t.Logf("%d reached versions saved and restored", total)
 }
+
+// TestRestoreLongCounts: Restore refuses a count written in more bytes
+// than MarshalBinary writes it in, which would not save back to the same
+// bytes (the case FuzzRestoreStepped found: no words as 0x80 0x00).
+func TestRestoreLongCounts(t *testing.T) {
+	tr, err := NewStepped(Root(Leaf("a")), Agent[string]{Action: func(string) Result { return ResultRunning }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	// magic, fingerprint, node count (1 byte), states (8), word count (1).
+	if len(data) != 4+8+1+8+1 {
+		t.Fatalf("saved %d bytes: %x", len(data), data)
+	}
+	long := func(at int) []byte {
+		d := append([]byte(nil), data[:at]...)
+		d = append(d, data[at]|0x80, 0)
+		return append(d, data[at+1:]...)
+	}
+	for _, c := range []struct {
+		at   int
+		want string
+	}{{12, "damaged node count"}, {21, "damaged word count"}} {
+		if _, err := tr.Restore(long(c.at)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("count at %d in two bytes: got %v, want %q", c.at, err, c.want)
+		}
+	}
+}

@@ -86,8 +86,11 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		return bad("%w", ErrWrongDefinition)
 	}
 	data = data[8:]
-	n, k := binary.Uvarint(data)
-	if k <= 0 || n != uint64(len(p.nodes)) {
+	n, k := uvarint(data)
+	if k <= 0 {
+		return bad("damaged node count")
+	}
+	if n != uint64(len(p.nodes)) {
 		return bad("%w: node count", ErrWrongDefinition)
 	}
 	data = data[k:]
@@ -96,8 +99,11 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 	}
 	out := Stepped[L]{m: m, small: binary.LittleEndian.Uint64(data)}
 	data = data[8:]
-	nw, k := binary.Uvarint(data)
-	if k <= 0 || nw != uint64(p.nwords) {
+	nw, k := uvarint(data)
+	if k <= 0 {
+		return bad("damaged word count")
+	}
+	if nw != uint64(p.nwords) {
 		return bad("%d words, want %d", nw, p.nwords)
 	}
 	data = data[k:]
@@ -155,6 +161,17 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		return bad("%w", err)
 	}
 	return out, nil
+}
+
+// uvarint is binary.Uvarint that takes only the shortest encoding, the
+// one MarshalBinary writes (k is 0 for another), so that what restores
+// saves back to the same bytes.
+func uvarint(data []byte) (x uint64, k int) {
+	x, k = binary.Uvarint(data)
+	if k > 0 && k != len(binary.AppendUvarint(nil, x)) {
+		return 0, 0
+	}
+	return x, k
 }
 
 // checkReachable returns an error naming the first node (in preorder)
