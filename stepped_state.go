@@ -106,8 +106,11 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		return bad("%w", ErrWrongDefinition)
 	}
 	data = data[8:]
-	n, k := binary.Uvarint(data)
-	if k <= 0 || n != uint64(len(p.nodes)) {
+	n, k := uvarint(data)
+	if k <= 0 {
+		return bad("damaged node count")
+	}
+	if n != uint64(len(p.nodes)) {
 		return bad("%w: node count", ErrWrongDefinition)
 	}
 	data = data[k:]
@@ -116,8 +119,11 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 	}
 	out := Stepped[L]{m: m, small: binary.LittleEndian.Uint64(data)}
 	data = data[8:]
-	nw, k := binary.Uvarint(data)
-	if k <= 0 || nw != uint64(p.nwords) {
+	nw, k := uvarint(data)
+	if k <= 0 {
+		return bad("damaged word count")
+	}
+	if nw != uint64(p.nwords) {
 		return bad("%d words, want %d", nw, p.nwords)
 	}
 	data = data[k:]
@@ -181,5 +187,225 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 			}
 		}
 	}
+	if err := out.checkReachable(); err != nil {
+		return bad("%w", err)
+	}
 	return out, nil
+}
+
+// uvarint is binary.Uvarint that takes only the shortest encoding, the
+// one MarshalBinary writes (k is 0 for another), so that what restores
+// saves back to the same bytes.
+func uvarint(data []byte) (x uint64, k int) {
+	x, k = binary.Uvarint(data)
+	if k > 0 && k != len(binary.AppendUvarint(nil, x)) {
+		return 0, 0
+	}
+	return x, k
+}
+
+// checkReachable returns an error naming the first node (in preorder)
+// whose state, with its children's, no sequence of steps from a reset
+// reaches; nil if there is none. Restore refuses such states: from them
+// the engine's paths (the general rules that StepWith follows, and Step's
+// fresh evaluation of pure subtrees and its step cache) may disagree.
+//
+// It checks only what holds in every reachable state (a refused reachable
+// state would be worse than an accepted unreachable one), by the rules of
+// stepped.go. For a node n in state st, with the states of its children:
+//
+//   - READY: every child is READY (reset and abort clear whole subtrees,
+//     and no update that has updated a child leaves its node READY).
+//   - A completed node with a While or Until guard: nothing below it is
+//     checked. When a guard fails at a node below it, the update of n is
+//     abandoned where it is; n's abort then clears its subtree only if n
+//     was RUNNING, so that a node that was READY completes over children
+//     left as they were (as in Mistreevous).
+//   - An action: any state. A condition is never RUNNING. A wait never
+//     fails, and an unbounded wait never succeeds, unless a guard on it
+//     ended it. An empty inverter is never RUNNING, and completes only by
+//     a guard on it (its update fails the step).
+//   - Root, Flip, Succeed, Fail (not READY): the child is not READY, and
+//     n's state is the child's, mapped as the decorator maps it.
+//   - Sequence, Selector and their reactive counterparts (not READY): the
+//     children before some child k are in the state that goes on
+//     (SUCCEEDED for a sequence, FAILED for a selector), child k is in n's
+//     state, and those after it are READY; k is the last child when all
+//     went on. A reactive one without children is in the state that goes
+//     on.
+//   - Parallel, Race, All RUNNING: no child READY, one RUNNING; none FAILED
+//     (Parallel), none SUCCEEDED (Race). Completed: no child RUNNING (those
+//     left running are aborted, hence READY: Parallel FAILED, Race
+//     SUCCEEDED), and the outcome follows from the children: Parallel
+//     SUCCEEDED when all succeeded, FAILED when one failed; Race SUCCEEDED
+//     when one succeeded, FAILED when all failed; All with no child READY,
+//     SUCCEEDED when one succeeded, FAILED when all failed.
+//   - Lotto (not READY): exactly one child is not READY, in n's state;
+//     while n is RUNNING, it is the child that n picked.
+//   - Repeat and Retry: "again" is the outcome that repeats (SUCCEEDED for
+//     Repeat, FAILED for Retry) and "stop" the other. RUNNING: the child is
+//     RUNNING, and then (bounded) the count is below the target, or in
+//     "again", and then (bounded) the count is at least one. Completed in
+//     "stop": the child is in "stop". Completed in "again": the node is
+//     bounded (it reached its count), the child READY (a count of 0) or in
+//     "again".
+//   - ReactiveParallel (not READY): no child READY (every update updates
+//     every child, and those running are left running, even once n
+//     completes), and n's state is what the counts of its children's
+//     outcomes give.
+func (t Stepped[L]) checkReachable() error {
+	p := t.m.p
+	w := t.wordsOf()
+	for i := int32(0); i < int32(len(p.nodes)); i++ {
+		s := &p.nodes[i]
+		st := t.nodeState(i)
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("node %d (%s) cannot be %s: %s", i, s.displayName(), st, fmt.Sprintf(format, args...))
+		}
+		kid := func(k int) State { return t.nodeState(s.kids[k]) }
+		guarded := s.at != nil && (s.at.has[AttrWhile] || s.at.has[AttrUntil])
+		if st == StateReady {
+			for k, c := range s.kids {
+				if cs := kid(k); cs != StateReady {
+					return bad("its child %d is %s", c, cs)
+				}
+			}
+			continue
+		}
+		switch s.kind {
+		case KindCondition:
+			if st == StateRunning {
+				return bad("a condition completes at its update")
+			}
+		case KindWait:
+			if !guarded && st == StateFailed {
+				return bad("a wait without a guard never fails")
+			}
+			if !guarded && st == StateSucceeded && s.bound == Unbounded {
+				return bad("a wait forever without a guard never succeeds")
+			}
+		case KindEmptyInverter:
+			if st == StateRunning || !guarded {
+				return bad("an empty inverter's update fails the step")
+			}
+		}
+		if guarded && st >= StateSucceeded {
+			i = s.end - 1 // a guard may have left the subtree half updated
+			continue
+		}
+		var count [4]int // children by state
+		for k := range s.kids {
+			count[kid(k)]++
+		}
+		ready, running, succeeded, failed := count[StateReady], count[StateRunning], count[StateSucceeded], count[StateFailed]
+		switch s.kind {
+		case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+			if cs := kid(0); cs == StateReady || decorated(s.kind, cs) != st {
+				return bad("its child %d is %s", s.kids[0], cs)
+			}
+		case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+			_, goOn := goesOn(s.kind)
+			if len(s.kids) == 0 {
+				if st != goOn {
+					return bad("it has no children")
+				}
+				break
+			}
+			k := 0
+			for k < len(s.kids)-1 && kid(k) == goOn {
+				k++
+			}
+			if cs := kid(k); cs != st {
+				return bad("its child %d, the one that decides, is %s", s.kids[k], cs)
+			}
+			for j := k + 1; j < len(s.kids); j++ {
+				if cs := kid(j); cs != StateReady {
+					return bad("its child %d, after child %d that decided, is %s", s.kids[j], s.kids[k], cs)
+				}
+			}
+		case KindParallel, KindRace, KindAll:
+			n, what := len(s.kids), ""
+			switch {
+			case st == StateRunning && (ready > 0 || running == 0):
+				what = "running, it updated every child, and one still runs"
+			case st != StateRunning && running > 0:
+				what = "completed, no child runs"
+			case st == StateRunning && s.kind == KindParallel && failed > 0:
+				what = "running, no child failed"
+			case st == StateRunning && s.kind == KindRace && succeeded > 0:
+				what = "running, no child succeeded"
+			case s.kind == KindParallel && st == StateSucceeded && succeeded != n:
+				what = "succeeded, every child succeeded"
+			case s.kind == KindParallel && st == StateFailed && failed == 0:
+				what = "failed, a child failed"
+			case s.kind == KindRace && st == StateSucceeded && succeeded == 0:
+				what = "succeeded, a child succeeded"
+			case s.kind == KindRace && st == StateFailed && failed != n:
+				what = "failed, every child failed"
+			case s.kind == KindAll && st != StateRunning && ready > 0:
+				what = "completed, every child completed"
+			case s.kind == KindAll && st == StateSucceeded && succeeded == 0:
+				what = "succeeded, a child succeeded"
+			case s.kind == KindAll && st == StateFailed && failed != n:
+				what = "failed, every child failed"
+			}
+			if what != "" {
+				return bad("%d children are READY, %d RUNNING, %d SUCCEEDED and %d FAILED (%s)", ready, running, succeeded, failed, what)
+			}
+		case KindLotto:
+			if ready != len(s.kids)-1 {
+				return bad("%d of its %d children are not READY, not 1", len(s.kids)-ready, len(s.kids))
+			}
+			k := 0
+			for kid(k) == StateReady {
+				k++
+			}
+			if cs := kid(k); cs != st {
+				return bad("its child %d is %s", s.kids[k], cs)
+			}
+			if pick := w[p.sw+2*s.slot]; st == StateRunning && pick != uint64(k) {
+				return bad("it picked child %d of its children, but child %d (node %d) runs", pick, k, s.kids[k])
+			}
+		case KindRepeat, KindRetry:
+			again, stop := StateSucceeded, StateFailed
+			if s.kind == KindRetry {
+				again, stop = StateFailed, StateSucceeded
+			}
+			cs, c := kid(0), s.kids[0]
+			bounded := s.bound != Unbounded
+			var n, target uint64
+			if bounded {
+				n, target = w[p.sw+2*s.slot], w[p.sw+2*s.slot+1]
+			}
+			switch {
+			case st == StateRunning && cs != StateRunning && cs != again:
+				return bad("its child %d is %s", c, cs)
+			case st == StateRunning && bounded && cs == StateRunning && n >= target:
+				return bad("its count %d reached %d, but its child %d runs", n, target, c)
+			case st == StateRunning && bounded && cs == again && n == 0:
+				return bad("its count is 0, but its child %d completed an iteration", c)
+			case st == stop && cs != stop:
+				return bad("its child %d is %s", c, cs)
+			case st == again && !bounded:
+				return bad("it has no count to reach")
+			case st == again && cs != StateReady && cs != again:
+				return bad("its child %d is %s", c, cs)
+			}
+		case KindReactiveParallel:
+			want := StateRunning
+			switch {
+			case s.max > 0 && int32(succeeded) >= s.max:
+				want = StateSucceeded
+			case s.min > 0 && int32(failed) >= s.min:
+				want = StateFailed
+			}
+			if ready > 0 {
+				return bad("%d of its children are READY, and it updates every child", ready)
+			}
+			if st != want {
+				return bad("%d children succeeded and %d failed, which make it %s", succeeded, failed, want)
+			}
+		}
+	}
+	return nil
 }
