@@ -347,7 +347,7 @@ func readMemory(data []byte, off int) (Memory, []byte, error) {
 		return Memory{}, nil, err
 	}
 	if n == 0 {
-		return Memory{}, r.data, nil
+		return Memory{}, nil, r.fail("no keys: a save has a memory section only for a memory that is not empty")
 	}
 	bld := immutable.NewSortedMapBuilder[string, any](stringComparer{})
 	prev := ""
@@ -423,6 +423,9 @@ func (r *memReader) anyValue(depth int) (reflect.Value, error) {
 		return reflect.Zero(memBasic[tAny]), nil
 	}
 	t, err := r.typ(depth)
+	if err == nil && t == memBasic[tAny] {
+		err = r.fail("a value of interface type (tag %d): a value's type is concrete, only []any and map[string]any have interface elements", tAny)
+	}
 	if err != nil {
 		return reflect.Value{}, err
 	}
