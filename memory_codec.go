@@ -308,13 +308,15 @@ func (r *memReader) varint() (int64, error) {
 	return x, nil
 }
 
-// count reads a count of items that take at least one byte each.
+// count reads a count of items that take at least one byte each, or such
+// a count plus one (the length of a slice or map, 0 being nil), so it
+// allows one more than the bytes left.
 func (r *memReader) count(what string) (int, error) {
 	n, err := r.uvarint()
 	if err != nil {
 		return 0, err
 	}
-	if n > uint64(len(r.data)) {
+	if n > uint64(len(r.data))+1 {
 		return 0, r.fail("%s %d: more than the %d bytes left", what, n, len(r.data))
 	}
 	return int(n), nil

@@ -746,3 +746,17 @@ func TestMemoryFloat32SignalingNaN(t *testing.T) {
 	m := bt.Memory{}.Set("f", math.Float32frombits(0x7f800001)).Set("fs", []float32{math.Float32frombits(0xff800002)})
 	checkMemoryRoundTrip(t, bt.Start(memTreeDef, bt.WithSeed(1)), memStepped(t), m)
 }
+
+// TestMemorySliceAtEnd saves memories whose last value is a slice or map
+// of one-byte elements, or an empty one: what the save ends with. The
+// reader once checked a slice's length plus one against the bytes left,
+// and refused these valid saves ("length 3: more than the 2 bytes left"
+// for []int{4, -1}).
+func TestMemorySliceAtEnd(t *testing.T) {
+	tr, st := bt.Start(memTreeDef, bt.WithSeed(1)), memStepped(t)
+	for _, v := range []any{[]int{}, []int{4, -1}, []bool{true, false, true}, map[string]int{}, []any{nil}, [][]int8{{}}, []int8{1}} {
+		t.Run(fmt.Sprintf("%T%v", v, v), func(t *testing.T) {
+			checkMemoryRoundTrip(t, tr, st, bt.Memory{}.Set("a", 1).Set("z", v))
+		})
+	}
+}
