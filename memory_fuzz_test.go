@@ -671,6 +671,7 @@ func TestMemoryRestoreHugeCounts(t *testing.T) {
 		if grew > memAllocBound(len(sb)) {
 			t.Errorf("%s: Stepped.Restore of %d bytes allocated %d bytes", name, len(sb), grew)
 		}
+		t.Logf("%s: Stepped.Restore of %d bytes allocated %d bytes", name, len(sb), grew)
 	}
 }
 
