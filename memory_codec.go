@@ -306,13 +306,15 @@ func (r *memReader) varint() (int64, error) {
 	return x, nil
 }
 
-// count reads a count of items that take at least one byte each.
+// count reads a count of items that take at least one byte each, or such
+// a count plus one (the length of a slice or map, 0 being nil), so it
+// allows one more than the bytes left.
 func (r *memReader) count(what string) (int, error) {
 	n, err := r.uvarint()
 	if err != nil {
 		return 0, err
 	}
-	if n > uint64(len(r.data)) {
+	if n > uint64(len(r.data))+1 {
 		return 0, r.fail("%s %d: more than the %d bytes left", what, n, len(r.data))
 	}
 	return int(n), nil
@@ -345,7 +347,7 @@ func readMemory(data []byte, off int) (Memory, []byte, error) {
 		return Memory{}, nil, err
 	}
 	if n == 0 {
-		return Memory{}, r.data, nil
+		return Memory{}, nil, r.fail("no keys: a save has a memory section only for a memory that is not empty")
 	}
 	var m Memory
 	prev := ""
@@ -421,6 +423,9 @@ func (r *memReader) anyValue(depth int) (reflect.Value, error) {
 		return reflect.Zero(memBasic[tAny]), nil
 	}
 	t, err := r.typ(depth)
+	if err == nil && t == memBasic[tAny] {
+		err = r.fail("a value of interface type (tag %d): a value's type is concrete, only []any and map[string]any have interface elements", tAny)
+	}
 	if err != nil {
 		return reflect.Value{}, err
 	}
