@@ -307,11 +307,26 @@ func (m Memory) equal(o Memory) bool {
 		return false
 	}
 	for k, v := range m.All() {
-		if ov, ok := o.Get(k); !ok || !reflect.DeepEqual(v, ov) {
+		ov, ok := o.Get(k)
+		if !ok || !sameValue(k, v, ov) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameValue reports whether a and b, values of key, are the same: deeply
+// equal, or (so that a NaN equals itself) saved to the same bytes.
+func sameValue(key string, a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	x, err := appendKeyValue(nil, key, a)
+	if err != nil {
+		return false
+	}
+	y, err := appendKeyValue(nil, key, b)
+	return err == nil && string(x) == string(y)
 }
 
 // Key is a typed key of [Memory]: a name and the type of its values, so

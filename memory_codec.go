@@ -229,8 +229,8 @@ func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 		return binary.AppendVarint(b, v.Int()), true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return binary.AppendUvarint(b, v.Uint()), true
-	case reflect.Float32:
-		return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float()))), true
+	case reflect.Float32: // not through v.Float: a conversion to float64 quiets a signaling NaN
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(v.Interface().(float32))), true
 	case reflect.Float64:
 		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
 	case reflect.String:
@@ -290,8 +290,8 @@ func (r *memReader) skip(n int) {
 
 func (r *memReader) uvarint() (uint64, error) {
 	x, n := binary.Uvarint(r.data)
-	if n <= 0 {
-		return 0, r.fail("bad or truncated number")
+	if n <= 0 || n != len(binary.AppendUvarint(nil, x)) {
+		return 0, r.fail("bad or truncated number (numbers take their shortest encoding)")
 	}
 	r.skip(n)
 	return x, nil
@@ -299,8 +299,8 @@ func (r *memReader) uvarint() (uint64, error) {
 
 func (r *memReader) varint() (int64, error) {
 	x, n := binary.Varint(r.data)
-	if n <= 0 {
-		return 0, r.fail("bad or truncated number")
+	if n <= 0 || n != len(binary.AppendVarint(nil, x)) {
+		return 0, r.fail("bad or truncated number (numbers take their shortest encoding)")
 	}
 	r.skip(n)
 	return x, nil
@@ -522,7 +522,7 @@ func (r *memReader) payload(t reflect.Type, depth int) (reflect.Value, error) {
 		if err != nil {
 			return v, err
 		}
-		v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+		v.Set(reflect.ValueOf(math.Float32frombits(binary.LittleEndian.Uint32(b))))
 	case reflect.Float64:
 		b, err := r.bytes(8)
 		if err != nil {

@@ -730,7 +730,6 @@ func TestMemoryRestoreInterfaceType(t *testing.T) {
 // more bytes than it needs (0x82 0x00 for 2, which the saves write as
 // 0x02) re-saves to other bytes, so restoring it should fail.
 func TestMemoryRestoreNonMinimalNumber(t *testing.T) {
-	t.Skip("bug, not fixed here: memReader.uvarint and varint (memory_codec.go) accept non-minimal varints; so do the Tree and Stepped readers of the fields before the memory")
 	terr, serr, tback, sback := restoreEither(t, append(memKey("k"), memTagInt, 0x84, 0x00))
 	if terr == nil {
 		t.Errorf("Restore: no error, re-saves as % x", tback)
@@ -743,7 +742,6 @@ func TestMemoryRestoreNonMinimalNumber(t *testing.T) {
 // TestMemoryFloat32SignalingNaN saves a float32 signaling NaN, which must
 // restore with its bits.
 func TestMemoryFloat32SignalingNaN(t *testing.T) {
-	t.Skip("bug, not fixed here: appendPayload and payload (memory_codec.go) go through float64 (v.Float, v.SetFloat), which quiets a float32 signaling NaN: 0x7f800001 saves as 0x7fc00001")
 	m := bt.Memory{}.Set("f", math.Float32frombits(0x7f800001)).Set("fs", []float32{math.Float32frombits(0xff800002)})
 	checkMemoryRoundTrip(t, bt.Start(memTreeDef, bt.WithSeed(1)), memStepped(t), m)
 }

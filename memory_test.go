@@ -494,3 +494,19 @@ func TestMemoryStepCacheAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryEqualNaN(t *testing.T) {
+	def := Leaf("x")
+	a := Start(def).WithMemory(Memory{}.Set("f", math.NaN()).Set("s", []float32{float32(math.NaN())}))
+	data, err := a.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Restore(def, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Equal(b) || a.Equal(b.WithMemory(b.Memory().Set("f", 1.0))) {
+		t.Error("Equal does not take a NaN to equal itself, or takes 1 to equal NaN")
+	}
+}

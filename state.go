@@ -429,6 +429,9 @@ func (r *reader) uvarint(format string, args ...any) (uint64, error) {
 		}
 		return 0, &StateError{Where: r.where(), Msg: msg}
 	}
+	if n != len(binary.AppendUvarint(nil, x)) { // what restores must save back to the same bytes
+		return 0, &StateError{Where: r.where(), Msg: fmt.Sprintf(format, args...) + " is not in its shortest encoding"}
+	}
 	r.off += n
 	return x, nil
 }

@@ -258,7 +258,8 @@ func zeroTree(method string) {
 // Equal reports whether t and u are the same version: the same compiled
 // definition, focus, RepeatN counts, random state, custom node states,
 // status, last signal and memory (the same keys, with values that
-// reflect.DeepEqual finds equal). Versions reached by separate but identical runs
+// reflect.DeepEqual finds equal, or that save to the same bytes, as a NaN
+// does). Versions reached by separate but identical runs
 // are Equal even though they share no memory; == on Trees compares memory.
 func (t Tree[L]) Equal(u Tree[L]) bool {
 	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal {
