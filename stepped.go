@@ -469,9 +469,14 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	fl, act, tact, mact := m.fluent, m.agent.Action, m.agent.TimedAction, m.agent.MemoryAction
 	var bb *Blackboard
 	if m.mem {
-		bb = &Blackboard{mem: t.Memory(), td: td}
+		bb = newBlackboard(t.Memory(), td)
 	}
-	for e.call != memoDone {
+	final := uint64(0)
+	for {
+		if e.call == memoDone {
+			final = e.final
+			break
+		}
 		var k uint8
 		var ans Result
 		if e.call == whatAction {
@@ -495,11 +500,8 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			ans = memoAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
-			t.small = e.ends[k].Load()
-			if bb != nil {
-				t.x = withExtra(t.x, nil, bb.mem)
-			}
-			return t, nil
+			final = e.ends[k].Load()
+			break
 		}
 		next := e.next[k].Load()
 		if next == nil {
@@ -507,11 +509,20 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		}
 		e = next
 	}
-	t.small = e.final
+	t.small = final
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem)
 	}
 	return t, nil
+}
+
+// newBlackboard returns the Blackboard of a step from a version with the
+// memory mem. It is not inlined, so that the step cache's loop, which
+// calls it only for agents of memory forms, holds no allocation.
+//
+//go:noinline
+func newBlackboard(mem Memory, td TimeData) *Blackboard {
+	return &Blackboard{mem: mem, td: td}
 }
 
 // stepRules is the step of t by the engine's rules; mr, if not nil, is
@@ -527,8 +538,11 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	s.fast = s.isSmall && events == nil
 	s.big = !s.isSmall && events == nil
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	if s.bb = bb; m.mem && bb == nil {
-		s.bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}
+	if m.mem {
+		if bb == nil {
+			bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}
+		}
+		s.bb = bb
 	}
 	if mr == nil {
 		s.fl = m.fluent
@@ -544,11 +558,14 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	if mr != nil && s.async == nil {
 		m.p.memo.add(mr, s.small)
 	}
-	mem := t.Memory()
-	if s.bb != nil {
-		mem = s.bb.mem
+	t.small, t.words = s.small, firstWord(s.words)
+	if t.x != nil || s.async != nil || s.bb != nil {
+		mem := t.Memory()
+		if s.bb != nil {
+			mem = s.bb.mem
+		}
+		t.x = withExtra(t.x, s.async, mem)
 	}
-	t.small, t.words, t.x = s.small, firstWord(s.words), withExtra(t.x, s.async, mem)
 	return t, nil
 }
 
