@@ -131,7 +131,24 @@ func newMDSLError(file string, src []byte, pos int, msg string, err error) *MDSL
 // the file name for error messages. Errors are [*MDSLError]s; any input
 // gives a Node or an error, never a panic.
 func ParseMDSL(name string, src []byte) (Node[Call], error) {
-	p := &mparser{name: name, src: src, lex: newMLexer(src, false), mode: mmodeCall, intern: map[string]string{}}
+	n, err := parseMDSL(name, src, false)
+	if err == errMDSLTooDeep {
+		// A node built early is too deep: read again to say where (see
+		// the top of mdsl_parse.go).
+		n, err = parseMDSL(name, src, true)
+	}
+	return n, err
+}
+
+// errMDSLTooDeep says that a node built while reading is deeper than
+// MaxMistreevousDepth once branches are expanded. ParseMDSL never returns
+// it.
+var errMDSLTooDeep = errors.New("a node built early is too deep")
+
+// parseMDSL is ParseMDSL, building nodes while it reads: only the main
+// root's when mainOnly is set.
+func parseMDSL(name string, src []byte, mainOnly bool) (Node[Call], error) {
+	p := &mparser{name: name, src: src, lex: newMLexer(src, false), mode: mmodeCall, intern: map[string]string{}, specMainOnly: mainOnly}
 	b := newMBuilder(p, mdslCall)
 	p.spec = b
 	if err := p.parse(); err != nil {
@@ -229,8 +246,13 @@ func (b *mbuilder[L]) speculate(i int32, depth int, lo int32) bool {
 // node pre[k] built while parsing) at the given depth.
 func (b *mbuilder[L]) child(c int32, depth int) (mbuilt[L], error) {
 	if c < -1 {
-		// Built at this depth already: only the main root's nodes are.
-		return *b.pre.at(-2 - c), nil
+		// Built already, but a named root's node at another depth (see
+		// the top of mdsl_parse.go).
+		d := b.pre.at(-2 - c)
+		if depth+d.height-1 > MaxMistreevousDepth {
+			return mbuilt[L]{}, errMDSLTooDeep
+		}
+		return *d, nil
 	}
 	return b.node(c, depth)
 }
@@ -301,7 +323,7 @@ func (b *mbuilder[L]) branch(name string, pos, depth int) (mbuilt[L], error) {
 		return mbuilt[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
 	}
 	b.state[name] = 1
-	d, err := b.node(b.p.nodes[i].first, depth)
+	d, err := b.child(b.p.nodes[i].first, depth)
 	if err != nil {
 		return mbuilt[L]{}, err
 	}

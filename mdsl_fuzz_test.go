@@ -158,3 +158,104 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 		checkMDSLAsReference(t, []byte(c.src), n, err)
 	}
 }
+
+// TestMDSLBuildNamedWhileReading checks texts where building the subtrees
+// of named roots while reading could go wrong against building the whole
+// syntax tree afterwards (checkMDSLAsReference): deep named roots reached
+// at various depths, one level short of the depth limit, at it and one
+// past it, unused named roots, named roots reached twice or through other
+// named roots, and errors inside named roots. redo says that the first
+// reading, building named roots' nodes early, meets a node built early
+// too deep (so that ParseMDSL reads again to place the error).
+func TestMDSLBuildNamedWhileReading(t *testing.T) {
+	const m = MaxMistreevousDepth
+	deep := func(levels int, leaf string) string {
+		return strings.Repeat("sequence {\n", levels) + leaf + "\n" + strings.Repeat("}\n", levels)
+	}
+	named := func(name, body string) string { return "root [" + name + "] {\n" + body + "}\n" }
+	type tcase struct {
+		src, err string
+		redo     bool
+	}
+	var cases []tcase
+	// Branch [X] at depth k+2, X a chain of l sequences and a leaf: its
+	// deepest node is at depth k+2+l.
+	for _, k := range []int{0, 1, 7, m / 2, m - 4} {
+		for delta := -1; delta <= 1; delta++ {
+			l := m - k - 2 + delta
+			main := "root {\n" + deep(k, "branch [X]") + "}\n"
+			x := named("X", deep(l, "action [B]"))
+			// A branch among siblings built early, and the deepest node
+			// after a shallower sibling.
+			y := named("X", "sequence {\naction [P]\n"+deep(1, "action [Q]")+deep(l-1, "action [R]\naction [S]")+"condition [T]\n}\n")
+			err := ""
+			if delta > 0 {
+				err = "deeper than"
+			}
+			// The chain's leaf is built early when the parser meets it no
+			// deeper than the limit, as if X were the main root.
+			redo := delta > 0 && l+2 <= m
+			cases = append(cases, tcase{main + x, err, redo}, tcase{x + main, err, redo}, tcase{y + main, err, redo})
+			// X's child holds a branch, so it is kept, but the chain below
+			// it is built early.
+			z := named("X", "sequence {\n"+deep(l-1, "action [Q]")+"branch [Y]\n}\n") + named("Y", "action [Y]\n")
+			cases = append(cases, tcase{main + z, err, redo && l-1+3 <= m})
+		}
+	}
+	chain := func(l int) string { return named("X", deep(l, "action [B]")) }
+	cases = append(cases,
+		// Unused named roots, as deep as the parser takes: built at depth 1.
+		tcase{"root { action [A] }\n" + chain(m-2), "", false},
+		tcase{"root { action [A] }\n" + chain(m-1), "", false},
+		tcase{chain(m-1) + "root { action [A] }\n" + named("Y", deep(m-1, "action [C]")), "", false},
+		// Reached twice, at depths 3 and 13: first shallow, then one
+		// level too deep (the builder's check of a built root) or at the
+		// limit.
+		tcase{"root { sequence {\nbranch [X]\n" + deep(10, "branch [X]") + "} }\n" + chain(m-12), "deeper than", false},
+		tcase{"root { sequence {\nbranch [X]\n" + deep(10, "branch [X]") + "} }\n" + chain(m-13), "", false},
+		// First deep, then shallow: the first is too deep, or fits.
+		tcase{"root { sequence {\n" + deep(10, "branch [X]") + "branch [X]\n} }\n" + chain(m-12), "deeper than", true},
+		tcase{"root { sequence {\n" + deep(10, "branch [X]") + "branch [X]\n} }\n" + chain(m-13), "", false},
+		// Through another named root: main -> Y at depth 3, X at 3+1+5.
+		tcase{"root { sequence { action [A] branch [Y] } }\n" + named("Y", "sequence {\naction [A]\n"+deep(5, "branch [X]")+"}\n") + chain(m-9), "", false},
+		tcase{"root { sequence { action [A] branch [Y] } }\n" + named("Y", "sequence {\naction [A]\n"+deep(5, "branch [X]")+"}\n") + chain(m-8), "deeper than", true},
+		// A too deep node built early, then an error in the main root,
+		// and the other way round.
+		tcase{"root { sequence {\n" + deep(10, "branch [X]") + "branch [Nope]\n} }\n" + chain(m-12), "deeper than", true},
+		tcase{"root { sequence {\nbranch [Nope]\n" + deep(10, "branch [X]") + "} }\n" + chain(m-12), "unknown root", false},
+		// Errors inside named roots, after nodes built early.
+		tcase{"root { branch [X] }\n" + named("X", "sequence {\n"+deep(5, "action [A]")+"branch [Nope]\n}\n"), "unknown root", false},
+		tcase{"root { action [A] }\n" + named("X", "sequence {\n"+deep(5, "action [A]")+"branch [Nope]\n}\n"), "unknown root", false},
+		tcase{"root { branch [X] }\n" + named("X", "sequence {\naction [A]\n"+deep(3, "action [B]")+"branch [Y]\n}\n") + named("Y", "sequence {\n"+deep(2, "action [C]")+"branch [X]\n}\n"), "cycle", false},
+		tcase{"root { branch [X] }\n" + named("X", "sequence { sequence { action [A] } flip { action [B] action [C] } }\n"), "takes one child", false},
+		tcase{"root { branch [X] }\n" + named("X", "sequence { sequence { action [A] } }\n") + named("X", "action [B]\n"), "defined twice", false},
+		tcase{named("X", "sequence { sequence { action [A] } }\n") + "root { branch [X] }\nroot { action [B] }\n", "second main root", false},
+		tcase{named("X", "sequence { sequence { action [A] } }\n"), "no main root", false},
+		tcase{"root { branch [X] }\n" + named("X", "sequence { sequence { action [A] } random_weighted [1, 2] { action [B] } }\n"), "weights", false},
+	)
+	// The node limit, reached through branches to a root built early.
+	var many strings.Builder
+	many.WriteString("root { sequence {\n")
+	for i := 0; i <= MaxMistreevousNodes/1000; i++ {
+		many.WriteString("branch [W]\n")
+	}
+	many.WriteString("} }\nroot [W] { sequence {\n")
+	for i := 0; i < 999; i++ {
+		fmt.Fprintf(&many, "action [A%d]\n", i)
+	}
+	many.WriteString("} }\n")
+	cases = append(cases, tcase{many.String(), "more than", false})
+	// One node fewer in W: 1+1+1048*1000 = 1048002 nodes, within the limit.
+	cases = append(cases, tcase{strings.Replace(many.String(), "action [A0]\n", "", 1), "", false})
+
+	for _, c := range cases {
+		n, err := ParseMDSL("fuzz.mdsl", []byte(c.src))
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%.60q: error %v, want %q", c.src, err, c.err)
+		}
+		if _, first := parseMDSL("fuzz.mdsl", []byte(c.src), false); (first == errMDSLTooDeep) != c.redo {
+			t.Errorf("%.60q: building named roots' nodes early gives %v, want a node built early too deep: %v", c.src, first, c.redo)
+		}
+		checkMDSLAsReference(t, []byte(c.src), n, err)
+	}
+}

@@ -16,18 +16,34 @@ import (
 // expanding branches.
 //
 // Holding the whole syntax tree and the Nodes made from it at once would
-// double the parser's peak heap, so ParseMDSL's builder also builds the
-// main root's subtrees while the parser reads them (mparser.spec): when a
-// node is complete and all its children were built, the builder makes its
-// Node then, and the parser drops the node's syntax (its nodes, calls,
+// double the parser's peak heap, so ParseMDSL's builder also builds
+// subtrees while the parser reads them (mparser.spec): when a node is
+// complete and all its children were built, the builder makes its Node
+// then, and the parser drops the node's syntax (its nodes, calls,
 // arguments and counts are the last ones in the arrays) and links the
 // built Node into its parent instead, as index -2-k of the builder's list
 // pre. This is only done where it cannot change the result or the error:
-// the builder then does what it would have done later, at the same depth
-// (only the main root's depths are known while parsing; a named root's
-// depend on the branches to it), and with a leaf function that cannot fail
-// or be seen (ParseMDSLFunc's may be either, and its calls must not happen
-// for a text with a syntax error). A build that fails is dropped: the
+// the builder then does what it would have done later, with a leaf
+// function that cannot fail or be seen (ParseMDSLFunc's may be either, and
+// its calls must not happen for a text with a syntax error), and a node
+// with a branch below it is never built early.
+//
+// Depth is the one thing that is not known early everywhere. A node of the
+// main root is built at its depth, as the builder would. A node of a named
+// root is built at its depth as if the root's child were the main root's
+// child (depth 2), which is where the depth limit cannot be reached; its
+// depth once expanded depends on the branches to its root, so when the
+// builder links it (mbuilder.child) it checks the depth of the deepest
+// node in it: the node's depth plus its height, less one. When that is too
+// deep, the builder would have stopped at the first node too deep inside
+// it, whose syntax is gone: ParseMDSL then reads the text again, building
+// only the main root's nodes early (mparser.specMainOnly), to give the
+// same error. Building does not depend on depth otherwise, and a node's
+// other errors (its parameters, the node limit counted inside it) do not
+// depend on where it is, so a node built early is the one the builder
+// would make, and one that fails to build fails in the builder too: every
+// named root is built (one no branch reaches, at depth 1), unless the
+// builder stops at an error before it. A build that fails is dropped: the
 // node's syntax stays, and the builder meets the error again in its turn.
 
 // margType is the type of an argument in the syntax tree.
@@ -110,8 +126,10 @@ type mparser struct {
 	// read (see the top of this file); prenext[k] is the next sibling of
 	// the built pre[k], as mnode.next.
 	spec    mspec
-	specOn  bool // inside the main root
+	specOn  bool // inside a root whose nodes are built early
 	prenext blocks[int32]
+	// specMainOnly builds only the main root's nodes early.
+	specMainOnly bool
 }
 
 // blocks is a stack that grows by blocks of blockLen values, without the
@@ -151,11 +169,13 @@ func (s *blocks[T]) push(v T) {
 	s.n++
 }
 
-// mspec builds complete nodes of the main root while the parser reads.
+// mspec builds complete nodes while the parser reads.
 type mspec interface {
 	// speculate builds node i, whose children are all built and are the
-	// builder's pre[lo:], at depth depth. When it succeeds, the result
-	// replaces pre[lo:] in the builder's list and it returns true.
+	// builder's pre[lo:], at depth depth (for a named root's node, its
+	// depth below the root as if the root were the main one). When it
+	// succeeds, the result replaces pre[lo:] in the builder's list and it
+	// returns true.
 	speculate(i int32, depth int, lo int32) bool
 }
 
@@ -356,7 +376,7 @@ func (p *mparser) nextOf(c int32) int32 {
 
 // done links the complete node o, the child of parent, into parent's
 // children, first building it if p.spec can (see the top of this file).
-// depth is o's: the main root is at depth 1.
+// depth is o's: a root is at depth 1.
 func (p *mparser) done(parent *mopen, o mopen, depth int) {
 	c := o.i
 	n := &p.nodes[c]
@@ -371,8 +391,8 @@ func (p *mparser) done(parent *mopen, o mopen, depth int) {
 		parent.allBuilt = false
 		if try {
 			// The build failed, so the builder will fail in its turn (it
-			// builds all of the main root, and a second main root is an
-			// error): stop trying, as each failure costs an error message.
+			// builds every root, see the top of this file): stop trying,
+			// as each failure costs an error message.
 			p.spec, p.specOn = nil, false
 		}
 	}
@@ -448,8 +468,8 @@ func (p *mparser) parse() error {
 			}
 			if kind == KindRoot {
 				p.roots = append(p.roots, i)
-				p.specOn = p.spec != nil && !p.nodes[i].named
-				if p.spec != nil && p.nodes[i].named {
+				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes[i].named)
+				if p.spec != nil && !p.specOn {
 					// Its syntax is kept: make room for the rest of the
 					// text, as newMParser does for all of it.
 					p.reserve(len(p.src) - t.pos)

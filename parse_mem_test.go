@@ -84,7 +84,7 @@ func parseMemory(n int, parse func() any) (peak, alloc, live float64) {
 }
 
 // memShapes are the shapes of text that memText makes.
-var memShapes = []string{"corpus", "leaves", "wide", "deep", "strings"}
+var memShapes = []string{"corpus", "leaves", "wide", "deep", "strings", "named"}
 
 // memText returns an MDSL text of the given shape of about size bytes.
 func memText(shape string, size int) []byte {
@@ -127,6 +127,25 @@ func memText(shape string, size int) []byte {
 			}
 		}
 		b.WriteString("    }\n}\n")
+	case "named": // most of it in four named roots, each referenced from the main root
+		b.WriteString("root {\n    sequence {\n")
+		for r := 0; r < 4; r++ {
+			fmt.Fprintf(&b, "        branch [N%d]\n", r)
+		}
+		b.WriteString("    }\n}\n")
+		for r := 0; r < 4; r++ {
+			fmt.Fprintf(&b, "root [N%d] {\n    sequence {\n", r)
+			for i := 0; b.Len() < size*(r+1)/4; i++ {
+				if i%1000 == 0 {
+					if i > 0 {
+						b.WriteString("        }\n")
+					}
+					b.WriteString("        sequence {\n")
+				}
+				fmt.Fprintf(&b, "            action [A%d]\n", i)
+			}
+			b.WriteString("        }\n    }\n}\n")
+		}
 	case "strings": // actions with long string arguments
 		b.WriteString("root {\n    sequence {\n")
 		arg := bytes.Repeat([]byte("x"), 200)
