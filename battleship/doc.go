@@ -31,7 +31,8 @@
 // its saved state ([RestoreBot]), is all it takes to play on. A [Game]
 // keeps the bot's version after every turn, so it can be stepped back
 // ([Game.Undo]) and every turn inspected. [PlayMany] plays many
-// games on all cores, for statistics, without allocating per game.
+// games on all cores, for statistics; what a game allocates is what its
+// bot's memory writes (a few hundred small values a game).
 //
 // Everything random draws from explicit seeds: the same seeds play the same
 // game. Points are named as the board is labelled, "A1" for the top left
