@@ -41,7 +41,20 @@ func (h SteppedHistory[L]) Step() (SteppedHistory[L], error) { return h.StepWith
 // thing the step does, as [Stepped.StepWith] does.
 func (h SteppedHistory[L]) StepWith(events func(Event[L])) (SteppedHistory[L], error) {
 	h.must("Step")
-	next, err := h.Current().StepWith(events)
+	return h.TickWith(TimeData{}, events)
+}
+
+// Tick is [SteppedHistory.Step] with time data: the current version is
+// ticked once ([Stepped.Tick]), as a Fluent tree is, and appended after
+// it; any redo tail is dropped. When the tick fails, it returns h itself
+// and the error.
+func (h SteppedHistory[L]) Tick(td TimeData) (SteppedHistory[L], error) { return h.TickWith(td, nil) }
+
+// TickWith is [SteppedHistory.Tick], calling events (if not nil) with
+// each thing the tick does, as [Stepped.TickWith] does.
+func (h SteppedHistory[L]) TickWith(td TimeData, events func(Event[L])) (SteppedHistory[L], error) {
+	h.must("Tick")
+	next, err := h.Current().TickWith(td, events)
 	if err != nil {
 		return h, err
 	}

@@ -117,3 +117,29 @@ func (m steppedModel) versionAt(t *testing.T, h bt.SteppedHistory[string]) bt.St
 	}
 	return s
 }
+
+func TestSteppedHistoryTick(t *testing.T) {
+	var seen []float32
+	def := bt.Sequence(bt.Leaf(bt.Fluent{Name: "walk", Do: func(td bt.TimeData) bt.Status {
+		seen = append(seen, td.DeltaTime)
+		return bt.Success
+	}}))
+	tree, err := bt.NewFluent(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := bt.NewSteppedHistory(tree)
+	var events int
+	if h, err = h.TickWith(bt.TimeData{DeltaTime: 0.5}, func(bt.Event[bt.Fluent]) { events++ }); err != nil {
+		t.Fatal(err)
+	}
+	if h, err = h.Tick(bt.TimeData{DeltaTime: 0.25}); err != nil {
+		t.Fatal(err)
+	}
+	if h.Len() != 3 || events == 0 || len(seen) != 2 || seen[0] != 0.5 || seen[1] != 0.25 {
+		t.Fatalf("%d versions, %d events, deltas %v", h.Len(), events, seen)
+	}
+	if u := h.Undo(); u.Pos() != 1 || !u.CanRedo() {
+		t.Errorf("undo: at %d", u.Pos())
+	}
+}
