@@ -138,8 +138,9 @@
 //
 // State. A version is four words: the shared machine (program, agent,
 // options), the node states inline (2 bits per node, for trees of up to
-// 32 nodes), a pointer to an immutable word array, and a persistent list
-// of pending async results. The word array holds, for trees of more than
+// 32 nodes), a pointer to an immutable word array, and a pointer (nil
+// for most versions) to the persistent list of pending async results and
+// the agent's memory. The word array holds, for trees of more than
 // 32 nodes, the node states (2 bits each: 511 nodes are 128 bytes), then
 // two words for each node that keeps something between steps (a bounded
 // repeat's or retry's count and target, a bounded wait's time waited and
