@@ -24,7 +24,7 @@ const (
 	entityWarmRounds = 2
 	// entityFloorRounds is the number of rounds, after the warm-up rounds,
 	// that the floor records and replays.
-	entityFloorRounds = 20
+	entityFloorRounds = 100
 )
 
 // oursEntities are our entities: one definition, one Stepped version each.
