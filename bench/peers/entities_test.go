@@ -96,13 +96,13 @@ func recordEntities(tb testing.TB, s *shape, peer bool) *trace {
 	if peer {
 		e := newPeerEntities(s, newOracle(s, entityCount), recordingCall(tr))
 		for i := range n {
-			tr.ticks = append(tr.ticks, tr.calls())
+			tr.ticks = append(tr.ticks, int32(tr.calls()))
 			e.tick(tb, i)
 		}
 	} else {
 		e := newOursEntities(tb, s, newOracle(s, entityCount), recordingCall(tr))
 		for i := range n {
-			tr.ticks = append(tr.ticks, tr.calls())
+			tr.ticks = append(tr.ticks, int32(tr.calls()))
 			e.tick(tb, i)
 		}
 	}
@@ -230,7 +230,7 @@ func BenchmarkFloorEntities(b *testing.B) {
 	tr.ids, tr.answers = tr.ids[:0], tr.answers[:0]
 	tr.start = e.o.snapshot()
 	for ; i < (entityWarmRounds+entityFloorRounds)*entityCount; i++ {
-		tr.ticks = append(tr.ticks, tr.calls())
+		tr.ticks = append(tr.ticks, int32(tr.calls()))
 		e.tick(b, i)
 	}
 	benchFloor(b, &s, tr, entityCount)

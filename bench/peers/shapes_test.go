@@ -434,7 +434,7 @@ type trace struct {
 	start   *oracle
 	ids     []int32
 	answers []answer
-	ticks   []int
+	ticks   []int32
 }
 
 func (tr *trace) recorder(call func(int) answer) func(int) answer {
@@ -452,9 +452,9 @@ func (tr *trace) calls() int { return len(tr.ids) }
 func (tr *trace) tickRange(i int) (int, int) {
 	end := len(tr.ids)
 	if i+1 < len(tr.ticks) {
-		end = tr.ticks[i+1]
+		end = int(tr.ticks[i+1])
 	}
-	return tr.ticks[i], end
+	return int(tr.ticks[i]), end
 }
 
 // compareTicks is the number of ticks (entity ticks, for the entities) over
@@ -468,7 +468,7 @@ func recordOurs(tb testing.TB, s *shape, n int) *trace {
 	t := newOurs(tb, s, tr.recorder(o.call))
 	var err error
 	for range n {
-		tr.ticks = append(tr.ticks, tr.calls())
+		tr.ticks = append(tr.ticks, int32(tr.calls()))
 		if t, err = t.Step(); err != nil {
 			tb.Fatal(err)
 		}
@@ -483,7 +483,7 @@ func recordPeer(tb testing.TB, s *shape, n int) *trace {
 	o := newOracle(s, 1)
 	root := newPeer(s, tr.recorder(o.call))
 	for range n {
-		tr.ticks = append(tr.ticks, tr.calls())
+		tr.ticks = append(tr.ticks, int32(tr.calls()))
 		if _, err := root.Tick(); err != nil {
 			tb.Fatal(err)
 		}
@@ -588,14 +588,29 @@ func (f *fakeTB) Fatalf(string, ...any) {
 
 var errFake = errors.New("fatal")
 
-// floorFor records the calls of the first ticks of our tree of s (which
-// checkSame showed are the peer's too), to be replayed by benchFloor.
+// floorFor records calls of our tree of s (which checkSame showed are the
+// peer's too), to be replayed by benchFloor: those of the ticks after the
+// first (a costly first tick, WideRunning's, weighs next to nothing in the
+// timed loops of ours and the peer), at most 1<<12 ticks, and no more once
+// there are 1<<16 calls and 64 ticks, so that the recording stays small
+// enough for the caches and the floor measures calls, not memory.
 func floorFor(b *testing.B, s *shape) *trace {
-	n := 4096
-	if l := len(s.specs); l > 256 {
-		n = max(64, 1<<20/l)
+	tr := &trace{}
+	o := newOracle(s, 1)
+	t := newOurs(b, s, tr.recorder(o.call))
+	t, err := t.Step()
+	if err != nil {
+		b.Fatal(err)
 	}
-	return recordOurs(b, s, n)
+	tr.ids, tr.answers = tr.ids[:0], tr.answers[:0]
+	tr.start = o.snapshot()
+	for len(tr.ticks) < 1<<12 && (tr.calls() < 1<<16 || len(tr.ticks) < 64) {
+		tr.ticks = append(tr.ticks, int32(tr.calls()))
+		if t, err = t.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return tr
 }
 
 // benchFloor replays tr's calls, tick by tick, in a loop, against an oracle
