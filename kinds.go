@@ -96,36 +96,86 @@ type kindInfo struct {
 	// frontier: in the Value/Succeed/Fail style, entering it enters every
 	// child at once, and it ends by M-of-N thresholds (parallel.go).
 	frontier bool
+	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
+	// the zero look draws as lookUnknown, which no kind should have.
+	look look
+}
+
+// look is how a kind is drawn: its Graphviz shape and style, its Mermaid
+// flowchart brackets, and a Mermaid style for its border ("" for none).
+// The renderers read it from the table of kinds (lookOf) and nowhere else
+// decide a shape; the doc comments of WriteDOT and WriteMermaid list the
+// shapes in words, so a change here should be told there too.
+type look struct {
+	dot, dotStyle string // shape=, style=
+	open, close   string // the brackets around a Mermaid node's text
+	border        string // a Mermaid style line's declarations, or ""
+}
+
+// The looks that kinds share. A kind that differs from its twin only by
+// keeping nothing between steps (the reactive kinds, from Fluent) draws as
+// its twin with a dashed border (dashed).
+var (
+	lookAction    = look{dot: "box", dotStyle: "rounded,filled", open: "([", close: "])"}
+	lookCondition = look{dot: "ellipse", dotStyle: "filled", open: "((", close: "))"}
+	lookWait      = look{dot: "cds", dotStyle: "filled", open: ">", close: "]"}
+	lookSequence  = look{dot: "box", dotStyle: "filled", open: "[", close: "]"}
+	lookSelect    = look{dot: "diamond", dotStyle: "filled", open: "{", close: "}"}
+	lookParallel  = look{dot: "parallelogram", dotStyle: "filled", open: "[/", close: "/]"}
+	lookThreshold = look{dot: "octagon", dotStyle: "filled", open: `[\`, close: `\]`}
+	lookRandom    = look{dot: "trapezium", dotStyle: "filled", open: "[/", close: `\]`}
+	lookRoot      = look{dot: "house", dotStyle: "filled", open: "[[", close: "]]"}
+	lookDecorator = look{dot: "hexagon", dotStyle: "filled", open: "{{", close: "}}"}
+	lookCustom    = look{dot: "component", dotStyle: "filled", open: "[(", close: ")]"}
+	// lookUnknown is for a kind out of range in a hand-made Picture, or a
+	// row of the table without a look: a box with a dotted border, unlike
+	// any kind's.
+	lookUnknown = look{dot: "box", dotStyle: "filled,dotted", open: "[", close: "]", border: "stroke-dasharray:2 2"}
+)
+
+// dashed returns l with a dashed border.
+func dashed(l look) look {
+	l.dotStyle += ",dashed"
+	l.border = "stroke-dasharray:6 3"
+	return l
+}
+
+// lookOf returns how a node of kind k is drawn.
+func lookOf(k Kind) look {
+	if k < numKinds && kinds[k].look.dot != "" {
+		return kinds[k].look
+	}
+	return lookUnknown
 }
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector"},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence"},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild},
-	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild},
-	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN},
-	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true},
-	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed"},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail"},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip"},
-	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren},
-	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true},
-	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true},
-	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true},
-	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true},
-	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true},
-	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true},
-	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true},
-	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true},
-	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true},
-	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true},
-	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true},
-	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true},
-	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true},
-	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true},
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, look: lookAction},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", look: lookSelect},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", look: lookSequence},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, look: lookDecorator},
+	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, look: lookDecorator},
+	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, look: lookDecorator},
+	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, look: lookRandom},
+	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, look: lookRandom},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", look: lookDecorator},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", look: lookDecorator},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", look: lookDecorator},
+	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren, look: lookCustom},
+	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, look: lookRoot},
+	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, look: lookCondition},
+	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, look: lookWait},
+	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, look: lookParallel},
+	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, look: lookParallel},
+	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, look: lookParallel},
+	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, look: lookRandom},
+	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, look: lookDecorator},
+	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, look: lookDecorator},
+	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, look: lookThreshold},
+	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, look: dashed(lookSequence)},
+	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, look: dashed(lookSelect)},
+	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, look: dashed(lookParallel)},
+	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, look: dashed(lookDecorator)},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds

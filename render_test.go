@@ -336,6 +336,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		bt.All(bt.Lotto([]int{1, 2}, bt.Leaf("x"), bt.Leaf("y")), bt.Lotto(nil, bt.Leaf("z"))),
 		bt.Repeat(bt.Retry(bt.RetryRange(1, 3, bt.RepeatRange(2, 4, bt.Leaf(`act "now"`).With(bt.Entry("in"), bt.OnStep("tick")))))),
 		bt.Parallel(bt.Leaf("p").With(bt.Until("done")), bt.Leaf("q")),
+		bt.ReactiveSequence(bt.Leaf("r1"), bt.EmptyInverter[string](), bt.ReactiveSelect[string](), bt.ReactiveParallel(1, 2, bt.Leaf("r2"))),
 	)
 	agent := bt.Agent[string]{
 		Action:    func(v string) bt.Result { return bt.ResultRunning },
@@ -362,6 +363,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		"stepped fail":  fail.Picture(),
 		"battleship B":  bt.Start(aiB()).Succeed().Fail().Picture(),
 		"single leaf":   bt.Leaf("alone").Picture(),
+		"threshold":     bt.Threshold(2, -1, bt.Leaf("t1"), bt.Leaf("t2"), bt.Leaf("t3")).Picture(),
 		"hand-made bad": {Nodes: []bt.PictureNode{{Parent: -1, Kind: bt.Kind(200), State: bt.State(9), Label: `"]`}}},
 	}
 }
@@ -443,12 +445,13 @@ func TestWriteDOTShapesAndColours(t *testing.T) {
 // codes, so that nothing in a label can be read as syntax.
 var (
 	mermaidText  = `"(?:[A-Za-z0-9 _\-.,:+=!?@$%']|#[0-9]+;)*"`
-	mermaidShape = `(?:\(\[` + mermaidText + `\]\)|\(\(` + mermaidText + `\)\)|>` + mermaidText + `\]|\[` + mermaidText + `\]|\{` + mermaidText + `\}|\[/` + mermaidText + `/\]|\[/` + mermaidText + `\\\]|\[\[` + mermaidText + `\]\]|\{\{` + mermaidText + `\}\}|\[\(` + mermaidText + `\)\])`
+	mermaidShape = `(?:\(\[` + mermaidText + `\]\)|\(\(` + mermaidText + `\)\)|>` + mermaidText + `\]|\[` + mermaidText + `\]|\{` + mermaidText + `\}|\[/` + mermaidText + `/\]|\[/` + mermaidText + `\\\]|\[\\` + mermaidText + `\\\]|\[\[` + mermaidText + `\]\]|\{\{` + mermaidText + `\}\}|\[\(` + mermaidText + `\)\])`
 	mermaidNode  = regexp.MustCompile(`^    (n[0-9]+)` + mermaidShape + `$`)
 	mermaidEdge  = regexp.MustCompile(`^    (n[0-9]+) --> (n[0-9]+)$`)
 	mermaidDef   = regexp.MustCompile(`^    classDef ([a-z]+) fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6},color:#000000$`)
 	mermaidClass = regexp.MustCompile(`^    class (n[0-9]+(?:,n[0-9]+)*) ([a-z]+)$`)
-	mermaidStyle = regexp.MustCompile(`^    style (n[0-9]+) stroke:#[0-9a-f]{6},stroke-width:[0-9]+px$`)
+	mermaidStyle = regexp.MustCompile(`^    style (n[0-9]+) ` + mermaidDecl1 + `(?:,` + mermaidDecl1 + `)*$`)
+	mermaidDecl1 = `(?:stroke:#[0-9a-f]{6}|stroke-width:[0-9]+px|stroke-dasharray:[0-9]+ [0-9]+)`
 	mermaidDecl  = regexp.MustCompile(`#([0-9]+);`)
 )
 
