@@ -96,6 +96,11 @@ type kindInfo struct {
 	// frontier: in the Value/Succeed/Fail style, entering it enters every
 	// child at once, and it ends by M-of-N thresholds (parallel.go).
 	frontier bool
+	// passed is what [Tree.Picture] shows for the children of a node of
+	// this kind before the one that the focus path goes through: succeeded
+	// for a sequence, failed for a select; StateReady (not known) for the
+	// other kinds.
+	passed State
 	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
 	// the zero look draws as lookUnknown, which no kind should have.
 	look look
@@ -151,8 +156,8 @@ func lookOf(k Kind) look {
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
 	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, look: lookAction},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", look: lookSelect},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", look: lookSequence},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, look: lookSelect},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, look: lookSequence},
 	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, look: lookDecorator},
 	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, look: lookDecorator},
 	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, look: lookDecorator},
