@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// This file is the table of node kinds: for every kind, its names, how many
-// children it takes, which parameters it has and how they are checked and
-// printed. The constructors, JSON reading and writing, String and the
-// generators of package proptest all read it, so a new kind is one entry
-// here plus its runtime rule (for the Elixir-style traversal, in
-// [pos.ended] in compile.go).
+// This file is the table of node kinds: for every kind, its names (Elixir
+// JSON, Mistreevous JSON, MDSL), how many children it takes, which
+// parameters it has and how they are checked and printed, and how it is
+// drawn. The constructors, JSON and MDSL reading and writing, String, the
+// pictures (render*.go) and the generators of package proptest all read
+// it, so a new kind is one entry here plus its runtime rule (for the
+// Elixir-style traversal, in [pos.ended] in compile.go).
 
 // Kind says what a [Node] is. Its String form is the node's type name in the
 // Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
@@ -96,6 +97,11 @@ type kindInfo struct {
 	// frontier: in the Value/Succeed/Fail style, entering it enters every
 	// child at once, and it ends by M-of-N thresholds (parallel.go).
 	frontier bool
+	// mdsl is the kind's MDSL keyword (mdsl.go): Mistreevous's type name
+	// where the kind has one, and a keyword of our own in the same syntax
+	// for the kinds that Mistreevous has no node for; "" for a kind with
+	// no text form (custom nodes).
+	mdsl string
 	// passed is what [Tree.Picture] shows for the children of a node of
 	// this kind before the one that the focus path goes through: succeeded
 	// for a sequence, failed for a select; StateReady (not known) for the
@@ -155,32 +161,32 @@ func lookOf(k Kind) look {
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, look: lookAction},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, look: lookSelect},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, look: lookSequence},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, look: lookDecorator},
-	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, look: lookDecorator},
-	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, look: lookDecorator},
-	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, look: lookRandom},
-	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, look: lookRandom},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", look: lookDecorator},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", look: lookDecorator},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", look: lookDecorator},
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
+	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator},
+	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
+	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},
+	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator},
 	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren, look: lookCustom},
-	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, look: lookRoot},
-	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, look: lookCondition},
-	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, look: lookWait},
-	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, look: lookParallel},
-	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, look: lookParallel},
-	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, look: lookParallel},
-	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, look: lookRandom},
-	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, look: lookDecorator},
-	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, look: lookDecorator},
-	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, look: lookThreshold},
-	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, look: dashed(lookSequence)},
-	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, look: dashed(lookSelect)},
-	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, look: dashed(lookParallel)},
-	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, look: dashed(lookDecorator)},
+	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot},
+	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition},
+	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait},
+	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel},
+	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel},
+	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel},
+	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom},
+	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator},
+	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator},
+	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold},
+	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence)},
+	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect)},
+	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel)},
+	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator)},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
