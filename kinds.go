@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// This file is the table of node kinds: for every kind, its names, how many
-// children it takes, which parameters it has and how they are checked and
-// printed. The constructors, JSON reading and writing, String and the
-// generators of package proptest all read it, so a new kind is one entry
-// here plus its runtime rule (for the Elixir-style traversal, in
-// [pos.ended] in compile.go).
+// This file is the table of node kinds: for every kind, its names (Elixir
+// JSON, Mistreevous JSON, MDSL), how many children it takes, which
+// parameters it has and how they are checked and printed, and how it is
+// drawn. The constructors, JSON and MDSL reading and writing, String, the
+// pictures (render*.go) and the generators of package proptest all read
+// it, so a new kind is one entry here plus its runtime rule (for the
+// Elixir-style traversal, in [pos.ended] in compile.go).
 
 // Kind says what a [Node] is. Its String form is the node's type name in the
 // Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
@@ -96,36 +97,96 @@ type kindInfo struct {
 	// frontier: in the Value/Succeed/Fail style, entering it enters every
 	// child at once, and it ends by M-of-N thresholds (parallel.go).
 	frontier bool
+	// mdsl is the kind's MDSL keyword (mdsl.go): Mistreevous's type name
+	// where the kind has one, and a keyword of our own in the same syntax
+	// for the kinds that Mistreevous has no node for; "" for a kind with
+	// no text form (custom nodes).
+	mdsl string
+	// passed is what [Tree.Picture] shows for the children of a node of
+	// this kind before the one that the focus path goes through: succeeded
+	// for a sequence, failed for a select; StateReady (not known) for the
+	// other kinds.
+	passed State
+	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
+	// the zero look draws as lookUnknown, which no kind should have.
+	look look
+}
+
+// look is how a kind is drawn: its Graphviz shape and style, its Mermaid
+// flowchart brackets, and a Mermaid style for its border ("" for none).
+// The renderers read it from the table of kinds (lookOf) and nowhere else
+// decide a shape; the doc comments of WriteDOT and WriteMermaid list the
+// shapes in words, so a change here should be told there too.
+type look struct {
+	dot, dotStyle string // shape=, style=
+	open, close   string // the brackets around a Mermaid node's text
+	border        string // a Mermaid style line's declarations, or ""
+}
+
+// The looks that kinds share. A kind that differs from its twin only by
+// keeping nothing between steps (the reactive kinds, from Fluent) draws as
+// its twin with a dashed border (dashed).
+var (
+	lookAction    = look{dot: "box", dotStyle: "rounded,filled", open: "([", close: "])"}
+	lookCondition = look{dot: "ellipse", dotStyle: "filled", open: "((", close: "))"}
+	lookWait      = look{dot: "cds", dotStyle: "filled", open: ">", close: "]"}
+	lookSequence  = look{dot: "box", dotStyle: "filled", open: "[", close: "]"}
+	lookSelect    = look{dot: "diamond", dotStyle: "filled", open: "{", close: "}"}
+	lookParallel  = look{dot: "parallelogram", dotStyle: "filled", open: "[/", close: "/]"}
+	lookThreshold = look{dot: "octagon", dotStyle: "filled", open: `[\`, close: `\]`}
+	lookRandom    = look{dot: "trapezium", dotStyle: "filled", open: "[/", close: `\]`}
+	lookRoot      = look{dot: "house", dotStyle: "filled", open: "[[", close: "]]"}
+	lookDecorator = look{dot: "hexagon", dotStyle: "filled", open: "{{", close: "}}"}
+	lookCustom    = look{dot: "component", dotStyle: "filled", open: "[(", close: ")]"}
+	// lookUnknown is for a kind out of range in a hand-made Picture, or a
+	// row of the table without a look: a box with a dotted border, unlike
+	// any kind's.
+	lookUnknown = look{dot: "box", dotStyle: "filled,dotted", open: "[", close: "]", border: "stroke-dasharray:2 2"}
+)
+
+// dashed returns l with a dashed border.
+func dashed(l look) look {
+	l.dotStyle += ",dashed"
+	l.border = "stroke-dasharray:6 3"
+	return l
+}
+
+// lookOf returns how a node of kind k is drawn.
+func lookOf(k Kind) look {
+	if k < numKinds && kinds[k].look.dot != "" {
+		return kinds[k].look
+	}
+	return lookUnknown
 }
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector"},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence"},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild},
-	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild},
-	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN},
-	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true},
-	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed"},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail"},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip"},
-	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren},
-	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true},
-	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true},
-	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true},
-	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true},
-	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true},
-	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true},
-	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true},
-	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true},
-	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true},
-	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true},
-	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true},
-	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true},
-	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true},
-	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true},
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction},
+	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
+	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
+	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator},
+	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
+	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},
+	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator},
+	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren, look: lookCustom},
+	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot},
+	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition},
+	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait},
+	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel},
+	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel},
+	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel},
+	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom},
+	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator},
+	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator},
+	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold},
+	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence)},
+	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect)},
+	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel)},
+	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator)},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds

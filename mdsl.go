@@ -8,42 +8,18 @@ import (
 	"unicode/utf8"
 )
 
-// mdslKeywords is the MDSL keyword of every kind: Mistreevous's type name
-// where the kind has one, and a keyword of our own in the same syntax for
-// the Elixir kinds that Mistreevous has no node for. "" means the kind has
-// no text form (custom nodes). The arguments each kind takes follow from
-// its param in the table of kinds (kinds.go): paramN [n], paramWeights
-// [w, ...] (one per child), paramLotto [w, ...] (optional), paramBound
-// [n] or [min, max] (optional), paramThreshold [success, failure]; leaves
-// that carry a value take a call.
-var mdslKeywords = [numKinds]string{
-	KindLeaf:               "action",
-	KindSelect:             "selector",
-	KindSequence:           "sequence",
-	KindRepeatUntilFail:    "repeat_until_fail",
-	KindRepeatUntilSucceed: "repeat_until_succeed",
-	KindRepeatN:            "repeat_n",
-	KindRandom:             "random",
-	KindRandomWeighted:     "random_weighted",
-	KindAlwaysSucceed:      "succeed",
-	KindAlwaysFail:         "fail",
-	KindNegate:             "flip",
-	KindCustom:             "",
-	KindRoot:               "root",
-	KindCondition:          "condition",
-	KindWait:               "wait",
-	KindParallel:           "parallel",
-	KindRace:               "race",
-	KindAll:                "all",
-	KindLotto:              "lotto",
-	KindRepeat:             "repeat",
-	KindRetry:              "retry",
-	KindThreshold:          "threshold",
-	KindReactiveSequence:   "reactive_sequence",
-	KindReactiveSelect:     "reactive_selector",
-	KindReactiveParallel:   "reactive_parallel",
-	KindEmptyInverter:      "empty_inverter",
-}
+// mdslKeywords is the MDSL keyword of every kind, from the table of
+// kinds (kindInfo.mdsl in kinds.go). The arguments each kind takes follow
+// from its param there: paramN [n], paramWeights [w, ...] (one per child),
+// paramLotto [w, ...] (optional), paramBound [n] or [min, max] (optional),
+// paramThreshold [success, failure]; leaves that carry a value take a
+// call.
+var mdslKeywords = func() (kw [numKinds]string) {
+	for k := range kinds {
+		kw[k] = kinds[k].mdsl
+	}
+	return kw
+}()
 
 // MDSLError is an error in an MDSL text: where it is and what is wrong.
 type MDSLError struct {

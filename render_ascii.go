@@ -168,13 +168,10 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 	for p := t.z.focus; p != nil; p = p.parent {
 		dst[p.id] = StateRunning
 		up := p.parent
-		if up == nil || (up.kind != KindSequence && up.kind != KindSelect) {
+		if up == nil || kinds[up.kind].passed == StateReady {
 			continue
 		}
-		done := StateSucceeded
-		if up.kind == KindSelect {
-			done = StateFailed
-		}
+		done := kinds[up.kind].passed
 		for _, sib := range up.children[:p.index] {
 			dst[sib.id] = done
 		}

@@ -28,40 +28,6 @@ func stateColor(s State) (fill, border string) {
 	return "#ffffff", "#000000"
 }
 
-// dotShape returns the Graphviz shape and style of a node of kind k: a
-// rounded box for a leaf (an action), an ellipse for a condition, a box
-// for a sequence, a diamond for a select, a parallelogram for the kinds
-// that run children side by side, a trapezium for the kinds that draw a
-// child at random, a house for a root, a hexagon for the other
-// decorators, a cds for a wait and a component for a custom node.
-func dotShape(k Kind) (shape, style string) {
-	switch k {
-	case KindLeaf:
-		return "box", "rounded,filled"
-	case KindCondition:
-		return "ellipse", "filled"
-	case KindWait:
-		return "cds", "filled"
-	case KindSequence:
-		return "box", "filled"
-	case KindSelect:
-		return "diamond", "filled"
-	case KindParallel, KindRace, KindAll:
-		return "parallelogram", "filled"
-	case KindRoot:
-		return "house", "filled"
-	case KindCustom:
-		return "component", "filled"
-	}
-	if k < numKinds && kinds[k].draws || k == KindLotto {
-		return "trapezium", "filled"
-	}
-	if k.IsDecorator() {
-		return "hexagon", "filled"
-	}
-	return "box", "filled"
-}
-
 // dotQuote returns s as a DOT double-quoted string: backslashes and
 // quotes escaped, so that escString sequences such as \N or \G in a label
 // stay literal, and newlines as \n line breaks.
@@ -93,9 +59,14 @@ func dotQuote(s string) string {
 //
 // Shapes: a rounded box for a leaf (an action), an ellipse for a
 // condition, a box for a sequence, a diamond for a select, a
-// parallelogram for parallel, race and all, a trapezium for random,
-// random_weighted and lotto, a house for a root, a hexagon for the other
-// decorators, a cds for a wait and a component for a custom node.
+// parallelogram for parallel, race and all, an octagon for a threshold,
+// a trapezium for random, random_weighted and lotto, a house for a root,
+// a hexagon for the other decorators, a cds for a wait and a component
+// for a custom node. The reactive kinds draw as their twins with a
+// dashed border: reactive_sequence as a sequence, reactive_select as a
+// select, reactive_parallel as a parallel, and empty_inverter as a
+// negate. A kind that is not one of the package's draws as a box with a
+// dotted border.
 //
 // It returns an error for a Picture whose nodes are not in preorder (see
 // [Picture]) or that w refuses.
@@ -114,13 +85,13 @@ func (p Picture) WriteDOT(w io.Writer) error {
 		if second := strings.TrimSpace(cleanLabel(nd.Label) + " " + cleanLabel(nd.Attrs)); second != "" {
 			label += "\n" + second
 		}
-		shape, style := dotShape(nd.Kind)
+		lk := lookOf(nd.Kind)
 		fill, border := stateColor(nd.State)
 		if nd.Focus {
 			border = focusColor
 		}
 		fmt.Fprintf(bw, "\tn%d [label=%s, shape=%s, style=%s, fillcolor=%s, color=%s, tooltip=%s",
-			i, dotQuote(label), shape, dotQuote(style), dotQuote(fill), dotQuote(border), dotQuote(stateName(nd.State)))
+			i, dotQuote(label), lk.dot, dotQuote(lk.dotStyle), dotQuote(fill), dotQuote(border), dotQuote(stateName(nd.State)))
 		if nd.Focus {
 			bw.WriteString(", penwidth=3, peripheries=2, fontname=\"Helvetica-Bold\"")
 		}

@@ -8,41 +8,6 @@ import (
 	"strings"
 )
 
-// mermaidShape returns the opening and closing brackets of a Mermaid
-// flowchart node of kind k: a stadium for a leaf (an action), a circle
-// for a condition, a flag for a wait, a rectangle for a sequence, a
-// rhombus for a select, a parallelogram for parallel, race and all, a
-// trapezoid for the kinds that draw a child at random, a subroutine for a
-// root, a hexagon for the other decorators and a cylinder for a custom
-// node.
-func mermaidShape(k Kind) (open, close string) {
-	switch k {
-	case KindLeaf:
-		return "([", "])"
-	case KindCondition:
-		return "((", "))"
-	case KindWait:
-		return ">", "]"
-	case KindSequence:
-		return "[", "]"
-	case KindSelect:
-		return "{", "}"
-	case KindParallel, KindRace, KindAll:
-		return "[/", "/]"
-	case KindRoot:
-		return "[[", "]]"
-	case KindCustom:
-		return "[(", ")]"
-	}
-	if k < numKinds && kinds[k].draws || k == KindLotto {
-		return "[/", `\]`
-	}
-	if k.IsDecorator() {
-		return "{{", "}}"
-	}
-	return "[", "]"
-}
-
 // mermaidText returns s as the text of a Mermaid node, to go between
 // double quotes: letters, digits, spaces and a few safe punctuation
 // marks stay, and every other character becomes an entity code ("#34;"
@@ -73,14 +38,20 @@ const mermaidClassChunk = 40
 // characters that Mermaid could read as syntax written as entity codes;
 // shaped by kind (see below); one edge per parent and child, in child
 // order; a classDef per state (ready, running, succeeded, failed) and
-// class lines putting each node in its state's class; and a style line
-// giving the focus a thick blue border.
+// class lines putting each node in its state's class; and style lines
+// giving the focus a thick blue border and the reactive kinds a dashed
+// one.
 //
 // Shapes: a stadium for a leaf (an action), a circle for a condition, a
 // flag for a wait, a rectangle for a sequence, a rhombus for a select, a
-// parallelogram for parallel, race and all, a trapezoid for random,
-// random_weighted and lotto, a subroutine for a root, a hexagon for the
-// other decorators and a cylinder for a custom node.
+// parallelogram for parallel, race and all, a parallelogram leaning the
+// other way for a threshold, a trapezoid for random, random_weighted and
+// lotto, a subroutine for a root, a hexagon for the other decorators and
+// a cylinder for a custom node. The reactive kinds draw as their twins
+// with a dashed border: reactive_sequence as a sequence, reactive_select
+// as a select, reactive_parallel as a parallel, and empty_inverter as a
+// negate. A kind that is not one of the package's draws as a rectangle
+// with a dotted border.
 //
 // Mermaid itself renders at most 50,000 characters of text and 500 edges
 // by default (its maxTextSize and maxEdges settings), so pictures of big
@@ -101,8 +72,8 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 		if nd.Attrs != "" {
 			text += " " + nd.Attrs
 		}
-		open, close := mermaidShape(nd.Kind)
-		fmt.Fprintf(bw, "    n%d%s\"%s\"%s\n", i, open, mermaidText(cleanLabel(text)), close)
+		lk := lookOf(nd.Kind)
+		fmt.Fprintf(bw, "    n%d%s\"%s\"%s\n", i, lk.open, mermaidText(cleanLabel(text)), lk.close)
 	}
 	for i := 1; i < len(p.Nodes); i++ {
 		fmt.Fprintf(bw, "    n%d --> n%d\n", p.Nodes[i].Parent, i)
@@ -135,8 +106,14 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 		}
 	}
 	for i := range p.Nodes {
-		if p.Nodes[i].Focus {
+		border, focus := lookOf(p.Nodes[i].Kind).border, p.Nodes[i].Focus
+		switch {
+		case focus && border != "":
+			fmt.Fprintf(bw, "    style n%d stroke:%s,stroke-width:4px,%s\n", i, focusColor, border)
+		case focus:
 			fmt.Fprintf(bw, "    style n%d stroke:%s,stroke-width:4px\n", i, focusColor)
+		case border != "":
+			fmt.Fprintf(bw, "    style n%d %s\n", i, border)
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -336,6 +336,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		bt.All(bt.Lotto([]int{1, 2}, bt.Leaf("x"), bt.Leaf("y")), bt.Lotto(nil, bt.Leaf("z"))),
 		bt.Repeat(bt.Retry(bt.RetryRange(1, 3, bt.RepeatRange(2, 4, bt.Leaf(`act "now"`).With(bt.Entry("in"), bt.OnStep("tick")))))),
 		bt.Parallel(bt.Leaf("p").With(bt.Until("done")), bt.Leaf("q")),
+		bt.ReactiveSequence(bt.Leaf("r1"), bt.EmptyInverter[string](), bt.ReactiveSelect[string](), bt.ReactiveParallel(1, 2, bt.Leaf("r2"))),
 	)
 	agent := bt.Agent[string]{
 		Action:    func(v string) bt.Result { return bt.ResultRunning },
@@ -362,6 +363,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		"stepped fail":  fail.Picture(),
 		"battleship B":  bt.Start(aiB()).Succeed().Fail().Picture(),
 		"single leaf":   bt.Leaf("alone").Picture(),
+		"threshold":     bt.Threshold(2, -1, bt.Leaf("t1"), bt.Leaf("t2"), bt.Leaf("t3")).Picture(),
 		"hand-made bad": {Nodes: []bt.PictureNode{{Parent: -1, Kind: bt.Kind(200), State: bt.State(9), Label: `"]`}}},
 	}
 }
@@ -443,12 +445,13 @@ func TestWriteDOTShapesAndColours(t *testing.T) {
 // codes, so that nothing in a label can be read as syntax.
 var (
 	mermaidText  = `"(?:[A-Za-z0-9 _\-.,:+=!?@$%']|#[0-9]+;)*"`
-	mermaidShape = `(?:\(\[` + mermaidText + `\]\)|\(\(` + mermaidText + `\)\)|>` + mermaidText + `\]|\[` + mermaidText + `\]|\{` + mermaidText + `\}|\[/` + mermaidText + `/\]|\[/` + mermaidText + `\\\]|\[\[` + mermaidText + `\]\]|\{\{` + mermaidText + `\}\}|\[\(` + mermaidText + `\)\])`
+	mermaidShape = `(?:\(\[` + mermaidText + `\]\)|\(\(` + mermaidText + `\)\)|>` + mermaidText + `\]|\[` + mermaidText + `\]|\{` + mermaidText + `\}|\[/` + mermaidText + `/\]|\[/` + mermaidText + `\\\]|\[\\` + mermaidText + `\\\]|\[\[` + mermaidText + `\]\]|\{\{` + mermaidText + `\}\}|\[\(` + mermaidText + `\)\])`
 	mermaidNode  = regexp.MustCompile(`^    (n[0-9]+)` + mermaidShape + `$`)
 	mermaidEdge  = regexp.MustCompile(`^    (n[0-9]+) --> (n[0-9]+)$`)
 	mermaidDef   = regexp.MustCompile(`^    classDef ([a-z]+) fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6},color:#000000$`)
 	mermaidClass = regexp.MustCompile(`^    class (n[0-9]+(?:,n[0-9]+)*) ([a-z]+)$`)
-	mermaidStyle = regexp.MustCompile(`^    style (n[0-9]+) stroke:#[0-9a-f]{6},stroke-width:[0-9]+px$`)
+	mermaidStyle = regexp.MustCompile(`^    style (n[0-9]+) ` + mermaidDecl1 + `(?:,` + mermaidDecl1 + `)*$`)
+	mermaidDecl1 = `(?:stroke:#[0-9a-f]{6}|stroke-width:[0-9]+px|stroke-dasharray:[0-9]+ [0-9]+)`
 	mermaidDecl  = regexp.MustCompile(`#([0-9]+);`)
 )
 
@@ -575,5 +578,175 @@ func TestWriteMermaidManyClasses(t *testing.T) {
 	checkMermaid(t, "wide", b.String(), 101)
 	if n := strings.Count(b.String(), "class n"); n != 3 {
 		t.Errorf("%d class lines for 101 ready nodes, want 3", n)
+	}
+}
+
+// drawn is how DOT and Mermaid draw a lone node of some kind, its text
+// left out.
+type drawn struct {
+	dotShape, dotStyle string // DOT's shape and style attributes
+	open, close        string // Mermaid's brackets
+	border             string // the declarations of Mermaid's style line, or ""
+}
+
+func (d drawn) dot() string     { return d.dotShape + " " + d.dotStyle }
+func (d drawn) mermaid() string { return d.open + " " + d.close + " " + d.border }
+
+var dotNodeLine = regexp.MustCompile(`\tn0 \[label="[^"]*", shape=([^,]*), style="([^"]*)"`)
+
+// drawing returns how DOT and Mermaid draw a lone node of kind k.
+func drawing(t *testing.T, k bt.Kind) drawn {
+	t.Helper()
+	p := bt.Picture{Nodes: []bt.PictureNode{{Parent: -1, Kind: k}}}
+	var d, m bytes.Buffer
+	if err := p.WriteDOT(&d); err != nil {
+		t.Fatalf("%s: %v", k, err)
+	}
+	if err := p.WriteMermaid(&m); err != nil {
+		t.Fatalf("%s: %v", k, err)
+	}
+	dm := dotNodeLine.FindStringSubmatch(d.String())
+	if dm == nil {
+		t.Fatalf("%s: no node line in\n%s", k, d.String())
+	}
+	dr := drawn{dotShape: dm[1], dotStyle: dm[2]}
+	for _, l := range strings.Split(m.String(), "\n") {
+		switch {
+		case strings.HasPrefix(l, "    n0"):
+			dr.open, dr.close = l[len("    n0"):strings.IndexByte(l, '"')], l[strings.LastIndexByte(l, '"')+1:]
+		case strings.HasPrefix(l, "    style n0 "):
+			dr.border = l[len("    style n0 "):]
+		}
+	}
+	if dr.open == "" {
+		t.Fatalf("%s: no node line in\n%s", k, m.String())
+	}
+	return dr
+}
+
+// allKinds returns every kind of the package, in order: the kinds up to
+// the first one whose String is Kind's fallback for an unknown kind.
+func allKinds() []bt.Kind {
+	var ks []bt.Kind
+	for k := bt.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// TestKindDrawings checks that every kind has a drawing of its own in DOT
+// and in Mermaid: none draws as an unknown kind does (so a new kind without
+// a look in the table of kinds fails here), and two kinds draw alike only
+// when they are in one of the groups below, which share a shape on purpose.
+func TestKindDrawings(t *testing.T) {
+	alike := [][]string{
+		{"parallel", "race", "all"},
+		{"random", "random_weighted", "lotto"},
+		{"repeat_until_fail", "repeat_until_succeed", "repeat_n", "always_succeed", "always_fail", "negate", "repeat", "retry"},
+	}
+	group := map[string]int{}
+	for i, g := range alike {
+		for _, name := range g {
+			group[name] = i + 1
+		}
+	}
+	ks := allKinds()
+	if len(ks) < 26 {
+		t.Fatalf("only %d kinds found: %v", len(ks), ks)
+	}
+	unknown := drawing(t, bt.Kind(200))
+	dr := map[bt.Kind]drawn{}
+	for _, k := range ks {
+		dr[k] = drawing(t, k)
+		if dr[k].dot() == unknown.dot() {
+			t.Errorf("%s draws in DOT as an unknown kind: %s", k, dr[k].dot())
+		}
+		if dr[k].mermaid() == unknown.mermaid() {
+			t.Errorf("%s draws in Mermaid as an unknown kind: %s", k, dr[k].mermaid())
+		}
+	}
+	for i, a := range ks {
+		for _, b := range ks[i+1:] {
+			same := group[a.String()] != 0 && group[a.String()] == group[b.String()]
+			if got := dr[a].dot() == dr[b].dot(); got != same {
+				t.Errorf("DOT: %s (%s) and %s (%s): alike %v, want %v", a, dr[a].dot(), b, dr[b].dot(), got, same)
+			}
+			if got := dr[a].mermaid() == dr[b].mermaid(); got != same {
+				t.Errorf("Mermaid: %s (%s) and %s (%s): alike %v, want %v", a, dr[a].mermaid(), b, dr[b].mermaid(), got, same)
+			}
+		}
+	}
+}
+
+// TestReactiveKindDrawings checks that a reactive kind draws as its twin,
+// the same shape, with a dashed border, and Threshold with a shape that no
+// other kind has.
+func TestReactiveKindDrawings(t *testing.T) {
+	for _, tw := range []struct{ reactive, twin bt.Kind }{
+		{bt.KindReactiveSequence, bt.KindSequence},
+		{bt.KindReactiveSelect, bt.KindSelect},
+		{bt.KindReactiveParallel, bt.KindParallel},
+		{bt.KindEmptyInverter, bt.KindNegate},
+	} {
+		r, w := drawing(t, tw.reactive), drawing(t, tw.twin)
+		if r.dotShape != w.dotShape || r.open != w.open || r.close != w.close {
+			t.Errorf("%s is shaped %+v, its twin %s %+v: want the same shape", tw.reactive, r, tw.twin, w)
+		}
+		if r.dotStyle != w.dotStyle+",dashed" {
+			t.Errorf("%s has the DOT style %q, want %s's %q and dashed", tw.reactive, r.dotStyle, tw.twin, w.dotStyle)
+		}
+		if !strings.HasPrefix(r.border, "stroke-dasharray:") || w.border != "" {
+			t.Errorf("%s has the Mermaid style %q and %s %q: want a dashed border on the reactive kind only", tw.reactive, r.border, tw.twin, w.border)
+		}
+	}
+	th := drawing(t, bt.KindThreshold)
+	for _, k := range allKinds() {
+		if d := drawing(t, k); k != bt.KindThreshold && (d.dotShape == th.dotShape || d.open+d.close == th.open+th.close) {
+			t.Errorf("threshold is shaped %+v, as %s is (%+v): want a shape of its own", th, k, d)
+		}
+	}
+}
+
+// TestFluentPicture checks that a tree built with a FluentBuilder draws
+// its Selector as a select and its Sequence as a sequence, both dashed
+// (they are the reactive kinds), and not alike.
+func TestFluentPicture(t *testing.T) {
+	def, err := bt.NewFluentBuilder().
+		Sequence("seq").
+		Selector("sel").
+		Condition("c", func(bt.TimeData) bool { return true }).
+		End().
+		Parallel("par", 1, 1).Do("a", func(bt.TimeData) bt.Status { return bt.Success }).End().
+		End().Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := def.Picture().WriteDOT(&b); err != nil {
+		t.Fatal(err)
+	}
+	src := b.String()
+	for _, want := range []string{
+		`n0 [label="reactive_sequence", shape=box, style="filled,dashed"`,
+		`n1 [label="reactive_select", shape=diamond, style="filled,dashed"`,
+		`n3 [label="reactive_parallel[1,1]", shape=parallelogram, style="filled,dashed"`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("no %q in\n%s", want, src)
+		}
+	}
+	b.Reset()
+	if err := def.Picture().WriteMermaid(&b); err != nil {
+		t.Fatal(err)
+	}
+	src = b.String()
+	checkMermaid(t, "fluent", src, 5)
+	for _, want := range []string{
+		`n0["reactive_sequence"]`, `n1{"reactive_select"}`, `n3[/"reactive_parallel#91;1,1#93;"/]`,
+		"style n0 stroke-dasharray:", "style n1 stroke-dasharray:", "style n3 stroke-dasharray:",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("no %q in\n%s", want, src)
+		}
 	}
 }
