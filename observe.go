@@ -67,9 +67,8 @@ type NodeStats struct {
 	ID   int    // the node's preorder index (0 is the root)
 	Name string // the node's name, as [NodeInfo] gives it
 	// Ticks is the number of steps that updated the node (see [Stats]);
-	// Successes, Failures and Running count those that left it
-	// SUCCEEDED, FAILED and RUNNING. An update that a guard aborted
-	// within its step leaves the node READY and counts only as a tick.
+	// Successes, Failures and Running count those whose update left it
+	// SUCCEEDED, FAILED and RUNNING, and add up to Ticks.
 	Ticks, Successes, Failures, Running int
 }
 
@@ -90,22 +89,38 @@ type NodeStats struct {
 // it is not safe for concurrent use.
 type Stats[L any] struct {
 	nodes   []NodeStats
-	touched []int  // nodes updated in the current step, each once
-	marked  []bool // by node: in touched
+	touched []int   // nodes updated in the current step, each once
+	marked  []bool  // by node: in touched
+	result  []State // by node: the result of its update in the current step, when marked
 }
 
 // Observe records e, an event of the current step.
 func (s *Stats[L]) Observe(e Event[L]) {
+	var to State
 	switch e.Kind {
 	case EventAction:
+		to = StateRunning
+		if e.Result.Async == nil {
+			switch e.Result.Status {
+			case Success:
+				to = StateSucceeded
+			case Failure:
+				to = StateFailed
+			}
+		}
 	case EventCondition:
 		if e.Guard {
 			return
+		}
+		to = StateFailed
+		if e.Holds {
+			to = StateSucceeded
 		}
 	case EventState:
 		if e.To == StateReady {
 			return
 		}
+		to = e.To
 	default:
 		return
 	}
@@ -113,16 +128,26 @@ func (s *Stats[L]) Observe(e Event[L]) {
 		return
 	}
 	if e.Node >= len(s.marked) {
-		s.marked = append(s.marked, make([]bool, e.Node+1-len(s.marked))...)
+		s.grow(e.Node + 1)
 	}
 	if !s.marked[e.Node] {
 		s.marked[e.Node] = true
 		s.touched = append(s.touched, e.Node)
 	}
+	s.result[e.Node] = to
+}
+
+// grow makes room for n nodes' marks and results.
+func (s *Stats[L]) grow(n int) {
+	s.marked = append(s.marked, make([]bool, n-len(s.marked))...)
+	s.result = append(s.result, make([]State, n-len(s.result))...)
 }
 
 // EndStep ends the current step, whose result is t: it counts the step's
-// updates, with the states of the nodes in t as their results.
+// updates. An update's result is the state it left the node in, even when
+// an abort later in the step (a race or a guard stopping the node's
+// parent) made the node READY; a node left RUNNING without an event was
+// updated and stays running.
 func (s *Stats[L]) EndStep(t Stepped[L]) {
 	if len(s.nodes) != t.Len() {
 		s.nodes = s.nodes[:0]
@@ -131,12 +156,15 @@ func (s *Stats[L]) EndStep(t Stepped[L]) {
 		}
 	}
 	if len(s.marked) < len(s.nodes) {
-		s.marked = append(s.marked, make([]bool, len(s.nodes)-len(s.marked))...)
+		s.grow(len(s.nodes))
 	}
 	for i := range s.nodes {
-		st := t.NodeState(i)
-		if !s.marked[i] && st != StateRunning {
-			continue
+		st := s.result[i]
+		if !s.marked[i] {
+			if t.NodeState(i) != StateRunning {
+				continue
+			}
+			st = StateRunning
 		}
 		n := &s.nodes[i]
 		n.Ticks++
