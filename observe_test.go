@@ -117,8 +117,8 @@ func TestStatsGuardAbort(t *testing.T) {
 // per step, and successes and failures as many as the steps that
 // completed the tree; every leaf has a tick per call at least, a
 // condition node a result per tick, and every node as many successes and
-// failures as changes to SUCCEEDED and FAILED;
-// and no node results do not add up to its ticks.
+// failures as changes to SUCCEEDED and FAILED, and results that add up to
+// its ticks.
 func TestStatsRandomTrees(t *testing.T) {
 	ran := 0
 	for seed := range uint64(300) {
