@@ -133,6 +133,18 @@ const (
 	EventMemory                     // the function called for Node set Key from Old to New (New nil: deleted), before the call's own event
 )
 
+var eventKindNames = [...]string{"state", "action", "condition", "entry", "step", "exit", "reset", "memory"}
+
+// String returns the kind's name: "state", "action", "condition",
+// "entry", "step", "exit", "reset" or "memory", and "EventKind(N)" for a
+// value that is none of them.
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
 // Event is one thing a step did, in the order it happened: exactly the
 // order of the calls to the agent, with the state changes between them
 // (Mistreevous's onNodeStateChange, which reports only real changes).
@@ -148,6 +160,39 @@ type Event[L any] struct {
 	Aborted   bool   // EventExit
 	Key       string // EventMemory
 	Old, New  any    // EventMemory: the values before and after; nil when the key was absent, or deleted
+}
+
+// String describes e in one line, naming its node by index (a logger
+// from [NewLogger] names them as the tree does), with values written with
+// %v: "node 2: READY -> RUNNING", "node 2: action A -> running" ("async"
+// for a pending [Async]), "node 3: condition C -> false" (with " (guard)"
+// for a guard's), "node 1: entry V", "node 1: step V",
+// "node 1: exit V (succeeded true, aborted false)",
+// "node 2: memory \"k\": OLD -> NEW" and "reset".
+func (e Event[L]) String() string {
+	switch e.Kind {
+	case EventState:
+		return fmt.Sprintf("node %d: %s -> %s", e.Node, e.From, e.To)
+	case EventAction:
+		return fmt.Sprintf("node %d: action %v -> %s", e.Node, e.Value, resultString(e.Result))
+	case EventCondition:
+		g := ""
+		if e.Guard {
+			g = " (guard)"
+		}
+		return fmt.Sprintf("node %d: condition %v -> %t%s", e.Node, e.Value, e.Holds, g)
+	case EventEntry:
+		return fmt.Sprintf("node %d: entry %v", e.Node, e.Value)
+	case EventStep:
+		return fmt.Sprintf("node %d: step %v", e.Node, e.Value)
+	case EventExit:
+		return fmt.Sprintf("node %d: exit %v (succeeded %t, aborted %t)", e.Node, e.Value, e.Succeeded, e.Aborted)
+	case EventMemory:
+		return fmt.Sprintf("node %d: memory %q: %v -> %v", e.Node, e.Key, e.Old, e.New)
+	case EventReset:
+		return "reset"
+	}
+	return fmt.Sprintf("node %d: %s", e.Node, e.Kind)
 }
 
 // Stepped is a running stepped tree (Mistreevous semantics): a definition

@@ -641,31 +641,8 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 	if err != nil {
 		return err
 	}
-	names := map[int]string{}
-	for info := range tree.Nodes() {
-		names[info.ID] = info.Name
-	}
 	var b strings.Builder
-	emit := func(e bt.Event[bt.Call]) {
-		switch e.Kind {
-		case bt.EventState:
-			fmt.Fprintf(&b, "  node %d %s: %s -> %s\n", e.Node, names[e.Node], e.From, e.To)
-		case bt.EventAction:
-			r := e.Result.Status.String()
-			if e.Result.Async != nil {
-				r = "async"
-			}
-			fmt.Fprintf(&b, "  action %s -> %s\n", e.Value, r)
-		case bt.EventCondition:
-			fmt.Fprintf(&b, "  condition %s -> %t\n", e.Value, e.Holds)
-		case bt.EventEntry:
-			fmt.Fprintf(&b, "  entry %s\n", e.Value)
-		case bt.EventStep:
-			fmt.Fprintf(&b, "  step %s\n", e.Value)
-		case bt.EventExit:
-			fmt.Fprintf(&b, "  exit %s (succeeded %t, aborted %t)\n", e.Value, e.Succeeded, e.Aborted)
-		}
-	}
+	emit := bt.NewLogger(&b, tree)
 	for s := 1; s <= steps; s++ {
 		b.Reset()
 		next, err := tree.StepWith(emit)
