@@ -1,0 +1,109 @@
+package behaviortree_test
+
+import (
+	"fmt"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+// Example_npc is the stepped quickstart: a guard NPC that patrols (a walk
+// that takes two turns, a wait, then a radio call that the game answers
+// later), and fights when an enemy comes near. A SteppedHistory keeps
+// every turn's version, to undo; a version saves to bytes and restores.
+//
+// In turn 4 the enemy comes near: the until guard stops the patrol in the
+// middle of its wait, which fails the tree for that turn; from turn 5 the
+// selector picks the attack, which its while guard allows. The wait of
+// 300 ms counts the turn it starts in: the walk ends in turn 7, and the
+// radio call goes out in turn 9, answered by the game after the turn.
+func Example_npc() {
+	enemyNear := false                 // the game world, the caller's
+	var call *bt.Async                 // the radio call in flight, answered by the game
+	walked := bt.NewKey[int]("walked") // the NPC's memory: kept in every version
+
+	agent := bt.Agent[string]{
+		MemoryAction: func(action string, b *bt.Blackboard) bt.Result {
+			switch action {
+			case "walk": // two turns per waypoint
+				n, _ := walked.Get(b)
+				walked.Put(b, n+1)
+				if n%2 == 0 {
+					return bt.ResultRunning
+				}
+				return bt.ResultSuccess
+			case "radio":
+				call = bt.NewAsync()
+				return call.Result()
+			}
+			return bt.ResultSuccess // "attack"
+		},
+		Condition: func(string) bool { return enemyNear }, // "enemy near"
+	}
+	def := bt.Root(bt.Select(
+		bt.Leaf("attack").With(bt.While("enemy near")),
+		bt.Sequence(
+			bt.Leaf("walk"),
+			bt.Wait[string](300), // 300 ms of the turn clock
+			bt.Leaf("radio"),
+		).With(bt.Until("enemy near")),
+	))
+	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1)) // a turn is 100 ms
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	h := bt.NewSteppedHistory(npc)
+	turn := func(n int) {
+		var did []string
+		h, err = h.StepWith(func(e bt.Event[string]) {
+			if e.Kind == bt.EventAction {
+				did = append(did, e.Value)
+			}
+		})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("turn %2d: %-9s %-9v %v\n", n, fmt.Sprint(did), h.Current().State(), h.Current().Memory())
+		if call != nil {
+			call.Succeed() // the game answers the radio call
+			call = nil
+		}
+	}
+	for n := 1; n <= 10; n++ {
+		enemyNear = n == 4 || n == 5 // an enemy passes by in turns 4 and 5
+		turn(n)
+	}
+	h = h.Undo().Undo() // two turns back: the tree and the memory
+	walk, _ := walked.Get(h.Current().Memory())
+	fmt.Println("undone to turn", h.Pos(), "walked", walk)
+
+	saved, err := h.Current().MarshalBinary()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	restored, err := npc.Restore(saved) // e.g. in a later session
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if restored, err = restored.Step(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("restored and stepped:", restored.State(), restored.Memory())
+	// Output:
+	// turn  1: [walk]    RUNNING   {walked: 1}
+	// turn  2: [walk]    RUNNING   {walked: 2}
+	// turn  3: []        RUNNING   {walked: 2}
+	// turn  4: []        FAILED    {walked: 2}
+	// turn  5: [attack]  SUCCEEDED {walked: 2}
+	// turn  6: [walk]    RUNNING   {walked: 3}
+	// turn  7: [walk]    RUNNING   {walked: 4}
+	// turn  8: []        RUNNING   {walked: 4}
+	// turn  9: [radio]   RUNNING   {walked: 4}
+	// turn 10: []        SUCCEEDED {walked: 4}
+	// undone to turn 8 walked 4
+	// restored and stepped: RUNNING {walked: 4}
+}
