@@ -221,7 +221,30 @@ func (e FluentError) Unwrap() error { return e.Err }
 var ErrEmptyInverter error = FluentError{Exception: ApplicationException, Message: "InverterNode must have a child node!", Call: -1}
 
 // FluentBuilder builds a tree with FluentBehaviourTree's calls, which
-// chain:
+// chain.
+//
+// Every node it builds starts again from its first child at every tick:
+// a Fluent Sequence asks its first condition again even while its second
+// child is running, and a running child is left, without a call, as soon
+// as an earlier child decides otherwise. That is FluentBehaviourTree's
+// semantics (its nodes keep nothing between ticks). To keep a node's place
+// between ticks, build that part with [Sequence] and [Select], which
+// resume the child that was running (see ExampleFluentBuilder_resume);
+// [NewFluent] runs trees that mix both.
+//
+// Do leaves return a [Status], not a [Result]: a Fluent leaf that waits
+// for the game returns Running at every tick until its work is done (it
+// polls), since nothing would settle an [Async] between ticks that the
+// library's Tick cannot see. There is no exit (halt) hook in the builder
+// either, as FluentBehaviourTree has none, though the engine does abort a
+// running leaf that a Fluent Sequence or Selector stops reaching. For
+// both, run the tree with [NewStepped] and an [Agent] of your own whose
+// TimedAction calls the leaf's Do (returning an Async where it needs to)
+// and whose Exit stops the work, and attach [Exit] to the leaves that
+// need it: Exit is then called with aborted set when a leaf is left
+// running.
+//
+// The calls:
 //
 //	tree, err := new(bt.FluentBuilder).
 //		Sequence("attack").

@@ -68,3 +68,46 @@ func ExampleFluentBuilder_error() {
 	// Output:
 	// behaviortree.FluentBuilder.Do (call 2): Can't add more than a single child to InverterNode!
 }
+
+// ExampleFluentBuilder_resume shows what to use when a node should keep
+// its place between ticks. A FluentBuilder sequence starts again from its
+// first child at every tick, so "rested" is asked every time (see the
+// first example). The stepped Sequence and Select resume the child that
+// was running instead: here "rested" is asked once, when the work starts,
+// and the dig runs to its end. Both are stepped trees of Fluent leaves, so
+// the same NewFluent runs them.
+func ExampleFluentBuilder_resume() {
+	energy := 2
+	dig := bt.Leaf(bt.Fluent{Name: "dig", Do: func(bt.TimeData) bt.Status {
+		energy--
+		fmt.Println("dig")
+		if energy > 0 {
+			return bt.Running
+		}
+		return bt.Success
+	}})
+	rested := bt.Condition(bt.Fluent{Name: "rested", If: func(bt.TimeData) bool {
+		fmt.Println("rested?")
+		return energy > 0
+	}})
+	t, err := bt.NewFluent(bt.Sequence(rested, dig)) // not ReactiveSequence
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range 3 {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("->", t.State().Status())
+	}
+	// Output:
+	// rested?
+	// dig
+	// -> running
+	// dig
+	// -> success
+	// rested?
+	// -> failure
+}

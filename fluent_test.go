@@ -403,3 +403,57 @@ func TestReactiveKindsStart(t *testing.T) {
 	}()
 	bt.Start(bt.ReactiveSequence(bt.Leaf("a")))
 }
+
+// TestFluentLeafExitWithOwnAgent checks what the FluentBuilder doc says of
+// exit hooks: a Fluent tree run with an agent of one's own calls Exit,
+// aborted, for a running leaf that a Fluent Sequence or Selector stops
+// reaching.
+func TestFluentLeafExitWithOwnAgent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		build func(b *bt.FluentBuilder) *bt.FluentBuilder
+	}{
+		{"Sequence", func(b *bt.FluentBuilder) *bt.FluentBuilder { return b.Sequence("s") }},
+		{"Selector", func(b *bt.FluentBuilder) *bt.FluentBuilder { return b.Selector("s") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The condition decides for the sequence when it fails, and
+			// for the selector when it succeeds.
+			decides := tc.name == "Selector"
+			cond := !decides
+			work := bt.Fluent{Name: "work", Do: func(bt.TimeData) bt.Status { return bt.Running }}
+			def, err := tc.build(bt.NewFluentBuilder()).
+				Condition("c", func(bt.TimeData) bool { return cond }).
+				Splice(bt.Leaf(work).With(bt.Exit(work))).
+				End().Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var exits []string
+			agent := bt.Agent[bt.Fluent]{
+				TimedAction:    func(v bt.Fluent, td bt.TimeData) bt.Result { return bt.Result{Status: v.Do(td)} },
+				TimedCondition: func(v bt.Fluent, td bt.TimeData) bool { return v.If(td) },
+				Exit: func(v bt.Fluent, succeeded, aborted bool) {
+					exits = append(exits, fmt.Sprintf("%s succeeded=%v aborted=%v", v.Name, succeeded, aborted))
+				},
+			}
+			tr, err := bt.NewStepped(def, agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr, err = tr.Tick(bt.TimeData{}); err != nil || !tr.IsRunning() {
+				t.Fatalf("first tick: %v, %v", tr.State(), err)
+			}
+			if len(exits) != 0 {
+				t.Fatalf("exit called while running: %v", exits)
+			}
+			cond = decides
+			if tr, err = tr.Tick(bt.TimeData{}); err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"work succeeded=false aborted=true"}; fmt.Sprint(exits) != fmt.Sprint(want) {
+				t.Fatalf("exits = %v, want %v", exits, want)
+			}
+		})
+	}
+}
