@@ -39,9 +39,14 @@ func (t Stepped[L]) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return steppedStateJSON(b)
+}
+
+// steppedStateJSON returns the JSON form of b, a binary stepped state.
+func steppedStateJSON(b []byte) ([]byte, error) {
 	return json.Marshal(steppedJSON{
 		Format:      steppedJSONFormat,
-		Fingerprint: fmt.Sprintf("%016x", t.m.p.fingerprint()),
+		Fingerprint: fmt.Sprintf("%016x", steppedFingerprint(b)),
 		State:       base64.StdEncoding.EncodeToString(b),
 	})
 }
@@ -52,42 +57,57 @@ func (t Stepped[L]) MarshalJSON() ([]byte, error) {
 // a fingerprint that disagrees with the state are errors.
 func (t Stepped[L]) RestoreJSON(data []byte) (Stepped[L], error) {
 	t.mustM("RestoreJSON")
-	bad := func(format string, args ...any) (Stepped[L], error) {
-		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.RestoreJSON: "+format, args...)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var j steppedJSON
-	if err := dec.Decode(&j); err != nil {
-		return bad("%w", err)
-	}
-	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(data, " \t\r\n"))) {
-		return bad("data after the object at byte %d", dec.InputOffset())
-	}
-	if j.Format != steppedJSONFormat {
-		return bad("format %q, want %q", j.Format, steppedJSONFormat)
-	}
-	fp, err := strconv.ParseUint(j.Fingerprint, 16, 64)
-	if err != nil || len(j.Fingerprint) != 16 {
-		return bad("fingerprint %q: want 16 hex digits", j.Fingerprint)
-	}
-	b, err := base64.StdEncoding.DecodeString(j.State)
+	b, err := decodeSteppedJSON(data)
 	if err != nil {
-		return bad("state: %w", err)
-	}
-	if len(b) < 12 || binary.LittleEndian.Uint64(b[4:12]) != fp {
-		return bad("the fingerprint does not match the state")
+		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.RestoreJSON: %w", err)
 	}
 	return t.Restore(b)
 }
 
+// decodeSteppedJSON returns the binary state in data, the JSON form of
+// [Stepped.MarshalJSON], checking the object and the form of the state.
+func decodeSteppedJSON(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j steppedJSON
+	if err := dec.Decode(&j); err != nil {
+		return nil, err
+	}
+	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(data, " \t\r\n"))) {
+		return nil, fmt.Errorf("data after the object at byte %d", dec.InputOffset())
+	}
+	if j.Format != steppedJSONFormat {
+		return nil, fmt.Errorf("format %q, want %q", j.Format, steppedJSONFormat)
+	}
+	fp, err := strconv.ParseUint(j.Fingerprint, 16, 64)
+	if err != nil || len(j.Fingerprint) != 16 {
+		return nil, fmt.Errorf("fingerprint %q: want 16 hex digits", j.Fingerprint)
+	}
+	b, err := base64.StdEncoding.DecodeString(j.State)
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if len(b) < 12 || binary.LittleEndian.Uint64(b[4:12]) != fp {
+		return nil, errors.New("the fingerprint does not match the state")
+	}
+	if string(b[:4]) != steppedMagic && string(b[:4]) != steppedMemoryMagic {
+		return nil, errors.New("state: not a saved stepped state")
+	}
+	if err := checkSteppedForm(b); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	return b, nil
+}
+
 // errSteppedUnmarshal is the error of [Stepped.UnmarshalJSON].
-var errSteppedUnmarshal = errors.New("behaviortree: a Stepped cannot be unmarshalled, since it cannot restore without its definition and agent: hold the JSON (json.RawMessage) or the bytes of MarshalBinary instead, and restore them with Stepped.RestoreJSON or Stepped.Restore on a version of the same definition")
+var errSteppedUnmarshal = errors.New("behaviortree: a Stepped cannot be unmarshalled, since it cannot restore without its definition and agent: hold a Saved instead (Stepped.Save), and restore it with Saved.RestoreStepped")
 
 // UnmarshalJSON always fails, with an error saying how to restore a
 // version instead: a Stepped needs its definition and agent, which JSON
-// does not hold. It is there so that a struct holding a Stepped is not
-// unmarshalled into a zero Stepped without an error.
+// does not hold. Hold a [Saved] in place of the Stepped ([Stepped.Save]),
+// which unmarshals on its own and restores with [Saved.RestoreStepped].
+// It is there so that a struct holding a Stepped is not unmarshalled into
+// a zero Stepped without an error.
 func (t *Stepped[L]) UnmarshalJSON(data []byte) error { return errSteppedUnmarshal }
 
 // MarshalJSON always fails, with an error saying how to save a

@@ -60,7 +60,7 @@ func TestSteppedJSON(t *testing.T) {
 		t.Errorf("restored %x, want %x", got, want)
 	}
 	var g game
-	if err := json.Unmarshal(data, &g); err == nil || !strings.Contains(err.Error(), "RestoreJSON") {
+	if err := json.Unmarshal(data, &g); err == nil || !strings.Contains(err.Error(), "Saved.RestoreStepped") {
 		t.Errorf("unmarshalling a Stepped: %v, want an error saying how to restore", err)
 	}
 	if _, err := json.Marshal(game{}); err == nil || !strings.Contains(err.Error(), "zero Stepped") {
