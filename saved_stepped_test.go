@@ -235,3 +235,40 @@ func ExampleStepped_Save() {
 	// RUNNING
 	// SUCCEEDED
 }
+
+// FuzzSavedUnmarshal checks that a Saved reads any bytes, in either form,
+// without a panic, and that what it accepts saves back to the same bytes
+// (binary) and restores or fails with an error (stepped).
+func FuzzSavedUnmarshal(f *testing.F) {
+	def, agent := guardTree(&testing.T{})
+	v, _ := bt.NewStepped(def, agent)
+	for range 3 {
+		b, _ := v.MarshalBinary()
+		j, _ := v.MarshalJSON()
+		f.Add(b)
+		f.Add(j)
+		v, _ = v.Step()
+	}
+	tb, _ := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))).MarshalBinary()
+	f.Add(tb)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s bt.Saved[string]
+		if err := s.UnmarshalBinary(data); err == nil {
+			back, err := s.MarshalBinary()
+			if err != nil {
+				t.Fatalf("accepted %x, MarshalBinary: %v", data, err)
+			}
+			if !bytes.Equal(back, data) {
+				t.Fatalf("accepted %x, saves back as %x", data, back)
+			}
+			_, _ = s.RestoreStepped(def, agent)
+		}
+		var js bt.Saved[string]
+		if err := json.Unmarshal(data, &js); err == nil {
+			if _, err := json.Marshal(js); err != nil {
+				t.Fatalf("accepted JSON %q, Marshal: %v", data, err)
+			}
+			_, _ = js.RestoreStepped(def, agent)
+		}
+	})
+}
