@@ -1,6 +1,10 @@
 package behaviortree
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"time"
+)
 
 // This file holds the constructors of the stepped kinds and the attributes
 // (guards and callbacks) that any node of a stepped tree may carry.
@@ -19,19 +23,36 @@ func Condition[L any](v L) Node[L] {
 	return Node[L]{&node[L]{kind: KindCondition, leaf: v, size: 1, stepped: true}}
 }
 
-// Wait returns a leaf that stays running until ms milliseconds of the
-// tree's clock have passed (see [WithDeltaTime], [WithTurnClock]); Wait(0)
-// succeeds at its first update. It panics if ms is negative or more than
-// 2,147,483,647.
-func Wait[L any](ms int) Node[L] {
-	return mustBuild[L](KindWait, Params{Bound: Fixed, Min: ms}, nil)
+// Wait returns a leaf that stays running until d of the tree's clock has
+// passed (see [WithTurnClock], [WithDeltaTime]); Wait(0) succeeds at its
+// first update. Every update of the wait adds the step's time, the update
+// that starts it included: under a turn clock of t, a wait of d succeeds
+// in the ceil(d/t)-th step that updates it (see ExampleWithTurnClock). It
+// panics if d is negative, not a whole number of milliseconds (the unit
+// of Mistreevous and MDSL), or longer than 2,147,483,647 ms.
+func Wait[L any](d time.Duration) Node[L] {
+	return mustBuild[L](KindWait, Params{Bound: Fixed, Min: waitMs("Wait", d)}, nil)
 }
 
-// WaitRange returns a leaf that waits a number of milliseconds drawn from
-// [minMs, maxMs] each time it starts (one draw of the tree's random
-// function). It panics if the range is empty or out of bounds.
-func WaitRange[L any](minMs, maxMs int) Node[L] {
-	return mustBuild[L](KindWait, Params{Bound: Ranged, Min: minMs, Max: maxMs}, nil)
+// WaitRange returns a leaf that waits a time drawn from [minD, maxD], in
+// whole milliseconds, each time it starts (one draw of the tree's random
+// function). It panics if the range is empty, or if either end is not a
+// whole number of milliseconds or out of Wait's bounds.
+func WaitRange[L any](minD, maxD time.Duration) Node[L] {
+	return mustBuild[L](KindWait, Params{Bound: Ranged, Min: waitMs("WaitRange", minD), Max: waitMs("WaitRange", maxD)}, nil)
+}
+
+// waitMs returns d in milliseconds, or panics, qualified by ctor, if d is
+// not a whole number of them or out of a wait's bounds.
+func waitMs(ctor string, d time.Duration) int {
+	if d%time.Millisecond != 0 {
+		panic(fmt.Sprintf("behaviortree.%s: %v is not a whole number of milliseconds", ctor, d))
+	}
+	ms := d / time.Millisecond
+	if ms < 0 || ms > math.MaxInt32 {
+		panic(fmt.Sprintf("behaviortree.%s: %v is out of range [0, %d ms]", ctor, d, math.MaxInt32))
+	}
+	return int(ms)
 }
 
 // WaitForever returns a leaf that stays running until something resets or

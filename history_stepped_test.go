@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -16,7 +17,7 @@ func steppedForHistory(t *testing.T) bt.Stepped[string] {
 	t.Helper()
 	def := bt.Root(bt.Repeat(bt.Sequence(
 		bt.Lotto(nil, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
-		bt.Wait[string](250),
+		bt.Wait[string](250*time.Millisecond),
 		bt.Select(bt.RetryCount(2, bt.Leaf("fail")), bt.Leaf("a")),
 	)))
 	agent := bt.Agent[string]{Action: func(v string) bt.Result {
@@ -25,7 +26,7 @@ func steppedForHistory(t *testing.T) bt.Stepped[string] {
 		}
 		return bt.ResultSuccess
 	}}
-	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1), bt.WithRandomSeed(7))
+	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}

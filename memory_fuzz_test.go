@@ -119,7 +119,7 @@ var memTreeDef = bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Random(bt.Leaves("b
 // agent keeps a turn count in memory.
 func memStepped(t testing.TB) bt.Stepped[string] {
 	t.Helper()
-	def := bt.Root(bt.Sequence(bt.Leaf("count"), bt.RepeatRange(1, 3, bt.Leaf("b")), bt.Wait[string](50)))
+	def := bt.Root(bt.Sequence(bt.Leaf("count"), bt.RepeatRange(1, 3, bt.Leaf("b")), bt.Wait[string](50*time.Millisecond)))
 	s, err := bt.NewStepped(def, bt.Agent[string]{
 		MemoryAction: func(v string, b *bt.Blackboard) bt.Result {
 			n, _ := memTurns.Get(b)
@@ -129,7 +129,7 @@ func memStepped(t testing.TB) bt.Stepped[string] {
 			}
 			return bt.ResultSuccess
 		},
-	}, bt.WithTurnClock(0.02), bt.WithRandomSeed(5))
+	}, bt.WithTurnClock(20*time.Millisecond), bt.WithRandomSeed(5))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,7 +157,7 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 	nr, nd := 0, 0
 	tree, err := NewStepped(def, agent,
 		WithRandom(func() float64 { r := c.Random[nr%len(c.Random)]; nr++; return r }),
-		WithDeltaTime(func() float64 { d := c.Delta[nd%len(c.Delta)]; nd++; return d }))
+		withDeltaSeconds(func() float64 { d := c.Delta[nd%len(c.Delta)]; nd++; return d }))
 	if err != nil {
 		return "build: " + err.Error()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"time"
 )
 
 // FuzzParseMistreevous reads arbitrary definitions: each gives a Node or a
@@ -67,7 +68,7 @@ func FuzzParseMistreevous(f *testing.F) {
 			Step:      func(Call) {},
 			Exit:      func(Call, bool, bool) {},
 		}
-		tr, err := NewStepped(def, agent, WithRandomSeed(1), WithTurnClock(0.25))
+		tr, err := NewStepped(def, agent, WithRandomSeed(1), WithTurnClock(250*time.Millisecond))
 		if err != nil {
 			t.Fatalf("NewStepped: %v", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cycleAgent answers action and condition calls by name, cycling through
@@ -30,9 +31,9 @@ func cycleAgent(actions map[string][]Result, conds map[string][]bool) Agent[stri
 // against counts worked out by hand: the wait runs over two steps of the
 // turn clock that make no event for it, and still count.
 func TestStatsHandComputed(t *testing.T) {
-	def := Root(Sequence(Leaf("A"), Wait[string](250), Condition("C")))
+	def := Root(Sequence(Leaf("A"), Wait[string](250*time.Millisecond), Condition("C")))
 	agent := cycleAgent(map[string][]Result{"A": {ResultRunning, ResultSuccess}}, map[string][]bool{"C": {false, true}})
-	tr, err := NewStepped(def, agent, WithTurnClock(0.1))
+	tr, err := NewStepped(def, agent, WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestStatsRandomTrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := NewStepped(def, agent, WithTurnClock(0.05), WithRandomSeed(seed))
+		tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
 		if err != nil {
 			continue
 		}

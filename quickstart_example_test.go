@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	"fmt"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -43,11 +44,11 @@ func Example_npc() {
 		bt.Leaf("attack").With(bt.While("enemy near")),
 		bt.Sequence(
 			bt.Leaf("walk"),
-			bt.Wait[string](300), // 300 ms of the turn clock
+			bt.Wait[string](300*time.Millisecond), // 300 ms of the turn clock
 			bt.Leaf("radio"),
 		).With(bt.Until("enemy near")),
 	))
-	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1)) // a turn is 100 ms
+	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // a turn is 100 ms
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -168,7 +169,7 @@ func TestTreeNodeStatesMatchPath(t *testing.T) {
 }
 
 func TestSteppedPicture(t *testing.T) {
-	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](100).With(bt.While("ok").ThenSucceed(), bt.Exit("bye")), bt.Leaf("slow")), bt.RepeatCount(3, bt.Condition("c")))
+	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](100*time.Millisecond).With(bt.While("ok").ThenSucceed(), bt.Exit("bye")), bt.Leaf("slow")), bt.RepeatCount(3, bt.Condition("c")))
 	agent := bt.Agent[string]{
 		Action: func(v string) bt.Result {
 			if v == "slow" {
@@ -179,7 +180,7 @@ func TestSteppedPicture(t *testing.T) {
 		Condition: func(string) bool { return true },
 		Exit:      func(string, bool, bool) {},
 	}
-	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.01))
+	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +333,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 	tr := bt.Start(awkward, bt.WithSeed(3)).Succeed().Fail().Fail().Fail()
 	stepDef := bt.Sequence(
 		bt.Condition("ok?"),
-		bt.Race(bt.Wait[string](50), bt.WaitRange[string](1, 9), bt.WaitForever[string]()),
+		bt.Race(bt.Wait[string](50*time.Millisecond), bt.WaitRange[string](1*time.Millisecond, 9*time.Millisecond), bt.WaitForever[string]()),
 		bt.All(bt.Lotto([]int{1, 2}, bt.Leaf("x"), bt.Leaf("y")), bt.Lotto(nil, bt.Leaf("z"))),
 		bt.Repeat(bt.Retry(bt.RetryRange(1, 3, bt.RepeatRange(2, 4, bt.Leaf(`act "now"`).With(bt.Entry("in"), bt.OnStep("tick")))))),
 		bt.Parallel(bt.Leaf("p").With(bt.Until("done")), bt.Leaf("q")),
@@ -343,7 +344,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		Condition: func(v string) bool { return v == "ok?" },
 		Entry:     func(string) {}, Step: func(string) {},
 	}
-	st, err := bt.NewStepped(stepDef, agent, bt.WithTurnClock(0.01), bt.WithRandomSeed(1))
+	st, err := bt.NewStepped(stepDef, agent, bt.WithTurnClock(10*time.Millisecond), bt.WithRandomSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -18,7 +19,7 @@ func guardTree(t *testing.T) (bt.Node[string], bt.Agent[string]) {
 	count := bt.NewKey[int]("saved.count")
 	def := bt.Root(bt.Sequence(
 		bt.Leaf("work").With(bt.While("ok")),
-		bt.Wait[string](300),
+		bt.Wait[string](300*time.Millisecond),
 		bt.RepeatCount[string](3, bt.Leaf("tick")),
 	))
 	agent := bt.Agent[string]{
@@ -40,7 +41,7 @@ func guardTree(t *testing.T) (bt.Node[string], bt.Agent[string]) {
 // holds the same state and memory and steps on exactly as the original.
 func TestSavedStepped(t *testing.T) {
 	def, agent := guardTree(t)
-	v, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1))
+	v, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestSavedStepped(t *testing.T) {
 			t.Fatalf("step %d: Saved.MarshalJSON %s, Stepped.MarshalJSON %s", step, sj, vj)
 		}
 		for name, s := range map[string]bt.Saved[string]{"json": back.Bot, "binary": fromBin} {
-			r, err := s.RestoreStepped(def, agent, bt.WithTurnClock(0.1))
+			r, err := s.RestoreStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
 			if err != nil {
 				t.Fatalf("step %d, %s: %v", step, name, err)
 			}

@@ -300,20 +300,24 @@ func WithRandomSeed(seed uint64) SteppedOption {
 	return func(c *steppedConfig) { c.seed, c.seeded = seed, true }
 }
 
-// WithDeltaTime makes waits advance by delta() seconds at each update
-// (Mistreevous's getDeltaTime) instead of reading the wall clock. delta
-// must return finite numbers: a NaN or an infinity, or deltas whose sum in
-// a wait is no longer a finite number of milliseconds, make the step fail
-// with an error naming the wait (see [Stepped.Step]).
-func WithDeltaTime(delta func() float64) SteppedOption {
-	return func(c *steppedConfig) { c.delta = delta }
+// WithDeltaTime makes waits advance by delta() at each update
+// (Mistreevous's getDeltaTime) instead of reading the wall clock: a clock
+// of the game's own, such as the time its frame took. Without it, or
+// [WithTurnClock], waits read the wall clock, as Mistreevous does without
+// getDeltaTime. A delta is counted in milliseconds as a float64, as in
+// JavaScript.
+func WithDeltaTime(delta func() time.Duration) SteppedOption {
+	return func(c *steppedConfig) { c.delta = func() float64 { return delta().Seconds() } }
 }
 
-// WithTurnClock makes waits advance by a fixed number of seconds at each
-// update: a turn-based clock, under which a version stepped again behaves
-// the same.
-func WithTurnClock(seconds float64) SteppedOption {
-	return WithDeltaTime(func() float64 { return seconds })
+// WithTurnClock makes waits advance by turn at each update: a turn-based
+// clock, under which a version stepped again behaves the same. A wait
+// counts the update that starts it: with a turn of 100 ms, a wait of
+// 300 ms succeeds in the third step that updates it (see
+// ExampleWithTurnClock).
+func WithTurnClock(turn time.Duration) SteppedOption {
+	s := turn.Seconds()
+	return func(c *steppedConfig) { c.delta = func() float64 { return s } }
 }
 
 // NewStepped returns a ready stepped tree for def, which calls agent. A

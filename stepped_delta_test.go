@@ -1,15 +1,28 @@
 package behaviortree
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
+
+// withDeltaSeconds makes waits advance by delta() seconds, a float64, at
+// each update: Mistreevous's getDeltaTime as it is, for the conformance
+// test, which replays the corpus's deltas bit for bit, and for the
+// engine's checks of deltas that no time.Duration can be (WithDeltaTime
+// gives the engine delta().Seconds()).
+func withDeltaSeconds(delta func() float64) SteppedOption {
+	return func(c *steppedConfig) { c.delta = delta }
+}
 
 // TestStepNonFiniteDelta: a delta-time function that returns a value that
 // is not finite, or whose values add up to one, makes the step fail with
 // an error naming the wait, and the version stepped stays what it was;
-// every version that saves restores.
+// every version that saves restores. No time.Duration is such a value:
+// the test checks the engine's guard through withDeltaSeconds.
 func TestStepNonFiniteDelta(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -29,8 +42,8 @@ func TestStepNonFiniteDelta(t *testing.T) {
 				i++
 				return d
 			}
-			def := Root(Sequence(Leaf("a"), Wait[string](1e9)))
-			tr, err := NewStepped(def, Agent[string]{Action: func(string) Result { return ResultSuccess }}, WithDeltaTime(delta))
+			def := Root(Sequence(Leaf("a"), Wait[string](1e9*time.Millisecond)))
+			tr, err := NewStepped(def, Agent[string]{Action: func(string) Result { return ResultSuccess }}, withDeltaSeconds(delta))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,5 +70,39 @@ func TestStepNonFiniteDelta(t *testing.T) {
 				t.Fatalf("error %v, want one about node 3's %s", stepErr, c.want)
 			}
 		})
+	}
+}
+
+// TestDeltaDurationExact checks that WithDeltaTime, which gives the engine
+// delta().Seconds(), counts every delta of the Mistreevous corpus as
+// Mistreevous does: the Duration nearest each delta has exactly the
+// delta's seconds as its Seconds, so a game that gives its frame times as
+// Durations steps as the corpus's getDeltaTime does. It also checks the
+// rule on deltas of nine decimals under a second, and that it can fail:
+// ten decimals cannot all be Durations.
+func TestDeltaDurationExact(t *testing.T) {
+	seen := map[float64]bool{}
+	for _, c := range readMistreevousCorpus(t, mistreevousCorpus()) {
+		for _, x := range c.Delta {
+			seen[x] = true
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("the corpus has no deltas")
+	}
+	exact := func(x float64) bool { return time.Duration(math.Round(x*1e9)).Seconds() == x }
+	for x := range seen {
+		if !exact(x) {
+			t.Errorf("delta %v: the nearest Duration's Seconds is %v", x, time.Duration(math.Round(x*1e9)).Seconds())
+		}
+	}
+	for ns := int64(1); ns < 1e9; ns = ns*7 + 3 {
+		x, _ := strconv.ParseFloat(fmt.Sprintf("0.%09d", ns), 64)
+		if !exact(x) {
+			t.Errorf("delta %v: not exact", x)
+		}
+	}
+	if exact(0.1234567891) && exact(0.0000000001) {
+		t.Error("deltas of ten decimals counted as exact: the check cannot fail")
 	}
 }

@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	"fmt"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -32,12 +33,12 @@ func ExampleNewStepped() {
 	}
 	def := bt.Root(bt.Select(
 		bt.Sequence(
-			bt.Parallel(bt.Leaf("aim"), bt.Wait[string](200)), // 200 ms to cool down
+			bt.Parallel(bt.Leaf("aim"), bt.Wait[string](200*time.Millisecond)), // 200 ms to cool down
 			bt.Leaf("fire"),
 		).With(bt.While("has ammo")),
 		bt.Leaf("reload"),
 	))
-	tree, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.1)) // a turn is 100 ms
+	tree, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // a turn is 100 ms
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -67,4 +68,42 @@ func ExampleNewStepped() {
 	// turn 5: [fire]   ammo 0, tree RUNNING
 	// turn 6: [reload] ammo 2, tree SUCCEEDED
 	// turn 7: [aim]    ammo 2, tree RUNNING
+}
+
+// ExampleWithTurnClock shows how a wait counts turns under a turn clock:
+// every update of the wait adds one turn, the update that starts it
+// included, and the wait succeeds in the update that reaches its time.
+// With turns of 100 ms, a wait of 300 ms started in turn 1 (after two
+// actions that succeed at once) succeeds in turn 3, its third update.
+func ExampleWithTurnClock() {
+	agent := bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }}
+	def := bt.Root(bt.Sequence(
+		bt.Leaf("step out"),
+		bt.Leaf("look"),
+		bt.Wait[string](300*time.Millisecond),
+		bt.Leaf("go on"),
+	))
+	tree, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for turn := 1; turn <= 4; turn++ {
+		var did []string
+		tree, err = tree.StepWith(func(e bt.Event[string]) {
+			if e.Kind == bt.EventAction {
+				did = append(did, e.Value)
+			}
+		})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("turn %d: %v %v\n", turn, did, tree.State())
+	}
+	// Output:
+	// turn 1: [step out look] RUNNING
+	// turn 2: [] RUNNING
+	// turn 3: [go on] SUCCEEDED
+	// turn 4: [step out look] RUNNING
 }

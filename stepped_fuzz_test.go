@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -78,10 +79,10 @@ func fuzzStepped(t testing.TB) []fuzzDef {
 	}
 	big := bt.Root(bt.Parallel(
 		bt.Lotto([]int{0, 2, 1}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("r")),
-		bt.RepeatRange(1, 4, bt.Sequence(bt.Leaf("a"), bt.WaitRange[string](50, 400))),
+		bt.RepeatRange(1, 4, bt.Sequence(bt.Leaf("a"), bt.WaitRange[string](50*time.Millisecond, 400*time.Millisecond))),
 		bt.RetryCount(3, bt.Leaf("b")).With(bt.While("c")),
 		bt.All(kids...),
-		bt.Race(bt.Wait[string](300), bt.Condition("c")),
+		bt.Race(bt.Wait[string](300*time.Millisecond), bt.Condition("c")),
 	))
 	reactive := bt.Root(bt.ReactiveSequence(
 		bt.Negate(bt.Leaf("a")),
@@ -105,7 +106,7 @@ func fuzzStepped(t testing.TB) []fuzzDef {
 	var defs []fuzzDef
 	for _, def := range []bt.Node[string]{big, reactive, mixedDef} {
 		script := new(fuzzScript)
-		s, err := bt.NewStepped(def, script.agent(), bt.WithTurnClock(0.1), bt.WithRandomSeed(3))
+		s, err := bt.NewStepped(def, script.agent(), bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(3))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSteppedJSON: a struct holding a Stepped marshals to a form that
@@ -23,7 +24,7 @@ func TestSteppedJSON(t *testing.T) {
 		}
 		return ResultSuccess
 	}}
-	tr, err := NewStepped(def, ag, WithTurnClock(0.005))
+	tr, err := NewStepped(def, ag, WithTurnClock(5*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestSteppedJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	fresh, _ := NewStepped(def, ag, WithTurnClock(0.005))
+	fresh, _ := NewStepped(def, ag, WithTurnClock(5*time.Millisecond))
 	back, err := fresh.RestoreJSON(raw.AI)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // quietAgent is a Functions agent for def that answers every name from
@@ -107,7 +108,7 @@ func FuzzStepQuiet(f *testing.F) {
 			if err != nil {
 				return "agent: " + err.Error()
 			}
-			tr, err := NewStepped(def, agent, WithTurnClock(0.05), WithRandomSeed(seed))
+			tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
 			if err != nil {
 				return "build: " + err.Error()
 			}

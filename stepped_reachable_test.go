@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // withStates returns the saved form of t (a fresh version) with the given
@@ -93,7 +94,7 @@ func TestRestoreUnreachable(t *testing.T) {
 			map[int][2]uint64{1: {2, 2}}, "node 1 (REPEAT 2x) cannot be RUNNING: its count 2 reached 2, but its child 2 runs"},
 		{"retry stopped on a failure", Root(RetryCount(2, a)), map[int]State{0: S, 1: S, 2: F},
 			nil, "node 1 (RETRY 2x) cannot be SUCCEEDED: its child 2 is FAILED"},
-		{"failed wait", Root(Wait[string](100)), map[int]State{0: F, 1: F},
+		{"failed wait", Root(Wait[string](100 * time.Millisecond)), map[int]State{0: F, 1: F},
 			nil, "node 1 (WAIT 100ms) cannot be FAILED: a wait without a guard never fails"},
 		{"reactive parallel short of its count", Root(ReactiveParallel(0, 2, a, b)), map[int]State{0: S, 1: S, 2: S, 3: U},
 			nil, "node 1 (REACTIVE_PARALLEL) cannot be SUCCEEDED: 1 children succeeded and 0 failed, which make it RUNNING"},
@@ -151,9 +152,9 @@ func randomSteppedTree(r *rand.Rand, depth int, budget, names *int) Node[Call] {
 		case x < 30:
 			nd = Condition(name("cond"))
 		case x < 33:
-			nd = Wait[Call](r.IntN(3) * 50)
+			nd = Wait[Call](time.Duration(r.IntN(3)*50) * time.Millisecond)
 		case x < 36:
-			nd = WaitRange[Call](0, 150)
+			nd = WaitRange[Call](0, 150*time.Millisecond)
 		case x < 38:
 			nd = WaitForever[Call]()
 		default:
@@ -240,7 +241,7 @@ func stepsSaveAndRestore(t *testing.T, what string, def Node[Call], seed uint64,
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	tr, err := NewStepped(def, agent, WithTurnClock(0.05), WithRandomSeed(seed))
+	tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
 	if err != nil {
 		return 0 // deeper than the engine runs, or another kind it refuses
 	}

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestSteppedSaveRestore(t *testing.T) {
@@ -15,10 +16,10 @@ func TestSteppedSaveRestore(t *testing.T) {
 		Condition: func(string) bool { calls++; return calls%5 != 0 },
 	}
 	def := Root(Repeat(Sequence(
-		Lotto([]int{2, 0, 1}, RepeatRange(1, 3, Leaf("a")), RetryCount(2, Leaf("bb")), WaitRange[string](100, 300)),
-		Parallel(Leaf("c"), Wait[string](200)).With(While("calm")),
+		Lotto([]int{2, 0, 1}, RepeatRange(1, 3, Leaf("a")), RetryCount(2, Leaf("bb")), WaitRange[string](100*time.Millisecond, 300*time.Millisecond)),
+		Parallel(Leaf("c"), Wait[string](200*time.Millisecond)).With(While("calm")),
 	)))
-	tr, err := NewStepped(def, agent, WithRandomSeed(7), WithTurnClock(0.1))
+	tr, err := NewStepped(def, agent, WithRandomSeed(7), WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

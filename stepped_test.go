@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStartRefusesSteppedKinds(t *testing.T) {
@@ -12,7 +13,7 @@ func TestStartRefusesSteppedKinds(t *testing.T) {
 		def  Node[string]
 		want string
 	}{
-		{Sequence(Leaf("a"), Wait[string](10)), "behaviortree.Start: wait nodes need the stepped engine (use NewStepped)"},
+		{Sequence(Leaf("a"), Wait[string](10*time.Millisecond)), "behaviortree.Start: wait nodes need the stepped engine (use NewStepped)"},
 		{Root(Leaf("a")), "behaviortree.Start: root nodes need the stepped engine"},
 		{Select(Leaf("a").With(While("ok"))), "behaviortree.Start: attributes (guards and callbacks) need the stepped engine"},
 	} {
@@ -61,7 +62,11 @@ func TestConstructorPanicsStepped(t *testing.T) {
 		f    func()
 		want string
 	}{
-		{func() { Wait[int](-1) }, "behaviortree.Wait: wait: duration must be 0 to"},
+		{func() { Wait[int](-time.Millisecond) }, "behaviortree.Wait: -1ms is out of range [0, 2147483647 ms]"},
+		{func() { Wait[int](300) }, "behaviortree.Wait: 300ns is not a whole number of milliseconds"},
+		{func() { Wait[int](1 << 31 * time.Millisecond) }, "behaviortree.Wait: 596h31m23.648s is out of range"},
+		{func() { WaitRange[int](0, 1500*time.Microsecond) }, "behaviortree.WaitRange: 1.5ms is not a whole number of milliseconds"},
+		{func() { WaitRange[int](2*time.Millisecond, time.Millisecond) }, "behaviortree.Wait: wait: duration minimum 2 is more than maximum 1"},
 		{func() { RepeatRange(3, 1, Leaf(1)) }, "behaviortree.Repeat: repeat: iterations minimum 3 is more than maximum 1"},
 		{func() { Lotto([]int{1}, Leaf(1), Leaf(2)) }, "behaviortree.Lotto: lotto has 2 children but 1 weights"},
 		{func() { Lotto([]int{1, -1}, Leaf(1), Leaf(2)) }, "behaviortree.Lotto: lotto: weights[1] must be >= 0"},
@@ -145,10 +150,10 @@ func TestSteppedPersistence(t *testing.T) {
 		Condition: func(string) bool { return calls%4 != 0 },
 	}
 	def := Root(Repeat(Lotto([]int{1, 0, 3},
-		Sequence(Leaf("a"), WaitRange[string](100, 900)),
+		Sequence(Leaf("a"), WaitRange[string](100*time.Millisecond, 900*time.Millisecond)),
 		Retry(Leaf("b")).With(Until("enemy")),
-		Parallel(Leaf("c"), Wait[string](250)))))
-	tr, err := NewStepped(def, agent, WithRandomSeed(42), WithTurnClock(0.1))
+		Parallel(Leaf("c"), Wait[string](250*time.Millisecond)))))
+	tr, err := NewStepped(def, agent, WithRandomSeed(42), WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +340,8 @@ func TestMistreevousRoundTrip(t *testing.T) {
 }
 
 func TestSteppedString(t *testing.T) {
-	d := Root(Sequence(Condition("c"), WaitRange[string](1, 5), Lotto([]int{0, 2}, Leaf("a"), Leaf("b")).With(While("w")),
-		RetryCount(3, Leaf("x")), Parallel(Wait[string](5), WaitForever[string]())))
+	d := Root(Sequence(Condition("c"), WaitRange[string](1*time.Millisecond, 5*time.Millisecond), Lotto([]int{0, 2}, Leaf("a"), Leaf("b")).With(While("w")),
+		RetryCount(3, Leaf("x")), Parallel(Wait[string](5*time.Millisecond), WaitForever[string]())))
 	want := "root(sequence(condition(c), wait[1,5], lotto[0,2](a, b), retry[3](x), parallel(wait[5], wait)))"
 	if got := d.String(); got != want {
 		t.Errorf("got %s, want %s", got, want)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -442,8 +443,8 @@ func TestBuild(t *testing.T) {
 // definition with wait and condition leaves (for a fingerprint, say), which
 // indexed the children of a leaf.
 func TestFingerprintOfSteppedKinds(t *testing.T) {
-	def := bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](100), bt.Leaf("go")))
-	if def.Fingerprint() == bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](200), bt.Leaf("go"))).Fingerprint() {
+	def := bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](100*time.Millisecond), bt.Leaf("go")))
+	if def.Fingerprint() == bt.Root(bt.Sequence(bt.Condition("ready"), bt.Wait[string](200*time.Millisecond), bt.Leaf("go"))).Fingerprint() {
 		t.Error("the fingerprint does not see a wait's duration")
 	}
 }

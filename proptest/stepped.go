@@ -2,6 +2,7 @@ package proptest
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/leanovate/gopter"
 	bt "github.com/zipbt/behaviortree"
@@ -68,7 +69,7 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 		case 0:
 			n = bt.Condition(v)
 		case 1:
-			n = []bt.Node[L]{bt.Wait[L](rng.Intn(300)), bt.WaitRange[L](0, 1+rng.Intn(300)), bt.WaitForever[L]()}[rng.Intn(3)]
+			n = []bt.Node[L]{bt.Wait[L](time.Duration(rng.Intn(300)) * time.Millisecond), bt.WaitRange[L](0, time.Duration(1+rng.Intn(300))*time.Millisecond), bt.WaitForever[L]()}[rng.Intn(3)]
 		default:
 			n = bt.Leaf(v)
 		}

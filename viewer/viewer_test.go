@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
@@ -184,7 +185,7 @@ func TestLabelsCannotEscapeTheScript(t *testing.T) {
 }
 
 func TestSteppedReplay(t *testing.T) {
-	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](30), bt.Leaf("b")))
+	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](30*time.Millisecond), bt.Leaf("b")))
 	calls := 0
 	agent := bt.Agent[string]{Action: func(v string) bt.Result {
 		calls++
@@ -193,7 +194,7 @@ func TestSteppedReplay(t *testing.T) {
 		}
 		return bt.ResultSuccess
 	}}
-	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(0.01))
+	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,8 @@ func TestScriptErrors(t *testing.T) {
 		{script: `{"actions": {"C": ["success"]}}`, errs: `s.json: the script gives results for action "C", which the tree does not call (C is a condition)`},
 		{script: `{"conditions": {"A": [true]}}`, errs: `s.json: the script gives answers for condition "A", which the tree does not call (A is an action)`},
 		{script: `{"actions": {"Report": ["success"]}}`, errs: `s.json: the script gives results for action "Report", which the tree does not call`},
+		{script: `{"delta": [0.1, -2e9]}`, errs: "s.json: delta 1 is -2e+09 seconds, more than 1e+09 in size"},
+		{script: `{"delta": [0.1, 0.25]}`},
 		{script: `{"actions": {"a": ["failure"]}}`, file: elixir},
 		{script: `{"actions": {"c": ["failure"]}}`, file: elixir, errs: `s.json: the script gives results for action "c", which the tree does not call`},
 		{script: `{"conditions": {"a": [true]}}`, file: elixir, errs: `s.json: the script gives answers for condition "a", which the tree does not call (a is an action)`},

@@ -34,6 +34,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 )
@@ -629,13 +630,13 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 		Exit:  func(bt.Call, bool, bool) {},
 	}
 	nd := 0
-	delta := func() float64 {
+	delta := func() time.Duration {
 		if len(sc.Delta) == 0 {
-			return 1
+			return time.Second
 		}
 		d := sc.Delta[nd%len(sc.Delta)]
 		nd++
-		return d
+		return seconds(d)
 	}
 	tree, err := bt.NewStepped(def, agent, bt.WithRandomSeed(seed), bt.WithDeltaTime(delta))
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
@@ -102,8 +104,22 @@ func (sc *script) check(name string, t tree) error {
 			return fmt.Errorf("%s: the script gives answers for condition %q, which the tree does not call%s", name, c, hint)
 		}
 	}
+	for i, d := range sc.Delta {
+		if math.Abs(d) > maxDeltaSeconds {
+			return fmt.Errorf("%s: delta %d is %g seconds, more than %g in size", name, i, d, float64(maxDeltaSeconds))
+		}
+	}
 	return nil
 }
+
+// maxDeltaSeconds bounds a script's deltas, which become time.Durations
+// (at most about 292 years).
+const maxDeltaSeconds = 1e9
+
+// seconds returns x seconds as a Duration, rounded to the nanosecond: the
+// Duration whose Seconds is x for any x of at most nine decimals under a
+// second, so that a script's deltas count as Mistreevous counts them.
+func seconds(x float64) time.Duration { return time.Duration(math.Round(x * 1e9)) }
 
 // called returns the names of the actions and of the conditions (leaves
 // and guards) that a tree calls.
