@@ -203,7 +203,7 @@
 // node; the version stepped is unchanged and still valid.
 //
 // Randomness and time. By default a stepped tree draws from its own
-// generator (splitmix64), seeded by [WithRandomSeed] or at random, and
+// generator (splitmix64), seeded by [WithSeed] or at random, and
 // kept in the version, so the same version stepped again draws the same;
 // [WithRandom] injects Mistreevous's random(). Waits read the wall clock
 // by default (as Mistreevous without getDeltaTime), [WithDeltaTime]

@@ -98,7 +98,7 @@ func FluentAgent() Agent[Fluent] { return fluentAgent }
 // leaves (usually from [FluentBuilder.Build]), run by [FluentAgent]. Tick
 // it with [Stepped.Tick]; [State.Status] turns its state into the status
 // FluentBehaviourTree's Tick returns.
-func NewFluent(def Node[Fluent], opts ...SteppedOption) (Stepped[Fluent], error) {
+func NewFluent(def Node[Fluent], opts ...Option) (Stepped[Fluent], error) {
 	t, err := NewStepped(def, fluentAgent, opts...)
 	if err != nil {
 		return t, fmt.Errorf("behaviortree.NewFluent: %w", err)

@@ -26,7 +26,7 @@ func steppedForHistory(t *testing.T) bt.Stepped[string] {
 		}
 		return bt.ResultSuccess
 	}}
-	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(7))
+	st, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond), bt.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}

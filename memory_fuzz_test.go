@@ -129,7 +129,7 @@ func memStepped(t testing.TB) bt.Stepped[string] {
 			}
 			return bt.ResultSuccess
 		},
-	}, bt.WithTurnClock(20*time.Millisecond), bt.WithRandomSeed(5))
+	}, bt.WithTurnClock(20*time.Millisecond), bt.WithSeed(5))
 	if err != nil {
 		t.Fatal(err)
 	}

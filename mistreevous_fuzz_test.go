@@ -68,7 +68,7 @@ func FuzzParseMistreevous(f *testing.F) {
 			Step:      func(Call) {},
 			Exit:      func(Call, bool, bool) {},
 		}
-		tr, err := NewStepped(def, agent, WithRandomSeed(1), WithTurnClock(250*time.Millisecond))
+		tr, err := NewStepped(def, agent, WithSeed(1), WithTurnClock(250*time.Millisecond))
 		if err != nil {
 			t.Fatalf("NewStepped: %v", err)
 		}

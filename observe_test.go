@@ -132,7 +132,7 @@ func TestStatsRandomTrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
+		tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithSeed(seed))
 		if err != nil {
 			continue
 		}

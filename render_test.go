@@ -344,7 +344,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		Condition: func(v string) bool { return v == "ok?" },
 		Entry:     func(string) {}, Step: func(string) {},
 	}
-	st, err := bt.NewStepped(stepDef, agent, bt.WithTurnClock(10*time.Millisecond), bt.WithRandomSeed(1))
+	st, err := bt.NewStepped(stepDef, agent, bt.WithTurnClock(10*time.Millisecond), bt.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}

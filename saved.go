@@ -175,7 +175,7 @@ func (t Stepped[L]) Save() (Saved[L], error) {
 // RestoreStepped returns the stepped version that s saved, running on def
 // with agent and opts, as [RestoreStepped] does. It returns an error for
 // the zero Saved and for one that holds a Tree's state.
-func (s Saved[L]) RestoreStepped(def Node[L], agent Agent[L], opts ...SteppedOption) (Stepped[L], error) {
+func (s Saved[L]) RestoreStepped(def Node[L], agent Agent[L], opts ...Option) (Stepped[L], error) {
 	if s.stepped == "" {
 		if s.s != nil {
 			return Stepped[L]{}, &StateError{Msg: "the Saved holds a Tree's state (Value/Succeed/Fail): use Restore"}
@@ -191,7 +191,7 @@ func (s Saved[L]) RestoreStepped(def Node[L], agent Agent[L], opts ...SteppedOpt
 // version of the tree yet (one that has, restores onto it). Its errors are
 // those of NewStepped and of Restore: data saved from another definition
 // wraps [ErrWrongDefinition]. For the JSON form, unmarshal a [Saved].
-func RestoreStepped[L any](def Node[L], agent Agent[L], data []byte, opts ...SteppedOption) (Stepped[L], error) {
+func RestoreStepped[L any](def Node[L], agent Agent[L], data []byte, opts ...Option) (Stepped[L], error) {
 	t, err := NewStepped(def, agent, opts...)
 	if err != nil {
 		return Stepped[L]{}, err

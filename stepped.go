@@ -274,52 +274,6 @@ type asyncEntry struct {
 	next *asyncEntry
 }
 
-// SteppedOption configures [NewStepped].
-type SteppedOption func(*steppedConfig)
-
-type steppedConfig struct {
-	random func() float64
-	delta  func() float64
-	seed   uint64
-	seeded bool
-}
-
-// WithRandom makes the tree draw from random (which must return values in
-// [0, 1)) instead of its own generator: lotto draws, and the counts and
-// durations of Ranged repeats, retries and waits. The tree then no longer
-// decides its draws by itself: stepping an old version again calls random
-// again.
-func WithRandom(random func() float64) SteppedOption {
-	return func(c *steppedConfig) { c.random = random }
-}
-
-// WithRandomSeed seeds the tree's own generator, which is kept in the
-// version: the same version stepped again makes the same draws. Without it
-// (and without WithRandom) NewStepped draws a seed.
-func WithRandomSeed(seed uint64) SteppedOption {
-	return func(c *steppedConfig) { c.seed, c.seeded = seed, true }
-}
-
-// WithDeltaTime makes waits advance by delta() at each update
-// (Mistreevous's getDeltaTime) instead of reading the wall clock: a clock
-// of the game's own, such as the time its frame took. Without it, or
-// [WithTurnClock], waits read the wall clock, as Mistreevous does without
-// getDeltaTime. A delta is counted in milliseconds as a float64, as in
-// JavaScript.
-func WithDeltaTime(delta func() time.Duration) SteppedOption {
-	return func(c *steppedConfig) { c.delta = func() float64 { return delta().Seconds() } }
-}
-
-// WithTurnClock makes waits advance by turn at each update: a turn-based
-// clock, under which a version stepped again behaves the same. A wait
-// counts the update that starts it: with a turn of 100 ms, a wait of
-// 300 ms succeeds in the third step that updates it (see
-// ExampleWithTurnClock).
-func WithTurnClock(turn time.Duration) SteppedOption {
-	s := turn.Seconds()
-	return func(c *steppedConfig) { c.delta = func() float64 { return s } }
-}
-
 // NewStepped returns a ready stepped tree for def, which calls agent. A
 // def that is not a [Root] runs as if wrapped in one (index 0). It returns
 // an error for a definition the stepped engine cannot run (Elixir-only
@@ -331,7 +285,7 @@ func WithTurnClock(turn time.Duration) SteppedOption {
 // The first NewStepped of a definition compiles it in O(nodes) time and
 // memory, a small constant a node, which the definition keeps; later ones
 // reuse that.
-func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Stepped[L], error) {
+func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L], error) {
 	if def.n == nil {
 		return Stepped[L]{}, errors.New("behaviortree.NewStepped: zero Node")
 	}
@@ -355,7 +309,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 	if missing != "" {
 		return Stepped[L]{}, fmt.Errorf("behaviortree.NewStepped: the definition has %s function", missing)
 	}
-	var c steppedConfig
+	var c config
 	for _, o := range opts {
 		o(&c)
 	}

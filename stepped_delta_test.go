@@ -14,8 +14,8 @@ import (
 // test, which replays the corpus's deltas bit for bit, and for the
 // engine's checks of deltas that no time.Duration can be (WithDeltaTime
 // gives the engine delta().Seconds()).
-func withDeltaSeconds(delta func() float64) SteppedOption {
-	return func(c *steppedConfig) { c.delta = delta }
+func withDeltaSeconds(delta func() float64) Option {
+	return func(c *config) { c.delta = delta }
 }
 
 // TestStepNonFiniteDelta: a delta-time function that returns a value that

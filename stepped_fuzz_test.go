@@ -106,7 +106,7 @@ func fuzzStepped(t testing.TB) []fuzzDef {
 	var defs []fuzzDef
 	for _, def := range []bt.Node[string]{big, reactive, mixedDef} {
 		script := new(fuzzScript)
-		s, err := bt.NewStepped(def, script.agent(), bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(3))
+		s, err := bt.NewStepped(def, script.agent(), bt.WithTurnClock(100*time.Millisecond), bt.WithSeed(3))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -108,7 +108,7 @@ func FuzzStepQuiet(f *testing.F) {
 			if err != nil {
 				return "agent: " + err.Error()
 			}
-			tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
+			tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithSeed(seed))
 			if err != nil {
 				return "build: " + err.Error()
 			}

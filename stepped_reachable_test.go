@@ -110,7 +110,7 @@ func TestRestoreUnreachable(t *testing.T) {
 	agent := Agent[string]{Action: func(string) Result { return ResultSuccess }, Condition: func(string) bool { return true }}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr, err := NewStepped(c.def, agent, WithRandomSeed(1))
+			tr, err := NewStepped(c.def, agent, WithSeed(1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func stepsSaveAndRestore(t *testing.T, what string, def Node[Call], seed uint64,
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithRandomSeed(seed))
+	tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithSeed(seed))
 	if err != nil {
 		return 0 // deeper than the engine runs, or another kind it refuses
 	}

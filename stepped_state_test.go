@@ -19,7 +19,7 @@ func TestSteppedSaveRestore(t *testing.T) {
 		Lotto([]int{2, 0, 1}, RepeatRange(1, 3, Leaf("a")), RetryCount(2, Leaf("bb")), WaitRange[string](100*time.Millisecond, 300*time.Millisecond)),
 		Parallel(Leaf("c"), Wait[string](200*time.Millisecond)).With(While("calm")),
 	)))
-	tr, err := NewStepped(def, agent, WithRandomSeed(7), WithTurnClock(100*time.Millisecond))
+	tr, err := NewStepped(def, agent, WithSeed(7), WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func TestSteppedPersistence(t *testing.T) {
 		Sequence(Leaf("a"), WaitRange[string](100*time.Millisecond, 900*time.Millisecond)),
 		Retry(Leaf("b")).With(Until("enemy")),
 		Parallel(Leaf("c"), Wait[string](250*time.Millisecond)))))
-	tr, err := NewStepped(def, agent, WithRandomSeed(42), WithTurnClock(100*time.Millisecond))
+	tr, err := NewStepped(def, agent, WithSeed(42), WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,23 +53,6 @@ type Tree[L any] struct {
 	signal Status // that signal: Success or Failure; Running for Start
 }
 
-// Option configures [Start].
-type Option func(*config)
-
-type config struct {
-	seed   uint64
-	seeded bool
-}
-
-// WithSeed seeds the tree's random state, which Random and RandomWeighted
-// nodes (and custom nodes, through [Context.Rand]) draw from. Two trees
-// started from the same definition with the same seed, and given the same
-// signals, go through the same versions. Without WithSeed, each Start draws
-// a fresh seed.
-func WithSeed(seed uint64) Option {
-	return func(c *config) { c.seed, c.seeded = seed, true }
-}
-
 // Start returns a running tree for the definition root, focused on the leaf
 // that a first descent from the root reaches: for a tree of Selects and
 // Sequences, its deepest left-most leaf. Random nodes pick their child on the
@@ -85,13 +68,16 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 	if root.n.stepped {
 		panic(steppedOnly("Start", root.n))
 	}
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.steppedOnly != "" {
+		panic("behaviortree.Start: " + c.steppedOnly + " is an option of stepped trees (NewStepped)")
+	}
 	prog := compiled(root.n)
 	var t Tree[L]
 	if prog.random || prog.custom || prog.par {
-		var c config
-		for _, o := range opts {
-			o(&c)
-		}
 		if !c.seeded {
 			c.seed = rand.Uint64()
 		}

@@ -133,7 +133,7 @@ func memAgent(seed uint64) bt.Agent[string] {
 }
 
 func newMemStepped(n bt.Node[string], seed uint64) (bt.Stepped[string], error) {
-	return bt.NewStepped(n, memAgent(seed), bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(seed))
+	return bt.NewStepped(n, memAgent(seed), bt.WithTurnClock(100*time.Millisecond), bt.WithSeed(seed))
 }
 
 // modelOf copies m into a plain map.

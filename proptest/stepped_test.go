@@ -59,7 +59,7 @@ func run(s bt.Stepped[string], n int) ([][]byte, []string, error) {
 }
 
 func newStepped(n bt.Node[string], seed uint64) (bt.Stepped[string], error) {
-	return bt.NewStepped(n, pureAgent(), bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(seed))
+	return bt.NewStepped(n, pureAgent(), bt.WithTurnClock(100*time.Millisecond), bt.WithSeed(seed))
 }
 
 // TestSteppedLaws checks the laws of stepped versions on generated trees of
@@ -179,7 +179,7 @@ func TestSteppedLaws(t *testing.T) {
 			var calls []string
 			var rng uint64
 			agent := scriptedAgent(&calls, &rng)
-			s, err := bt.NewStepped(n, agent, bt.WithTurnClock(100*time.Millisecond), bt.WithRandomSeed(seed))
+			s, err := bt.NewStepped(n, agent, bt.WithTurnClock(100*time.Millisecond), bt.WithSeed(seed))
 			if err != nil {
 				return fmt.Sprintf("%v: %v", n, err)
 			}

@@ -638,7 +638,7 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 		nd++
 		return seconds(d)
 	}
-	tree, err := bt.NewStepped(def, agent, bt.WithRandomSeed(seed), bt.WithDeltaTime(delta))
+	tree, err := bt.NewStepped(def, agent, bt.WithSeed(seed), bt.WithDeltaTime(delta))
 	if err != nil {
 		return err
 	}
