@@ -31,9 +31,9 @@ type Traversal interface {
 	// of the child to enter and the node's state from now on.
 	Enter(c Context) (child int, next Traversal)
 	// OnSucceed is called when the child c.Child() succeeded.
-	OnSucceed(c Context) (Step, Traversal)
+	OnSucceed(c Context) (Move, Traversal)
 	// OnFail is called when the child c.Child() failed.
-	OnFail(c Context) (Step, Traversal)
+	OnFail(c Context) (Move, Traversal)
 }
 
 // Context is what a [Traversal] is told about its node when it is called.
@@ -54,56 +54,56 @@ func (c Context) Child() int { return c.child }
 // version, so a seeded tree replays exactly.
 func (c Context) Rand() *rand.Rand { return rand.New(c.rng) }
 
-// Step is what a [Traversal] does after a child ends: enter a child
-// ([StepEnter]), or end the node with a success or a failure ([StepSucceed],
-// [StepFail]). The zero Step is none of these: a Traversal that returns it
+// Move is what a [Traversal] does after a child ends: enter a child
+// ([MoveTo]), or end the node with a success or a failure ([MoveSucceed],
+// [MoveFail]). The zero Move is none of these: a Traversal that returns it
 // makes the signal panic with a message naming the Traversal's type, so a
-// forgotten step cannot loop silently.
-type Step int32
+// forgotten move cannot loop silently.
+type Move int32
 
-// The steps that end a custom node.
+// The moves that end a custom node.
 const (
-	// StepSucceed ends the node with a success.
-	StepSucceed Step = -1
-	// StepFail ends the node with a failure.
-	StepFail Step = -2
+	// MoveSucceed ends the node with a success.
+	MoveSucceed Move = -1
+	// MoveFail ends the node with a failure.
+	MoveFail Move = -2
 )
 
-// StepEnter enters the node's child i, afresh. Entering the child that just
+// MoveTo enters the node's child i, afresh. Entering the child that just
 // ended restarts it, as [Continually] does. It panics with
-// "behaviortree.StepEnter: negative child index" for i < 0; an index past
-// the node's children panics when the step is taken.
-func StepEnter(i int) Step {
+// "behaviortree.MoveTo: negative child index" for i < 0; an index past
+// the node's children panics when the move is made.
+func MoveTo(i int) Move {
 	if i < 0 {
-		panic("behaviortree.StepEnter: negative child index")
+		panic("behaviortree.MoveTo: negative child index")
 	}
 	if i >= maxNodes {
-		return Step(maxNodes) // out of range for every node
+		return Move(maxNodes) // out of range for every node
 	}
-	return Step(i + 1)
+	return Move(i + 1)
 }
 
 // child returns the index of the child that s enters, or -1 if s enters
 // none.
-func (s Step) child() int {
+func (s Move) child() int {
 	if s > 0 {
 		return int(s) - 1
 	}
 	return -1
 }
 
-// String returns "enter(i)", "succeed", "fail", or "Step(0)" for the zero
-// Step.
-func (s Step) String() string {
+// String returns "enter(i)", "succeed", "fail", or "Move(0)" for the zero
+// Move.
+func (s Move) String() string {
 	switch {
-	case s == StepSucceed:
+	case s == MoveSucceed:
 		return "succeed"
-	case s == StepFail:
+	case s == MoveFail:
 		return "fail"
 	case s > 0:
 		return fmt.Sprintf("enter(%d)", s.child())
 	}
-	return fmt.Sprintf("Step(%d)", int32(s))
+	return fmt.Sprintf("Move(%d)", int32(s))
 }
 
 // CustomNode returns an inner node whose traversal is t, over the given
@@ -156,11 +156,11 @@ func (z zipper[L]) enterCustom(p *pos[L]) (zipper[L], int) {
 
 // reactCustom tells custom position p that its child ended, records its new
 // state, and returns what it does next (checked).
-func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Step) {
+func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Move) {
 	t := z.traversal(p)
 	x := *z.ext
 	c := Context{children: len(p.children), child: child, rng: &x.rng}
-	var step Step
+	var step Move
 	var next Traversal
 	method := "OnSucceed"
 	if ok {
@@ -171,9 +171,9 @@ func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Step) 
 	}
 	x.custom = x.setTraversal(p.id, t, next)
 	z.ext = &x
-	if step != StepSucceed && step != StepFail {
+	if step != MoveSucceed && step != MoveFail {
 		if step == 0 {
-			panic(fmt.Sprintf("behaviortree: %T.%s returned the zero Step", t, method))
+			panic(fmt.Sprintf("behaviortree: %T.%s returned the zero Move", t, method))
 		}
 		checkChild(t, method, step.child(), len(p.children))
 	}

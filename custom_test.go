@@ -13,15 +13,15 @@ type resumingSelect struct{ at int }
 
 func (r resumingSelect) Enter(c bt.Context) (int, bt.Traversal) { return r.at, r }
 
-func (r resumingSelect) OnSucceed(c bt.Context) (bt.Step, bt.Traversal) {
-	return bt.StepSucceed, resumingSelect{at: c.Child()} // stay on the child that worked
+func (r resumingSelect) OnSucceed(c bt.Context) (bt.Move, bt.Traversal) {
+	return bt.MoveSucceed, resumingSelect{at: c.Child()} // stay on the child that worked
 }
 
-func (r resumingSelect) OnFail(c bt.Context) (bt.Step, bt.Traversal) {
+func (r resumingSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
 	if next := c.Child() + 1; next < c.Len() {
-		return bt.StepEnter(next), r
+		return bt.MoveTo(next), r
 	}
-	return bt.StepFail, resumingSelect{} // all failed: next time, from the top
+	return bt.MoveFail, resumingSelect{} // all failed: next time, from the top
 }
 
 // A custom node: a select that remembers which child last worked. Under
@@ -52,17 +52,17 @@ func ExampleCustomNode() {
 type randomStart struct{}
 
 func (randomStart) Enter(c bt.Context) (int, bt.Traversal) { return c.Rand().IntN(c.Len()), nil }
-func (randomStart) OnSucceed(bt.Context) (bt.Step, bt.Traversal) {
-	return bt.StepSucceed, nil
+func (randomStart) OnSucceed(bt.Context) (bt.Move, bt.Traversal) {
+	return bt.MoveSucceed, nil
 }
-func (randomStart) OnFail(bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, nil }
+func (randomStart) OnFail(bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, nil }
 
 // holder is a custom node state that == cannot compare (it holds a slice in
 // an interface); the tree must still keep it without panicking.
 type holder struct{ seen any }
 
 func (h holder) Enter(bt.Context) (int, bt.Traversal) { return 0, holder{seen: []int{1}} }
-func (h holder) OnSucceed(bt.Context) (bt.Step, bt.Traversal) {
-	return bt.StepSucceed, holder{seen: []int{2}}
+func (h holder) OnSucceed(bt.Context) (bt.Move, bt.Traversal) {
+	return bt.MoveSucceed, holder{seen: []int{2}}
 }
-func (h holder) OnFail(bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, h }
+func (h holder) OnFail(bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, h }

@@ -19,14 +19,14 @@ import (
 type savableSelect struct{ resumingSelect }
 
 func (s savableSelect) Enter(c bt.Context) (int, bt.Traversal) { return s.at, s }
-func (s savableSelect) OnSucceed(c bt.Context) (bt.Step, bt.Traversal) {
-	return bt.StepSucceed, savableSelect{resumingSelect{at: c.Child()}}
+func (s savableSelect) OnSucceed(c bt.Context) (bt.Move, bt.Traversal) {
+	return bt.MoveSucceed, savableSelect{resumingSelect{at: c.Child()}}
 }
-func (s savableSelect) OnFail(c bt.Context) (bt.Step, bt.Traversal) {
+func (s savableSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
 	if next := c.Child() + 1; next < c.Len() {
-		return bt.StepEnter(next), s
+		return bt.MoveTo(next), s
 	}
-	return bt.StepFail, savableSelect{}
+	return bt.MoveFail, savableSelect{}
 }
 func (s savableSelect) MarshalState() ([]byte, error) { return []byte(strconv.Itoa(s.at)), nil }
 func (savableSelect) UnmarshalState(b []byte, children int) (bt.Traversal, error) {

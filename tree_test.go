@@ -257,8 +257,8 @@ func TestConstructorPanics(t *testing.T) {
 			}
 		}, "behaviortree.Sequence: the tree would have more than 67108864 places"},
 		{"zero step", func() { bt.Start(bt.CustomNode[string](zeroStep{}, l("a"))).Succeed() },
-			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Step"},
-		{"negative step", func() { bt.StepEnter(-1) }, "behaviortree.StepEnter: negative child index"},
+			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Move"},
+		{"negative step", func() { bt.MoveTo(-1) }, "behaviortree.MoveTo: negative child index"},
 		{"invalid signal", func() { bt.Start(l("a")).Signal(bt.Status(7)) }, "behaviortree.Tree.Signal: invalid Status(7)"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
@@ -299,11 +299,11 @@ func (badEnter) Enter(bt.Context) (int, bt.Traversal) { return 3, nil }
 type zeroStep struct{}
 
 func (zeroStep) Enter(bt.Context) (int, bt.Traversal)         { return 0, nil }
-func (zeroStep) OnSucceed(bt.Context) (bt.Step, bt.Traversal) { return bt.Step(0), nil }
-func (zeroStep) OnFail(bt.Context) (bt.Step, bt.Traversal)    { return bt.StepFail, nil }
+func (zeroStep) OnSucceed(bt.Context) (bt.Move, bt.Traversal) { return bt.Move(0), nil }
+func (zeroStep) OnFail(bt.Context) (bt.Move, bt.Traversal)    { return bt.MoveFail, nil }
 
-func (badEnter) OnSucceed(bt.Context) (bt.Step, bt.Traversal)  { return bt.StepSucceed, nil }
-func (b badEnter) OnFail(c bt.Context) (bt.Step, bt.Traversal) { return bt.StepFail, nil }
+func (badEnter) OnSucceed(bt.Context) (bt.Move, bt.Traversal)  { return bt.MoveSucceed, nil }
+func (b badEnter) OnFail(c bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, nil }
 
 // TestCustomStatePersists checks that custom node state is kept per version
 // and per place in the tree.

@@ -164,12 +164,12 @@ func (z zipper[L]) repeat(m move[L]) (zipper[L], move[L]) {
 // returns the move to make next: entering a child, or the node's own end.
 func (z zipper[L]) custom(m move[L]) (zipper[L], move[L]) {
 	par := m.to.parent
-	var step Step
+	var step Move
 	z, step = z.reactCustom(par, int(m.to.index), m.ok)
 	switch step {
-	case StepSucceed:
+	case MoveSucceed:
 		return z, par.up[1]
-	case StepFail:
+	case MoveFail:
 		return z, par.up[0]
 	}
 	return z, move[L]{to: par.children[step.child()]} // checked by reactCustom: in range
