@@ -1,17 +1,14 @@
 package behaviortree
 
-// Continually returns a decorator that restarts its child (enters it afresh)
-// each time the child succeeds, and succeeds when the child fails. It never
-// fails. This is the seed documentation's name for Elixir's repeat_until_fail;
-// [RepeatUntilFail] is the same constructor under that name.
+// RepeatUntilFail returns a decorator that restarts its child (enters it
+// afresh) each time the child succeeds, and succeeds when the child fails.
+// It never fails (Elixir's repeat_until_fail; the seed documentation's
+// Continually).
 //
-// It panics with "behaviortree.Continually: child is the zero Node".
-func Continually[L any](child Node[L]) Node[L] {
+// It panics with "behaviortree.RepeatUntilFail: child is the zero Node".
+func RepeatUntilFail[L any](child Node[L]) Node[L] {
 	return mustBuild(KindRepeatUntilFail, Params{}, []Node[L]{child})
 }
-
-// RepeatUntilFail is [Continually] under the Elixir library's name.
-func RepeatUntilFail[L any](child Node[L]) Node[L] { return Continually(child) }
 
 // RepeatUntilSucceed returns a decorator that restarts its child each time the
 // child fails, and succeeds when the child succeeds. It never fails (Elixir's

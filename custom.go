@@ -70,7 +70,7 @@ const (
 )
 
 // MoveTo enters the node's child i, afresh. Entering the child that just
-// ended restarts it, as [Continually] does. It panics with
+// ended restarts it, as [RepeatUntilFail] does. It panics with
 // "behaviortree.MoveTo: negative child index" for i < 0; an index past
 // the node's children panics when the move is made.
 func MoveTo(i int) Move {

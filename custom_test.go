@@ -25,18 +25,18 @@ func (r resumingSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
 }
 
 // A custom node: a select that remembers which child last worked. Under
-// Continually it is entered again after each success, and goes straight back
+// RepeatUntilFail it is entered again after each success, and goes straight back
 // to the child that succeeded, where a plain Select would start from "a".
 func ExampleCustomNode() {
-	tree := bt.Start(bt.Continually(
+	tree := bt.Start(bt.RepeatUntilFail(
 		bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...),
 	))
 	fmt.Println(tree.Value())
 	tree = tree.Fail() // a failed: on to b
 	fmt.Println(tree.Value())
-	tree = tree.Succeed() // b worked: the node succeeds, Continually enters it again
+	tree = tree.Succeed() // b worked: the node succeeds, RepeatUntilFail enters it again
 	fmt.Println(tree.Value())
-	// b and c fail: the node fails and resets to a; Continually then succeeds,
+	// b and c fail: the node fails and resets to a; RepeatUntilFail then succeeds,
 	// which completes the whole tree, and it starts over.
 	tree = tree.Fail().Fail()
 	fmt.Println(tree.Value(), tree.Status())

@@ -8,7 +8,7 @@
 //
 // A behavior tree is a static definition, a [Node], built from leaves (the
 // "behaviors", often a small string or enum type L) and inner nodes that say
-// how to move between them: [Select], [Sequence], [Continually], [RepeatN],
+// how to move between them: [Select], [Sequence], [RepeatUntilFail], [RepeatN],
 // [Random] and the rest. [Start] turns a definition into a running [Tree],
 // focused on one leaf. The tree only says what it wants to do next
 // ([Tree.Value]); the caller does it and reports back with [Tree.Succeed] or

@@ -40,9 +40,9 @@ func TestElixirDoctests(t *testing.T) {
 		{"sequence: succeed moves on", seq(l("a"), l("b")), "s", "b"},
 		{"sequence of sequence: succeed, succeed", seq(seq(l("a"), l("b")), l("c")), "ss", "c"},
 		{"select of sequence: fail", sel(seq(l("a"), l("b")), l("c")), "f", "c"},
-		{"continually restarts on success", seq(bt.Continually(l("a")), l("b")), "ss", "a"},
-		{"continually succeeds on failure", seq(bt.Continually(l("a")), l("b")), "sf", "b"},
-		{"continually of select", seq(bt.Continually(sel(l("a"), l("b"))), l("c")), "ff", "c"},
+		{"continually restarts on success", seq(bt.RepeatUntilFail(l("a")), l("b")), "ss", "a"},
+		{"continually succeeds on failure", seq(bt.RepeatUntilFail(l("a")), l("b")), "sf", "b"},
+		{"continually of select", seq(bt.RepeatUntilFail(sel(l("a"), l("b"))), l("c")), "ff", "c"},
 		{"repeat_until_succeed restarts on failure", seq(bt.RepeatUntilSucceed(l("a")), l("b")), "ff", "a"},
 		{"repeat_until_succeed succeeds on success", seq(bt.RepeatUntilSucceed(l("a")), l("b")), "fs", "b"},
 		{"repeat_until_succeed of sequence", seq(bt.RepeatUntilSucceed(seq(l("a"), l("b"))), l("c")), "ss", "c"},
@@ -119,7 +119,7 @@ func TestNodeString(t *testing.T) {
 		want string
 	}{
 		{"leaf", l("a"), "a"},
-		{"ai b", bt.Sequence(l("top_left"), bt.Continually(bt.Select(l("go_right"), l("beginning_of_next_row")))),
+		{"ai b", bt.Sequence(l("top_left"), bt.RepeatUntilFail(bt.Select(l("go_right"), l("beginning_of_next_row")))),
 			"sequence(top_left, repeat_until_fail(select(go_right, beginning_of_next_row)))"},
 		{"counts and weights", bt.Select(bt.RepeatN(2, l("a")), bt.RandomWeighted(bt.WithWeight(3, l("b")), bt.WithWeight(1, l("c")))),
 			"select(repeat_n[2](a), random_weighted[3,1](b, c))"},

@@ -14,7 +14,7 @@ import (
 func Example() {
 	aiB := bt.Sequence(
 		bt.Leaf("top_left"),
-		bt.Continually(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))),
+		bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))),
 	)
 	const cols, rows = 3, 2
 	x, y := 0, 0
@@ -71,7 +71,7 @@ func ExampleTree_Succeed() {
 
 // Random nodes draw from the tree's own state: with a seed, a run replays.
 func ExampleWithSeed() {
-	plan := bt.Continually(bt.Random(bt.Leaves("north", "south", "east", "west")...))
+	plan := bt.RepeatUntilFail(bt.Random(bt.Leaves("north", "south", "east", "west")...))
 	a := bt.Start(plan, bt.WithSeed(7))
 	b := bt.Start(plan, bt.WithSeed(7))
 	same := true

@@ -12,7 +12,7 @@ import (
 // fuzzDefs are the definitions FuzzRestore restores against.
 var fuzzDefs = []bt.Node[string]{
 	bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Select(bt.Leaves("b", "c")...)),
-	bt.Continually(bt.Sequence(
+	bt.RepeatUntilFail(bt.Sequence(
 		bt.Random(bt.Leaves("a", "b", "c")...),
 		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
 		bt.RepeatN(3, bt.RepeatN(2, bt.RandomWeighted(bt.WithWeight(2, l("p")), bt.WithWeight(1, l("q"))))),

@@ -23,7 +23,7 @@ const (
 	KindLeaf Kind = iota
 	KindSelect
 	KindSequence
-	KindRepeatUntilFail // Continually
+	KindRepeatUntilFail // RepeatUntilFail (the seed documentation's Continually)
 	KindRepeatUntilSucceed
 	KindRepeatN
 	KindRandom
@@ -164,7 +164,7 @@ var kinds = [numKinds]kindInfo{
 	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction},
 	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
 	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "Continually", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
+	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "RepeatUntilFail", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
 	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator},
 	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
 	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},

@@ -7,7 +7,7 @@ import (
 )
 
 // Node is a static, immutable behavior tree definition over leaf type L.
-// Build it with [Leaf], [Select], [Sequence], [Continually], [RepeatN], [Random]
+// Build it with [Leaf], [Select], [Sequence], [RepeatUntilFail], [RepeatN], [Random]
 // and the other constructors, and run it with [Start]. A Node may be shared
 // freely: between trees, between goroutines, and at several places in one
 // tree (each place then runs on its own).

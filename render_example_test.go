@@ -11,7 +11,7 @@ import (
 func ExamplePicture_WriteText() {
 	aiB := bt.Sequence(
 		bt.Leaf("top_left"),
-		bt.Continually(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))),
+		bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))),
 	)
 	tree := bt.Start(aiB).Succeed().Fail()
 	if err := tree.Picture().WriteText(os.Stdout, bt.ASCII); err != nil {

@@ -137,7 +137,7 @@ func TestTreeNodeStatesMatchPath(t *testing.T) {
 	def := bt.Sequence(
 		bt.Select(bt.Leaf(0), bt.Sequence(bt.Leaf(1), bt.Leaf(2))),
 		bt.RepeatN(2, bt.Random(bt.Leaf(3), bt.Select(bt.Leaf(4), bt.Leaf(5)))),
-		bt.Continually(bt.Sequence(bt.Leaf(6), bt.AlwaysFail(bt.Leaf(7)), bt.Leaf(8))),
+		bt.RepeatUntilFail(bt.Sequence(bt.Leaf(6), bt.AlwaysFail(bt.Leaf(7)), bt.Leaf(8))),
 	)
 	tr := bt.Start(def, bt.WithSeed(7))
 	var buf []bt.State
@@ -328,7 +328,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		bt.Select(bt.Leaf("end"), bt.Leaf("line\nbreak\ttab"), bt.Leaf("graph"), bt.Leaf("ünïcödé ✔ 🌊")),
 		bt.RepeatN(2, bt.Random(bt.Leaf("a"), bt.Leaf("b"))),
 		bt.RandomWeighted(bt.WithWeight(2, bt.AlwaysSucceed(bt.Leaf("c"))), bt.WithWeight(5, bt.AlwaysFail(bt.Negate(bt.Leaf("d"))))),
-		bt.Continually(bt.RepeatUntilSucceed(bt.Leaf("e"))),
+		bt.RepeatUntilFail(bt.RepeatUntilSucceed(bt.Leaf("e"))),
 	)
 	tr := bt.Start(awkward, bt.WithSeed(3)).Succeed().Fail().Fail().Fail()
 	stepDef := bt.Sequence(

@@ -92,7 +92,7 @@ func TestSaveRestoreConformance(t *testing.T) {
 
 // TestSaveRestoreRandomAndCustom covers the random state and custom states.
 func TestSaveRestoreRandomAndCustom(t *testing.T) {
-	def := bt.Continually(bt.Sequence(
+	def := bt.RepeatUntilFail(bt.Sequence(
 		bt.Random(bt.Leaves("a", "b", "c")...),
 		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
 		bt.RepeatN(3, bt.RandomWeighted(bt.WithWeight(2, l("p")), bt.WithWeight(1, l("q")))),
@@ -104,7 +104,7 @@ func TestSaveRestoreRandomAndCustom(t *testing.T) {
 		v = v.Signal(map[rune]bt.Status{'s': bt.Success, 'f': bt.Failure}[s])
 	}
 	// A custom state that cannot be saved is an error, not a silent loss.
-	plain := bt.Continually(bt.CustomNode(resumingSelect{}, bt.Leaves("x", "y")...))
+	plain := bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaves("x", "y")...))
 	w := bt.Start(plain).Fail().Succeed()
 	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement SavableTraversal") {
 		t.Errorf("saving an unsavable custom state: %v", err)
@@ -311,7 +311,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 	}
 	// An UnmarshalState error that repeats a huge state is clipped too, and
 	// still wrapped.
-	cdef := bt.Continually(bt.CustomNode(savableSelect{}, bt.Leaves("x", "y")...))
+	cdef := bt.RepeatUntilFail(bt.CustomNode(savableSelect{}, bt.Leaves("x", "y")...))
 	v := bt.Start(cdef, bt.WithSeed(1)).Fail().Succeed()
 	js, err := json.Marshal(v)
 	if err != nil {
@@ -356,7 +356,7 @@ func TestSaved(t *testing.T) {
 		Bot  bt.Saved[string]
 		Idle bt.Saved[string] `json:",omitempty"`
 	}
-	def := bt.Continually(bt.Sequence(
+	def := bt.RepeatUntilFail(bt.Sequence(
 		bt.Random(bt.Leaves("a", "b", "c")...),
 		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
 		bt.RepeatN(3, l("r")),
@@ -413,7 +413,7 @@ func TestSaved(t *testing.T) {
 	}
 	// Unmarshalling checks the form; Restore checks the definition.
 	saved, _ := v.Save()
-	if _, err := saved.Restore(bt.Continually(bt.Leaf("x"))); !errors.Is(err, bt.ErrWrongDefinition) {
+	if _, err := saved.Restore(bt.RepeatUntilFail(bt.Leaf("x"))); !errors.Is(err, bt.ErrWrongDefinition) {
 		t.Errorf("other definition: %v", err)
 	}
 	if _, err := saved.Restore(bt.Node[string]{}); err == nil {

@@ -277,7 +277,7 @@ type asyncEntry struct {
 // NewStepped returns a ready stepped tree for def, which calls agent. A
 // def that is not a [Root] runs as if wrapped in one (index 0). It returns
 // an error for a definition the stepped engine cannot run (Elixir-only
-// kinds: Continually, RepeatUntilSucceed, RepeatN, Random, RandomWeighted
+// kinds: RepeatUntilFail, RepeatUntilSucceed, RepeatN, Random, RandomWeighted
 // and custom nodes; a Root below the top; more than 4,096 levels; more
 // than [MaxSteppedNodes] nodes, which it checks before it allocates) and
 // for an agent that lacks a function the definition calls.

@@ -37,7 +37,7 @@ func TestNewSteppedRefuses(t *testing.T) {
 		want string
 	}{
 		{Root(RepeatN(2, Leaf("a"))), ag, "repeat_n nodes are Elixir-style only"},
-		{Root(Continually(Leaf("a"))), ag, "repeat_until_fail nodes are Elixir-style only"},
+		{Root(RepeatUntilFail(Leaf("a"))), ag, "repeat_until_fail nodes are Elixir-style only"},
 		{Root(Sequence(Leaf("a"), Root(Leaf("b")))), ag, "a root can only be the top"},
 		{Root(Condition("c")), ag, "has conditions or guards but the agent has no Condition"},
 		{Root(Leaf("a")), Agent[string]{}, "has actions but the agent has no Action"},

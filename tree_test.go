@@ -208,7 +208,7 @@ func checkFrequencies(t *testing.T, n bt.Node[string], want map[string]float64) 
 // TestSeedDeterminism checks that a seed fixes every draw, and that kept
 // versions replay the same draws.
 func TestSeedDeterminism(t *testing.T) {
-	n := bt.Continually(bt.Sequence(bt.Random(bt.Leaves("a", "b", "c")...),
+	n := bt.RepeatUntilFail(bt.Sequence(bt.Random(bt.Leaves("a", "b", "c")...),
 		bt.RandomWeighted(bt.WithWeight(1, l("x")), bt.WithWeight(5, l("y")))))
 	sig := randomSignals(9, 200)
 	a := trace(bt.Start(n, bt.WithSeed(5)), sig)
@@ -248,7 +248,7 @@ func TestConstructorPanics(t *testing.T) {
 			"behaviortree.RandomWeighted: random_weighted: weights add up to more than 2147483647"},
 		{"zero child", func() { bt.Sequence(l("a"), zero) }, "behaviortree.Sequence: child 1 is the zero Node"},
 		{"zero decorated", func() { bt.Negate(zero) }, "behaviortree.Negate: child is the zero Node"},
-		{"zero continually", func() { bt.Continually(zero) }, "behaviortree.Continually: child is the zero Node"},
+		{"zero continually", func() { bt.RepeatUntilFail(zero) }, "behaviortree.RepeatUntilFail: child is the zero Node"},
 		{"start zero", func() { bt.Start(zero) }, "behaviortree.Start: zero Node"},
 		{"too many places", func() {
 			n := l("a")
@@ -310,13 +310,13 @@ func (b badEnter) OnFail(c bt.Context) (bt.Move, bt.Traversal) { return bt.MoveF
 func TestCustomStatePersists(t *testing.T) {
 	rs := bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...)
 	// The same node at two places: each place has its own state.
-	tree := bt.Start(bt.Continually(bt.Sequence(rs, rs)))
+	tree := bt.Start(bt.RepeatUntilFail(bt.Sequence(rs, rs)))
 	v0 := tree
 	tree = tree.Fail().Succeed() // first place: a fails, b succeeds; now at second place, a
 	if tree.Value() != "a" {
 		t.Fatalf("got %q", tree.Value())
 	}
-	tree = tree.Succeed() // second place: a succeeds; Continually restarts the sequence
+	tree = tree.Succeed() // second place: a succeeds; RepeatUntilFail restarts the sequence
 	if tree.Value() != "b" {
 		t.Fatalf("first place did not resume at b: %q", tree.Value())
 	}
@@ -344,7 +344,7 @@ func TestPath(t *testing.T) {
 // tree's seeded state: seeds replay, kept versions replay, and the draws of
 // a new version do not disturb the old one.
 func TestCustomRandomness(t *testing.T) {
-	def := bt.Continually(bt.CustomNode[string](randomStart{}, bt.Leaves("a", "b", "c", "d")...))
+	def := bt.RepeatUntilFail(bt.CustomNode[string](randomStart{}, bt.Leaves("a", "b", "c", "d")...))
 	sig := randomSignals(4, 400)
 	a := trace(bt.Start(def, bt.WithSeed(9)), sig)
 	if b := trace(bt.Start(def, bt.WithSeed(9)), sig); fmt.Sprint(a) != fmt.Sprint(b) {
@@ -367,7 +367,7 @@ func TestCustomRandomness(t *testing.T) {
 
 // TestIncomparableCustomState keeps custom states that == would panic on.
 func TestIncomparableCustomState(t *testing.T) {
-	tree := bt.Start(bt.Continually(bt.CustomNode[string](holder{}, l("a"))))
+	tree := bt.Start(bt.RepeatUntilFail(bt.CustomNode[string](holder{}, l("a"))))
 	for i := 0; i < 5; i++ {
 		tree = tree.Succeed().Fail()
 	}

@@ -8,14 +8,14 @@ import (
 
 // TreeB is AI "B", brute force:
 //
-//	Sequence(top_left, Continually(Select(go_right, beginning_of_next_row)))
+//	Sequence(top_left, RepeatUntilFail(Select(go_right, beginning_of_next_row)))
 //
-// Each time go_right succeeds, the Select succeeds and Continually enters
+// Each time go_right succeeds, the Select succeeds and RepeatUntilFail enters
 // it again. Going right off the board fails, and the Select moves on to the
 // beginning of the next row, which costs an extra tick.
 var TreeB = bt.Sequence(
 	bt.Leaf(topLeft),
-	bt.Continually(bt.Select(bt.Leaf(goRight), bt.Leaf(beginningOfNextRow))),
+	bt.RepeatUntilFail(bt.Select(bt.Leaf(goRight), bt.Leaf(beginningOfNextRow))),
 )
 
 // lastShotKey is what B remembers, besides its generator (which it does

@@ -7,7 +7,7 @@ import bt "github.com/zipbt/behaviortree"
 // part of a sunk ship) targeted before random guessing resumes:
 //
 //	Sequence(random_guess, check_adjacent,
-//	         Continually(Sequence(check_for_collateral_damage, AlwaysSucceed(check_adjacent))))
+//	         RepeatUntilFail(Sequence(check_for_collateral_damage, AlwaysSucceed(check_adjacent))))
 //
 // where check_adjacent is Random(Select(horizontal, vertical), Select(vertical, horizontal)),
 // horizontal is Random(Select(go_right, go_left), Select(go_left, go_right)),
@@ -15,7 +15,7 @@ import bt "github.com/zipbt/behaviortree"
 var TreeD = bt.Sequence(
 	bt.Leaf(randomGuess),
 	checkAdjacent,
-	bt.Continually(bt.Sequence(bt.Leaf(checkForCollateralDamage), bt.AlwaysSucceed(checkAdjacent))),
+	bt.RepeatUntilFail(bt.Sequence(bt.Leaf(checkForCollateralDamage), bt.AlwaysSucceed(checkAdjacent))),
 )
 
 var (

@@ -10,7 +10,7 @@ import (
 	"github.com/zipbt/behaviortree/proptest"
 )
 
-// Property-test your own AI: here, that a patrol wrapped in Continually
+// Property-test your own AI: here, that a patrol wrapped in RepeatUntilFail
 // never completes, whatever its body and however its behaviors turn out.
 // The generators draw bodies over the game's own behaviors; a failure would
 // shrink to a small body and a short signal sequence.
@@ -22,7 +22,7 @@ func Example() {
 	props := gopter.NewProperties(params)
 	props.Property("a patrol that always succeeds never completes", prop.ForAll(
 		func(n bt.Node[string], sig []bt.Status) string {
-			tree := bt.Start(bt.Continually(bt.AlwaysSucceed(n)))
+			tree := bt.Start(bt.RepeatUntilFail(bt.AlwaysSucceed(n)))
 			for i, s := range sig {
 				if tree = tree.Signal(s); tree.Status() != bt.Running {
 					return fmt.Sprintf("completed after %d signals", i+1)

@@ -135,10 +135,10 @@ func TestParallelLaws(t *testing.T) {
 	props.Property("P4 halted branches start afresh when their parallel is entered again", prop.ForAll(
 		func(a, b, c bt.Node[string], which int, script []pick) string {
 			par := []bt.Node[string]{bt.Parallel(a, b, c), bt.Race(a, b, c), bt.Threshold(2, 2, a, b, c)}[which]
-			// Continually enters par again when it succeeds, and the root starts
+			// RepeatUntilFail enters par again when it succeeds, and the root starts
 			// over when it fails: either way, par starts afresh, and since its
 			// children hold no parallel node, halted leaves mean just that.
-			loop := bt.Continually(par)
+			loop := bt.RepeatUntilFail(par)
 			fresh := frontierOf(bt.Start(loop))
 			tr := bt.Start(loop)
 			for i, p := range script {

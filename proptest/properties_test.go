@@ -124,8 +124,8 @@ func TestProperties(t *testing.T) {
 		{"root", func(h bt.Node[string]) bt.Node[string] { return h }},
 		{"Sequence(_, z)", func(h bt.Node[string]) bt.Node[string] { return bt.Sequence(h, bt.Leaf("z")) }},
 		{"Select(_, z)", func(h bt.Node[string]) bt.Node[string] { return bt.Select(h, bt.Leaf("z")) }},
-		{"Sequence(z, Continually(_))", func(h bt.Node[string]) bt.Node[string] {
-			return bt.Sequence(bt.Leaf("z"), bt.Continually(h))
+		{"Sequence(z, RepeatUntilFail(_))", func(h bt.Node[string]) bt.Node[string] {
+			return bt.Sequence(bt.Leaf("z"), bt.RepeatUntilFail(h))
 		}},
 		{"RepeatN(2, _)", func(h bt.Node[string]) bt.Node[string] { return bt.RepeatN(2, h) }},
 	}

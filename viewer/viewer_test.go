@@ -89,7 +89,7 @@ func letters(states []bt.State) string {
 // history is a History with an undo in it: 40 signals, 10 undone, 15
 // others.
 func history() bt.History[string] {
-	def := bt.Sequence(bt.Leaf("top_left"), bt.Continually(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
+	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h := bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
 		h = h.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])

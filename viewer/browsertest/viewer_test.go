@@ -317,7 +317,7 @@ func (e expected) check(t *testing.T, what string, got shown, k int) {
 // signals, 10 undone, then 15 others; the versions after the undo point
 // differ from the ones undone.
 func undoHistory() (h bt.History[string], undoneAt int) {
-	def := bt.Sequence(bt.Leaf("top_left"), bt.Continually(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
+	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h = bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
 		h = h.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])
@@ -538,7 +538,7 @@ func TestViewerSizes(t *testing.T) {
 	}
 	game, gameSize := writePage(t, "game100.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
 
-	def := bt.Sequence(bt.Leaf("top_left"), bt.Continually(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
+	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h := bt.NewHistory(bt.Start(def))
 	x := uint64(1)
 	for h.Len() < 10_000 {
