@@ -142,7 +142,7 @@ func cleanLabel(s string) string {
 // every other node is ready (not visited in the current pass, as far as
 // the version can tell).
 func (t Tree[L]) Picture() Picture {
-	p := t.Root().Picture()
+	p := t.Definition().Picture()
 	states, focus := t.NodeStates(nil)
 	for i, s := range states {
 		p.Nodes[i].State = s
@@ -156,7 +156,7 @@ func (t Tree[L]) Picture() Picture {
 // of the focused leaf. It allocates only when dst is too short, so a
 // viewer can call it for every version of a long [History].
 func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
-	root := t.Root()
+	root := t.Definition()
 	n := root.n.size
 	if cap(dst) < n {
 		dst = make([]State, n)

@@ -111,7 +111,7 @@ func TestPictureParamsAndLabels(t *testing.T) {
 // pathStates computes, from the public Path and Size alone, the states
 // that Tree.Picture documents, and the focus's preorder index.
 func pathStates[L any](tr bt.Tree[L]) ([]bt.State, int) {
-	states := make([]bt.State, tr.Root().Size())
+	states := make([]bt.State, tr.Definition().Size())
 	at := 0
 	for nd, next := range tr.Path() {
 		states[at] = bt.StateRunning

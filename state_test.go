@@ -57,7 +57,7 @@ func roundTrip(t *testing.T, def bt.Node[string], v bt.Tree[string], probe strin
 		if err != nil {
 			t.Fatalf("%s: %v (state %s)", name, err, js)
 		}
-		if def == v.Root() && !r.Equal(v) {
+		if def == v.Definition() && !r.Equal(v) {
 			t.Fatalf("%s: restored version is not Equal to the saved one (state %s)", name, js)
 		}
 		if again, _ := r.MarshalBinary(); string(again) != string(bin) {

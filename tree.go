@@ -192,10 +192,10 @@ func (x *extra[L]) withMemory(m Memory) *extra[L] {
 	return &y
 }
 
-// Root returns the tree's definition.
-func (t Tree[L]) Root() Node[L] {
+// Definition returns the tree's definition, as [Stepped.Definition] does.
+func (t Tree[L]) Definition() Node[L] {
 	if t.z.focus == nil {
-		zeroTree("Root")
+		zeroTree("Definition")
 	}
 	return Node[L]{t.z.root().def}
 }

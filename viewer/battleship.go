@@ -187,7 +187,7 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	if stepped {
 		layout = st.Picture()
 	} else {
-		layout = bot.Tree().Root().Picture()
+		layout = bot.Tree().Definition().Picture()
 	}
 	r, err := NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), layout)
 	if err != nil {
@@ -206,7 +206,7 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		return steppedBattleship(r, layout, g, board, bot)
 	}
 	v := bot.Tree()
-	def := v.Root()
+	def := v.Definition()
 	var states []bt.State
 	focus := make([]int, 1)
 	states, focus[0] = v.NodeStates(states)

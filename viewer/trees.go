@@ -26,8 +26,8 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 	focus := make([]int, 1)
 	k := 0
 	for v, signal := range versions {
-		if v.Root() != def {
-			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Root())
+		if v.Definition() != def {
+			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Definition())
 		}
 		states, focus[0] = v.NodeStates(states)
 		s := Step{States: states, Focus: focus, Memory: v.Memory()}
@@ -56,7 +56,7 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 // current one (the line that Undo and Redo walk, without the redo tail),
 // as [TreesReplay] draws them.
 func HistoryReplay[L any](title string, h bt.History[L]) (*Replay, error) {
-	return TreesReplay(title, h.Current().Root(), h.All())
+	return TreesReplay(title, h.Current().Definition(), h.All())
 }
 
 // WriteHistory writes a viewer page of h (see [HistoryReplay]) to w.

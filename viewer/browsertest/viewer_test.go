@@ -431,7 +431,7 @@ func versionAt(h bt.History[string], k int) bt.Tree[string] {
 // undoneLine is the line of undoHistory before its undo: the 40 signals.
 func undoneLine() bt.History[string] {
 	h, _ := undoHistory()
-	def := h.Current().Root()
+	def := h.Current().Definition()
 	u := bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
 		u = u.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])
