@@ -108,3 +108,38 @@ func Example_npc() {
 	// undone to turn 8 walked 4
 	// restored and stepped: RUNNING {walked: 4}
 }
+
+// Example_stepped is the package documentation's example: a stepped NPC
+// that walks and waits, and attacks while an enemy is near.
+func Example_stepped() {
+	enemyNear := false
+	agent := bt.Agent[string]{
+		Action:    func(a string) bt.Result { fmt.Println(a); return bt.ResultSuccess }, // the game acts
+		Condition: func(c string) bool { return enemyNear },                          // the game answers
+	}
+	def := bt.Root(bt.Select(
+		bt.Leaf("attack").With(bt.While("enemy near")),
+		bt.Sequence(bt.Leaf("walk"), bt.Wait[string](200*time.Millisecond)),
+	))
+	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for turn := 1; turn <= 4; turn++ {
+		enemyNear = turn == 3
+		if npc, err = npc.Step(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("turn", turn, npc.State())
+	}
+	// Output:
+	// walk
+	// turn 1 RUNNING
+	// turn 2 SUCCEEDED
+	// attack
+	// turn 3 SUCCEEDED
+	// walk
+	// turn 4 RUNNING
+}
