@@ -56,7 +56,7 @@ type asyncJSON struct {
 
 // askJSON is the question of a pending step.
 type askJSON struct {
-	*askError
+	askError
 	From    int      `json:"from"`
 	Choices []string `json:"choices"`
 	Answers []answer `json:"answers"`
@@ -117,7 +117,7 @@ func (s *Server) state(have int) stateJSON {
 		if ans == nil {
 			ans = []answer{}
 		}
-		st.Ask = &askJSON{askError: p.ask, From: p.from, Choices: choices[p.ask.Kind], Answers: ans}
+		st.Ask = &askJSON{askError: *p.ask, From: p.from, Choices: choices[p.ask.Kind], Answers: ans}
 	}
 	return st
 }
