@@ -193,11 +193,12 @@ func TestPlay(t *testing.T) {
 	checkOnly(t, dir, "bot.mdsl")
 
 	// An error written on disk: shown with bt check's line, column and
-	// caret.
+	// caret. (os.WriteFile truncates, then writes: the page may see the
+	// empty file first, and its error.)
 	if err := os.WriteFile(file, []byte("root {\n    flip { action [A] action [B] }\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st = p.waitState(func(s playState) bool { return s.Error != nil })
+	st = p.waitState(func(s playState) bool { return s.Error != nil && s.Error.Line == 2 })
 	var check bytes.Buffer
 	run([]string{"check", file}, io.Discard, &check)
 	if st.Error.Msg+"\n" != check.String() || st.Error.Line != 2 {
