@@ -189,7 +189,8 @@
 
   function renderAsk(ask) {
     $("askbox").classList.toggle("hidden", !ask);
-    if (!ask) { return; }
+    if (!ask) { $("askbox").removeAttribute("data-answers"); return; }
+    $("askbox").setAttribute("data-answers", ask.answers.length);
     var what = ask.call === "value" ? "Value() is" : ask.call;
     $("question").textContent = "node " + ask.node + ": " + what + " " + ask.text + (ask.kind === "condition" ? " \u2014 does it hold?" : " \u2014 its result?");
     var box = $("choices");
@@ -219,6 +220,7 @@
       li.style.paddingLeft = (0.3 + ind * 1.2) + "em";
       li.appendChild(dot);
       li.appendChild(document.createTextNode("#" + id + " " + v.label));
+      if (v.parent >= 0 && kids[v.parent][0] !== id) { li.appendChild(mk("span", "from", "\u2190 branch from #" + v.parent)); }
       if (online[id]) { li.classList.add("online"); }
       if (id === st.current) { li.classList.add("current"); }
       li.addEventListener("click", function (e) { post("/api/goto", { id: Number(e.currentTarget.getAttribute("data-id")) }); });

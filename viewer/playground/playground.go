@@ -68,6 +68,9 @@ var pageJS []byte
 //go:embed play.css
 var pageCSS []byte
 
+//go:embed favicon.svg
+var favicon []byte
+
 // Definition is a tree read from a file: exactly one of its fields is set.
 type Definition struct {
 	// Stepped is a tree of Calls for the stepped engine (MDSL, Mistreevous
@@ -241,6 +244,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.page)
 	m.HandleFunc("GET /play.js", static("text/javascript; charset=utf-8", pageJS))
 	m.HandleFunc("GET /play.css", static("text/css; charset=utf-8", pageCSS))
+	m.HandleFunc("GET /favicon.svg", static("image/svg+xml", favicon))
+	m.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m.HandleFunc("GET /api/state", s.api(s.getState))
 	m.HandleFunc("GET /api/save", s.api(s.save))
 	m.HandleFunc("GET /api/export", s.api(s.export))

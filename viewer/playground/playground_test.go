@@ -90,7 +90,7 @@ func newClient(t *testing.T, src string, cfg Config) *client {
 	}
 	ts.Config.Handler = s
 	ts.Start()
-	t.Cleanup(func() { ts.Close(); s.Close() })
+	t.Cleanup(func() { s.Close(); ts.Close() }) // Close ends the long polls first
 	return &client{t: t, ts: ts, s: s, tok: s.Token()}
 }
 

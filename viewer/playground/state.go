@@ -79,7 +79,11 @@ func (s *Server) state(have int) stateJSON {
 	st.Engine = s.eng.name()
 	if have != s.treeRev {
 		for _, n := range s.eng.layout().Nodes {
-			st.Nodes = append(st.Nodes, [5]any{n.Parent, n.Kind.String(), n.Params, n.Label, n.Attrs})
+			kind := n.Kind.String()
+			if m := n.Kind.Mistreevous(); m != "" && s.eng.name() == "stepped" {
+				kind = m // the stepped engine's words: action, selector, flip...
+			}
+			st.Nodes = append(st.Nodes, [5]any{n.Parent, kind, n.Params, n.Label, n.Attrs})
 		}
 	}
 	st.Timeline = make([]tvJSON, len(s.tl.nodes))
