@@ -793,3 +793,46 @@ func TestLongPoll(t *testing.T) {
 		t.Errorf("the long poll returned change %d, ask %v", got.Change, got.Ask)
 	}
 }
+
+// BenchmarkStepAsked measures a step of the sample answered one question
+// at a time, as the page answers (the step runs again from its version at
+// each answer: four runs for four answers, three of them cut short by a
+// panic), beside the same step with the four answers known at once.
+func BenchmarkStepAsked(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "tree.mdsl")
+	if err := os.WriteFile(file, []byte(sample), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Config{File: file, Addr: "127.0.0.1:1", Parse: parseAny, Poll: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	answers := []answer{{"condition", "HasAmmo", "true", false}, {"action", "Aim", "success", false}, {"action", "Fire", "running", false}}
+	b.Run("asked", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			s.tl = newTimeline(s.eng.start())
+			s.pend = &pending{from: 0}
+			for _, a := range answers {
+				if err := s.advance(); err != nil || s.pend == nil {
+					b.Fatal("no question", err)
+				}
+				s.pend.answers = append(s.pend.answers, a)
+			}
+			if err := s.advance(); err != nil || s.pend != nil {
+				b.Fatal("the step did not end", err)
+			}
+		}
+	})
+	b.Run("known", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			s.tl = newTimeline(s.eng.start())
+			s.pend = &pending{from: 0, answers: answers}
+			if err := s.advance(); err != nil || s.pend != nil {
+				b.Fatal("the step did not end", err)
+			}
+		}
+	})
+}

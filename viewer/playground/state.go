@@ -88,8 +88,10 @@ func (s *Server) state(have int) stateJSON {
 	}
 	st.Timeline = make([]tvJSON, len(s.tl.nodes))
 	for i, n := range s.tl.nodes {
-		p := s.eng.picture(n.v)
-		st.Timeline[i] = tvJSON{ID: n.id, Parent: n.parent, Label: n.label, State: string(viewer.Letter(p.Nodes[0].State))}
+		if n.root == 0 { // drawn once per version, not at every request
+			n.root = viewer.Letter(s.eng.picture(n.v).Nodes[0].State)
+		}
+		st.Timeline[i] = tvJSON{ID: n.id, Parent: n.parent, Label: n.label, State: string(n.root)}
 	}
 	cur := s.tl.nodes[s.tl.cur]
 	st.Current, st.Redo = cur.id, cur.redo

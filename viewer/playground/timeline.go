@@ -29,6 +29,7 @@ type vnode struct {
 	raw        []bt.Event[bt.Call]
 	signal     bt.Status
 	asyncs     []asyncRef
+	root       byte // the root's state letter, once computed
 }
 
 // timeline is the tree of versions and the current one.
