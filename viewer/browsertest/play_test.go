@@ -3,7 +3,9 @@ package browsertest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -277,6 +279,46 @@ func TestPlayground(t *testing.T) {
 	b.screenshot(t, "play.png")
 	b.click(t, "cancel")
 	b.waitFor(t, "the question gone", `document.getElementById("askbox").classList.contains("hidden")`)
+
+	// Downloads: the version's saved state, and the replay page.
+	b.click(t, "savestate")
+	b.waitFor(t, "the saved state's download", `document.getElementById("notice").textContent === "downloaded bot.mdsl.state"`)
+	b.click(t, "export")
+	b.waitFor(t, "the replay's download", `document.getElementById("notice").textContent === "downloaded bot.mdsl.html"`)
+	// Load a saved state through the page's file input: version 2's,
+	// fetched with the page's token.
+	var tok string
+	b.eval(t, `document.querySelector('meta[name="bt-token"]').getAttribute("content")`, &tok)
+	req, _ := http.NewRequest("POST", url+"/api/goto", strings.NewReader(`{"id":2}`))
+	req.Header.Set("X-BT-Token", tok)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("goto 2: %v %v", resp, err)
+	}
+	b.atVersion(t, 2)
+	req, _ = http.NewRequest("GET", url+"/api/save", nil)
+	req.Header.Set("X-BT-Token", tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("save: %v %v", resp, err)
+	}
+	saved, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	state := filepath.Join(t.TempDir(), "v2.state")
+	if err := os.WriteFile(state, saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, `document.querySelector('#timeline .tv[data-id="0"]').click()`, nil)
+	b.atVersion(t, 0)
+	if err := chromedp.Run(b.ctx, chromedp.SetUploadFiles("#loadstate", []string{state}, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	b.atVersion(t, 5)
+	b.checkTree(t, "version 2 loaded as 5", drawn[1])
+	var label string
+	b.eval(t, `document.getElementById("vlabel").textContent`, &label)
+	if !strings.HasSuffix(label, "loaded") {
+		t.Errorf("the loaded version is labelled %q", label)
+	}
 
 	// The file changes on disk: the page draws the new tree, with its text.
 	edited := strings.Replace(playTree, "action [Patrol]", "action [Patrol]\n            action [LookAround]", 1)
