@@ -62,6 +62,11 @@ func writeAtomic(path string, data []byte, _ fs.FileInfo) error {
 // 10ms, and returns its URL and the file.
 func startPlayground(t *testing.T, name, src string) (string, string) {
 	t.Helper()
+	return startPlaygroundWith(t, name, src, parseTree)
+}
+
+func startPlaygroundWith(t *testing.T, name, src string, parse func(string, []byte) (playground.Definition, error)) (string, string) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -69,7 +74,7 @@ func startPlayground(t *testing.T, name, src string) (string, string) {
 	ts := httptest.NewUnstartedServer(nil)
 	s, err := playground.New(playground.Config{
 		File: file, Name: name, Addr: ts.Listener.Addr().String(),
-		Parse: parseTree, Write: writeAtomic, Poll: 10 * time.Millisecond,
+		Parse: parse, Write: writeAtomic, Poll: 10 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -398,6 +403,59 @@ func TestPlaygroundHostileNames(t *testing.T) {
 	b.eval(t, `({elements: document.querySelectorAll("img, #tree *:not(span):not(div), #question *, #name *, #askevents li *").length, title: document.title, name: document.getElementById("name").textContent, question: document.getElementById("question").textContent})`, &res)
 	if res.Elements != 0 || res.Title != "<img src=x onerror=alert(1)>.json - bt play" || res.Name != "<img src=x onerror=alert(1)>.json" || !strings.Contains(res.Question, want[0]) {
 		t.Errorf("the page: %+v", res)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestPlaygroundElixir plays an Elixir-style tree: each step asks for
+// Value()'s outcome, and the page draws what bt.Tree.Picture draws.
+func TestPlaygroundElixir(t *testing.T) {
+	b := startBrowser(t)
+	const src = "root { repeat_until_fail { selector { action [go_right] action [next_row] } } }"
+	parse := func(name string, src []byte) (playground.Definition, error) {
+		n, err := bt.ParseMDSLFunc(name, src, func(s string) (string, error) { return s, nil })
+		if err == nil && n.Kind() == bt.KindRoot {
+			n = n.Child(0)
+		}
+		return playground.Definition{Elixir: n}, err
+	}
+	url, _ := startPlaygroundWith(t, "bot.mdsl", src, parse)
+	if err := chromedp.Run(b.ctx, chromedp.Navigate(url+"/"), chromedp.WaitReady(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	def, err := parse("bot.mdsl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := bt.Start(def.Elixir, bt.WithSeed(0))
+	for k, a := range []string{"failure", "success", "failure", "failure"} {
+		b.click(t, "step")
+		b.waitFor(t, "the question", `document.getElementById("askbox").getAttribute("data-answers") === "0"`)
+		var q string
+		var buttons []string
+		b.eval(t, `document.getElementById("question").textContent`, &q)
+		b.eval(t, `Array.prototype.map.call(document.querySelectorAll("#choices button"), function (e) { return e.getAttribute("data-answer"); })`, &buttons)
+		if !strings.Contains(q, "Value() is "+tree.Value()) || fmt.Sprint(buttons) != "[success failure]" {
+			t.Fatalf("step %d asks %q with %v, want Value() is %s, success or failure", k+1, q, buttons, tree.Value())
+		}
+		b.click(t, "answer-"+a)
+		b.atVersion(t, k+1)
+		if a == "success" {
+			tree = tree.Succeed()
+		} else {
+			tree = tree.Fail()
+		}
+		var s strings.Builder
+		var f []string
+		for i, n := range tree.Picture().Nodes {
+			s.WriteByte(viewer.Letter(n.State))
+			if n.Focus {
+				f = append(f, fmt.Sprint(i))
+			}
+		}
+		b.checkTree(t, fmt.Sprintf("step %d", k+1), s.String()+" ["+strings.Join(f, " ")+"]")
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
