@@ -461,3 +461,25 @@ func TestPlaygroundElixir(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestPlaygroundAsync answers an action with async, settles it from the
+// page, and steps: the settlement applies at that step.
+func TestPlaygroundAsync(t *testing.T) {
+	b := startBrowser(t)
+	url, _ := startPlayground(t, "load.mdsl", "root { action [Load] }")
+	if err := chromedp.Run(b.ctx, chromedp.Navigate(url+"/"), chromedp.WaitReady(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.answerStep(t, 1, []string{"Load"}, []string{"async"})
+	b.checkTree(t, "the async action pending", "rr [1]")
+	b.waitFor(t, "the pending async", `!document.getElementById("asyncbox").classList.contains("hidden") && document.querySelectorAll('#asyncs li[data-node="1"] button[data-settle="success"]').length === 1`)
+	b.eval(t, `document.querySelector('#asyncs button[data-settle="success"]').click()`, nil)
+	b.waitFor(t, "the settlement", `document.getElementById("asyncs").textContent.indexOf("settled with success") >= 0`)
+	b.click(t, "step") // no question: the action is not called again
+	b.atVersion(t, 2)
+	b.checkTree(t, "the async action settled", "ss []")
+	b.waitFor(t, "no pending async", `document.getElementById("asyncbox").classList.contains("hidden")`)
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
