@@ -105,8 +105,8 @@ type Config struct {
 	// Parse reads a tree from a file's text (without byte-order mark).
 	// Its errors are shown in the page as they are.
 	Parse func(name string, src []byte) (Definition, error)
-	// Read returns the file's text and information; nil reads File with
-	// os.ReadFile after os.Stat, at most MaxSource bytes.
+	// Read returns the file's text and information; nil reads a regular
+	// file of at most MaxSource bytes.
 	Read func(path string) ([]byte, fs.FileInfo, error)
 	// Write replaces the file's text with data, atomically, unless the
 	// file has changed since it was read (read is its information then);
