@@ -285,6 +285,21 @@ func TestPlayground(t *testing.T) {
 	b.click(t, "cancel")
 	b.waitFor(t, "the question gone", `document.getElementById("askbox").classList.contains("hidden")`)
 
+	// Zoom and fit: the tree's size changes, and fit makes it fit.
+	b.click(t, "zoomin")
+	var zoomed string
+	b.eval(t, `document.getElementById("tree").style.fontSize`, &zoomed)
+	if zoomed != "16.25px" {
+		t.Errorf("zoomed in: font size %q, want 16.25px", zoomed)
+	}
+	b.click(t, "fit")
+	var fits bool
+	b.eval(t, `(function () { var t = document.getElementById("tree"), box = document.getElementById("treebox"); return t.scrollWidth <= box.clientWidth && t.scrollHeight <= box.clientHeight && t.style.fontSize !== "16.25px"; })()`, &fits)
+	if !fits {
+		t.Error("fit: the tree does not fit its panel")
+	}
+	b.click(t, "zoomout")
+
 	// Downloads: the version's saved state, and the replay page.
 	b.click(t, "savestate")
 	b.waitFor(t, "the saved state's download", `document.getElementById("notice").textContent === "downloaded bot.mdsl.state"`)
