@@ -25,8 +25,7 @@
 // or hold (conditions). play serves a local page (default
 // 127.0.0.1:8765) to step the tree in the browser with you as the agent,
 // with undo, branches and editing; see package viewer/playground. Usage
-// errors exit 2; -h prints the usage and
-// exits 0.
+// errors exit 2; -h prints the usage and exits 0.
 package main
 
 import (
