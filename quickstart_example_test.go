@@ -115,7 +115,7 @@ func Example_stepped() {
 	enemyNear := false
 	agent := bt.Agent[string]{
 		Action:    func(a string) bt.Result { fmt.Println(a); return bt.ResultSuccess }, // the game acts
-		Condition: func(c string) bool { return enemyNear },                          // the game answers
+		Condition: func(c string) bool { return enemyNear },                             // the game answers
 	}
 	def := bt.Root(bt.Select(
 		bt.Leaf("attack").With(bt.While("enemy near")),

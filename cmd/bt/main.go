@@ -10,6 +10,7 @@
 //	bt convert -to json|mdsl|mistreevous|elixir FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] FILE
+//	bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
 //
 // check parses and validates every file and prints the errors of each,
 // exiting 1 if there are any. fmt prints the canonical form of MDSL files
@@ -21,8 +22,10 @@
 // each action name a list of results ("success", "failure", "running")
 // and each condition name a list of booleans, used in turn and cycling, as
 // the Mistreevous corpus does; names it does not list succeed (actions)
-// or hold (conditions). Usage errors exit 2; -h prints the usage and
-// exits 0.
+// or hold (conditions). play serves a local page (default
+// 127.0.0.1:8765) to step the tree in the browser with you as the agent,
+// with undo, branches and editing; see package viewer/playground. Usage
+// errors exit 2; -h prints the usage and exits 0.
 package main
 
 import (
@@ -50,6 +53,8 @@ const usage = `usage:
                                                draw the tree
   bt run [-steps N] [-seed S] [-script FILE] FILE
                                                step the tree with a scripted agent
+  bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
+                                               step the tree in the browser, with undo and editing
 `
 
 // usageError is a usage error (exit 2).
@@ -84,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = render(rest, stdout, stderr)
 	case "run":
 		err = runCmd(rest, stdout, stderr)
+	case "play":
+		err = playCmd(rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "bt: unknown command %q\n%s", cmd, usage)
 		return 2
