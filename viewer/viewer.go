@@ -25,7 +25,9 @@
 package viewer
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,6 +48,17 @@ var pageCSS string
 
 //go:embed viewer.js
 var pageJS string
+
+// staticCSP is the Content-Security-Policy of the pages Write writes: no
+// network, and only the page's own script and style sheet, by their
+// hashes.
+var staticCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; script-src '" + hash(pageJS) + "'; style-src '" + hash(pageCSS) + "'"
+
+// hash returns the CSP source of text by its SHA-256.
+func hash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
 
 // stateLetters are the letters of the states in the page's encoding.
 const stateLetters = "irsf"
@@ -304,10 +317,11 @@ func Write(w io.Writer, title string, rs ...*Replay) error {
 		return fmt.Errorf("viewer.Write: %w", err)
 	}
 	out := strings.NewReplacer(
+		"{{CSP}}", staticCSP,
 		"{{TITLE}}", html.EscapeString(title),
-		"{{CSS}}", pageCSS,
-		"{{JS}}", pageJS,
-		"{{DATA}}", string(js),
+		"{{HEAD}}", "<style>"+pageCSS+"</style>",
+		"{{LIVE}}", "",
+		"{{BODY}}", `<script type="application/json" id="bt-data">`+string(js)+"</script>\n<script>"+pageJS+"</script>",
 	).Replace(pageHTML)
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("viewer.Write: %w", err)
