@@ -570,9 +570,9 @@ const monitorCSP = "default-src 'none'; script-src 'self'; style-src 'self'; con
 // securityHeaders are set on every response.
 var securityHeaders = map[string]string{
 	"Content-Security-Policy": monitorCSP,
-	"X-Content-Type-Options": "nosniff",
-	"Referrer-Policy":        "no-referrer",
-	"X-Frame-Options":        "DENY",
+	"X-Content-Type-Options":  "nosniff",
+	"Referrer-Policy":         "no-referrer",
+	"X-Frame-Options":         "DENY",
 }
 
 // ServeHTTP serves the page, its scripts and style, the list of feeds and
