@@ -565,11 +565,11 @@ func (s *sseWriter) flush() error {
 // scripts, styles and connections to the server only, no inline script or
 // style.
 const monitorCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
-	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"base-uri 'none'; form-action 'none'"
 
 // securityHeaders are set on every response.
 var securityHeaders = map[string]string{
-	"Content-Security-Policy": monitorCSP,
+	"Content-Security-Policy": monitorCSP + "; frame-ancestors 'none'", // not in the page's meta, where browsers ignore it
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "no-referrer",
 	"X-Frame-Options":         "DENY",
@@ -599,6 +599,8 @@ func (m *Monitor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		serveText(w, "text/javascript; charset=utf-8", monitorJS)
 	case "/viewer.css":
 		serveText(w, "text/css; charset=utf-8", pageCSS)
+	case "/favicon.ico":
+		w.WriteHeader(http.StatusNoContent) // no icon, and no error in the browser's console
 	case "/trees":
 		data, _ := json.Marshal(m.list()) // a list of ints, strings and counts
 		serveText(w, "application/json", string(data))

@@ -422,15 +422,10 @@
       }
       e.preventDefault();
     });
-    if (opts.fragment) {
-      window.addEventListener("hashchange", function () {
-        var h = readHash();
-        if (h.step >= 0 && h.step !== cur) { user(h.step); }
-      });
-    }
 
     return {
       setReplay: setReplay,
+      user: user,
       extend: extend,
       dropFront: dropFront,
       readHash: readHash,
@@ -463,6 +458,16 @@
   var h = view.readHash(), j = h.replay >= 0 && h.replay < D.replays.length ? h.replay : 0;
   sel.value = j;
   view.setReplay(D.replays[j], h.step, j);
+  // A fragment the user edits (or a link within the page) moves the page.
+  window.addEventListener("hashchange", function () {
+    var h = view.readHash();
+    if (h.replay >= 0 && h.replay < D.replays.length && String(h.replay) !== sel.value) {
+      sel.value = h.replay;
+      view.setReplay(D.replays[h.replay], h.step, h.replay);
+    } else if (h.step >= 0 && h.step !== view.step()) {
+      view.user(h.step);
+    }
+  });
   window.btViewer = {
     go: view.go, step: view.step, steps: view.steps, states: view.states, focus: view.focus, memory: view.memory,
     collapse: view.collapse, expand: view.expand, visible: view.visible, search: view.search, names: view.names,
