@@ -105,7 +105,7 @@ func checkShows(t *testing.T, b *browser, what string, num int, bot battleship.B
 }
 
 // TestMonitorFollowsAGame follows live battleship games in the monitor:
-// the test plays bot C's game turn by turn and publishes each version,
+// the test plays bot D's game turn by turn and publishes each version,
 // and the page shows each one as it comes; scrubbed back, it stays on the
 // version chosen while new ones arrive, and End follows again. Then it
 // follows bot E, on the stepped engine, and checks that the page keeps a
@@ -127,8 +127,8 @@ func TestMonitorFollowsAGame(t *testing.T) {
 		}
 		return battleship.NewGame(board, bot)
 	}
-	gc, ge := game("C"), game("E")
-	feedC := viewer.NewTreeFeed[battleship.Intent](m, "bot C")
+	gd, ge := game("D"), game("E")
+	feedD := viewer.NewTreeFeed[battleship.Intent](m, "bot D")
 	feedE := viewer.NewSteppedFeed[battleship.Intent](m, "bot E")
 	hostile := `</script><img src=x onerror="alert(1)"> 'q' ` + "\u2028 \xff"
 	viewer.NewTreeFeed[string](m, hostile).Publish(bt.Start(bt.Sequence(bt.Leaf(hostile), bt.Leaf("b"))))
@@ -139,30 +139,30 @@ func TestMonitorFollowsAGame(t *testing.T) {
 	})
 
 	// Bot C before the page opens: the start and three turns.
-	var botsC []battleship.Bot
-	publishC := func() {
+	var botsD []battleship.Bot
+	publishD := func() {
 		var bot battleship.Bot
-		if len(botsC) == 0 {
-			bot = gc.Bot()
+		if len(botsD) == 0 {
+			bot = gd.Bot()
 		} else {
-			turn, err := gc.PlayTurn()
+			turn, err := gd.PlayTurn()
 			if err != nil {
 				t.Fatal(err)
 			}
 			bot = turn.Bot
 		}
-		botsC = append(botsC, bot)
-		feedC.Publish(bot.Tree())
+		botsD = append(botsD, bot)
+		feedD.Publish(bot.Tree())
 	}
 	for i := 0; i < 4; i++ {
-		publishC()
+		publishD()
 	}
 	b.navigate(t, srv.URL+"/")
-	b.waitFor(t, "the page to follow bot C", `btMonitor.tree() === 0 && btMonitor.num() === 3`)
-	checkShows(t, b, "on load", 3, botsC[3])
+	b.waitFor(t, "the page to follow bot D", `btMonitor.tree() === 0 && btMonitor.num() === 3`)
+	checkShows(t, b, "on load", 3, botsD[3])
 	var names []string
 	b.eval(t, `btMonitor.trees()`, &names)
-	if len(names) != 3 || names[0] != "bot C" || names[2] != strings.ToValidUTF8(hostile, "\ufffd") {
+	if len(names) != 3 || names[0] != "bot D" || names[2] != strings.ToValidUTF8(hostile, "\ufffd") {
 		t.Errorf("the page lists %q", names)
 	}
 	var imgs int
@@ -173,9 +173,9 @@ func TestMonitorFollowsAGame(t *testing.T) {
 
 	// Live: every version, as it is published.
 	for k := 4; k <= 12; k++ {
-		publishC()
+		publishD()
 		b.waitFor(t, fmt.Sprintf("version %d", k), fmt.Sprintf(`btMonitor.num() === %d`, k))
-		got := checkShows(t, b, fmt.Sprintf("live at version %d", k), k, botsC[k])
+		got := checkShows(t, b, fmt.Sprintf("live at version %d", k), k, botsD[k])
 		if !strings.Contains(got.Live, "live") {
 			t.Errorf("version %d: the live mark says %q", k, got.Live)
 		}
@@ -183,27 +183,27 @@ func TestMonitorFollowsAGame(t *testing.T) {
 
 	// The scrubber goes back; new versions do not move the page.
 	b.eval(t, `(function () { var r = document.getElementById("scrub"); r.value = 5; r.dispatchEvent(new Event("input")); })()`, nil)
-	checkShows(t, b, "scrubbed back to version 5", 5, botsC[5])
-	publishC()
-	publishC()
+	checkShows(t, b, "scrubbed back to version 5", 5, botsD[5])
+	publishD()
+	publishD()
 	b.waitFor(t, "version 14 to arrive", `btMonitor.last() === 14`)
-	got := checkShows(t, b, "scrubbed back, two versions later", 5, botsC[5])
+	got := checkShows(t, b, "scrubbed back, two versions later", 5, botsD[5])
 	if !strings.Contains(got.Live, "paused, 9 behind") {
 		t.Errorf("scrubbed back: the live mark says %q, want paused, 9 behind", got.Live)
 	}
 	b.press(t, kb.ArrowLeft)
-	checkShows(t, b, "ArrowLeft", 4, botsC[4])
+	checkShows(t, b, "ArrowLeft", 4, botsD[4])
 	b.press(t, kb.End)
-	checkShows(t, b, "End", 14, botsC[14])
-	publishC()
+	checkShows(t, b, "End", 14, botsD[14])
+	publishD()
 	b.waitFor(t, "following again, version 15", `btMonitor.num() === 15`)
-	checkShows(t, b, "following again", 15, botsC[15])
+	checkShows(t, b, "following again", 15, botsD[15])
 
-	// The screenshot for the README: bot C hunting, its memory beside.
-	for len(botsC) < 30 && !gc.Over() {
-		publishC()
+	// The screenshot for the README: bot D hunting, its memory beside.
+	for len(botsD) < 30 && !gd.Over() {
+		publishD()
 	}
-	last := len(botsC) - 1
+	last := len(botsD) - 1
 	b.waitFor(t, "the screenshot's version", fmt.Sprintf(`btMonitor.num() === %d`, last))
 	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1600, 900)); err != nil {
 		t.Fatal(err)
