@@ -87,6 +87,9 @@ type MonitorOptions struct {
 //	http.ListenAndServe("127.0.0.1:8080", m)
 //
 // A page that is slow or gone never slows the program: see [Feed.Publish].
+// An event stream lasts as long as its page is open, so stop the server
+// with [http.Server.Close]: [http.Server.Shutdown] waits for the pages to
+// close.
 type Monitor struct {
 	title   string
 	keep    int
