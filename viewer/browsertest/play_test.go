@@ -85,14 +85,6 @@ func startPlaygroundWith(t *testing.T, name, src string, parse func(string, []by
 	return ts.URL, file
 }
 
-// waitFor waits until the JavaScript condition holds.
-func (b *browser) waitFor(t *testing.T, what, cond string) {
-	t.Helper()
-	if err := chromedp.Run(b.ctx, chromedp.Poll(cond, nil, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		t.Fatalf("waiting for %s (%s): %v; console errors %q", what, cond, err, b.consoleErrors())
-	}
-}
-
 // click clicks the element with the id.
 func (b *browser) click(t *testing.T, id string) {
 	t.Helper()

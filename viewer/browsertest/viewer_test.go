@@ -190,6 +190,18 @@ func (b *browser) consoleErrors() []string {
 	return append([]string(nil), b.errors...)
 }
 
+// waitFor waits until the JavaScript expression cond is true, however
+// slow the machine is; what describes it in the failure, which quotes the
+// start of the page's text and its console errors.
+func (b *browser) waitFor(t *testing.T, what, cond string) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, chromedp.Poll(cond, nil, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		var text string
+		_ = chromedp.Run(b.ctx, chromedp.Evaluate(`(document.body ? document.body.innerText : "").slice(0, 300)`, &text))
+		t.Fatalf("waiting for %s (%s): %v; the page shows %q; console errors %q", what, cond, err, text, b.consoleErrors())
+	}
+}
+
 // open loads the page file and waits until the viewer is ready; it
 // returns the time from navigation to ready.
 func (b *browser) open(t *testing.T, file string) time.Duration {

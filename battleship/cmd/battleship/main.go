@@ -6,6 +6,7 @@
 //
 //	battleship [-bot a|b|c|d|e|all] [-games N [-plot FILE]] [-seed S] [-size 10x10] [-fleet 5,4,3,3,2] [-watch [-undo N]] [-record FILE] [-html FILE]
 //	battleship -replay FILE [-html FILE]
+//	battleship -serve ADDR [-delay D] [-bot ...] [-games N] [-seed S] [-size ...] [-fleet ...]
 //
 // With -games 1 (the default) each bot plays one game on the same seeded
 // board, and the command prints its final board ("." untouched, "o" miss,
@@ -29,6 +30,16 @@
 // damaged, is an error naming its line (exit status 1). -undo N, with
 // -watch, steps each finished game back N turns using the bot versions the
 // game kept, and plays on from there.
+//
+// -serve ADDR plays the games live and serves a monitor of them (package
+// viewer's Monitor) at ADDR, such as 127.0.0.1:8080: a page that lists
+// the bots and follows one, its tree recoloured at every turn, with its
+// memory and a scrubber over the turns kept. Every bot plays at once,
+// -games N games each (game i on the board of game i of the run, the
+// first the one played without -serve), each turn after -delay (400ms by
+// default; 0 plays at full speed); the command prints "serving
+// http://ADDR/" first, and serves until interrupted. An address that is
+// not a loopback one prints a warning: anyone who can reach it can watch.
 //
 // Boards have at most 100 columns and 100 rows, and fleets at most 100
 // ships. Shots are shown as the board is labelled: A1 is the top left cell.
@@ -73,8 +84,10 @@ type options struct {
 	undo   int
 	record string
 	replay string
-	html   string // -html: the HTML replay viewer to write
-	plot   string // -plot: the SVG histogram to write
+	html   string        // -html: the HTML replay viewer to write
+	plot   string        // -plot: the SVG histogram to write
+	serve  string        // -serve: the address of the live monitor
+	delay  time.Duration // -delay: the pause before each turn with -serve
 }
 
 // usageError marks errors that exit with status 2.
@@ -148,13 +161,16 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	replay := fs.String("replay", "", "replay the record in FILE and check it")
 	html := fs.String("html", "", "write an HTML replay viewer of the games to FILE (also with -replay)")
 	plot := fs.String("plot", "", "with -games N: write an SVG histogram of the shots per game of each bot to FILE")
+	serveAddr := fs.String("serve", "", "play the games slowly and serve a live monitor of the bots' trees at `ADDR` (such as 127.0.0.1:8080)")
+	delay := fs.Duration("delay", 400*time.Millisecond, "with -serve: the pause before each turn")
 	if err := fs.Parse(args); err != nil {
 		return options{}, usage(err)
 	}
 	if fs.NArg() > 0 {
 		return options{}, usagef("unexpected argument %s", quote(fs.Arg(0)))
 	}
-	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay, html: *html, plot: *plot}
+	o := options{games: *games, seed: *seed, watch: *watch, undo: *undo, record: *record, replay: *replay, html: *html, plot: *plot,
+		serve: *serveAddr, delay: *delay}
 	if o.replay != "" {
 		other := ""
 		fs.Visit(func(f *flag.Flag) { // in lexical order
@@ -166,6 +182,29 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			return o, usagef("-replay takes no other flag but -html (the record holds the setup), got -%s", other)
 		}
 		return o, nil
+	}
+	if o.serve != "" {
+		other := ""
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "watch", "undo", "record", "html", "plot":
+				if other == "" {
+					other = f.Name
+				}
+			}
+		})
+		if other != "" {
+			return o, usagef("-serve shows the games live; drop -%s", other)
+		}
+		if o.delay < 0 {
+			return o, usagef("-delay %v: want 0 or more", o.delay)
+		}
+	} else {
+		delaySet := false
+		fs.Visit(func(f *flag.Flag) { delaySet = delaySet || f.Name == "delay" })
+		if delaySet {
+			return o, usagef("-delay paces the games of -serve; add -serve ADDR")
+		}
 	}
 	if o.html != "" && o.games > 1 {
 		return o, usagef("-html shows single games; drop -games")
@@ -246,6 +285,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 	case o.replay != "":
 		err = replay(o.replay, o.html, stdout)
+	case o.serve != "":
+		err = serve(o, stdout, stderr)
 	case o.games == 1:
 		err = playOne(o, stdout)
 	default:

@@ -1,0 +1,731 @@
+package viewer
+
+// The live monitor. Invariants:
+//
+//   - A Feed's ring holds its last len(ring) published versions: version
+//     k (counting from 0) is at ring[k % len(ring)] while k >= seq -
+//     len(ring). Publish writes one slot, counts, and wakes the feed's
+//     watchers with non-blocking sends on their channels (capacity 1), all
+//     under the feed's lock; it never waits on a watcher, allocates
+//     nothing, and does no encoding.
+//   - Each watcher (one SSE connection) runs in its own goroutine: it
+//     copies the versions it has not sent from the ring (at most
+//     len(ring): its bounded buffer) under the lock, encodes and writes
+//     them outside it. If more than len(ring) versions were published
+//     since it last looked, the ones between fell out of the ring: it
+//     sends a "reset" with the kept ones (drop and resync). A write that
+//     does not finish within MonitorOptions.WriteTimeout ends the
+//     connection.
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	bt "github.com/zipbt/behaviortree"
+)
+
+//go:embed monitor.js
+var monitorJS string
+
+// MonitorOptions configure a [Monitor]. The zero value is usable.
+type MonitorOptions struct {
+	// Title is the page's title; "" is "behavior tree monitor".
+	Title string
+	// Keep is the number of versions each feed keeps for the page's
+	// scrubber: the last Keep published. 0 means 1000. A feed holds Keep
+	// versions from its creation (each a few words, see [Feed]).
+	Keep int
+	// Hosts are host names, besides IP addresses and "localhost", that
+	// requests may name in their Host header (the name the server is
+	// reached by, such as "mybox.lan"). Requests naming another host are
+	// refused, so that a web page cannot read the monitor through DNS
+	// rebinding.
+	Hosts []string
+	// WriteTimeout bounds each write to a page's event stream; a page that
+	// does not take its events for that long is disconnected (it
+	// reconnects, and resyncs, if it is still open). 0 means 30 seconds.
+	WriteTimeout time.Duration
+}
+
+// Monitor is an HTTP handler that shows behavior trees live as a program
+// steps them. The program makes a feed for each tree it runs
+// ([NewTreeFeed] for Value/Succeed/Fail trees, [NewSteppedFeed] for
+// stepped trees) and publishes every version it steps to, with
+// [Feed.Publish]. The page lists the feeds and follows one: its tree
+// drawn as the static replay viewer draws it (the same script), recoloured
+// at every published version, with the version's memory, the nodes whose
+// state changed, and a scrubber over the versions the feed keeps.
+//
+// It serves, read only (GET and HEAD):
+//
+//	/             the page
+//	/viewer.js    the drawing script, shared with the pages of [Write]
+//	/monitor.js   the page's live part
+//	/viewer.css   the style sheet
+//	/trees        the feeds as JSON: [{"id":0,"name":"...","versions":N,"kept":K}]
+//	/events       a stream of server-sent events: "trees" (the list of
+//	              feeds) and, with ?tree=ID, "reset" (a feed's layout and
+//	              kept versions) and "step" (each new version)
+//
+// The page loads nothing from the network and is served with a strict
+// Content-Security-Policy (scripts and styles from the server only).
+// Names and labels are text, never markup. Requests whose Host is not an
+// IP address, "localhost" or one of [MonitorOptions.Hosts] are refused.
+//
+// Mount it on a loopback address unless the trees may be seen by others:
+//
+//	http.ListenAndServe("127.0.0.1:8080", m)
+//
+// A page that is slow or gone never slows the program: see [Feed.Publish].
+// An event stream lasts as long as its page is open, so stop the server
+// with [http.Server.Close]: [http.Server.Shutdown] waits for the pages to
+// close.
+type Monitor struct {
+	title   string
+	keep    int
+	hosts   map[string]bool
+	timeout time.Duration
+
+	mu       sync.Mutex
+	feeds    []feedHandle
+	watchers map[chan struct{}]struct{} // every open event stream, woken when a feed is added
+}
+
+// feedHandle is what a Monitor sees of a Feed, whatever its versions.
+type feedHandle interface {
+	info() feedInfo
+	subscribe(ch chan struct{})
+	unsubscribe(ch chan struct{})
+	// streamer returns a function that writes the versions published since
+	// its last call (or a reset) to an event stream.
+	streamer() func(w *sseWriter) error
+}
+
+// feedInfo is a feed as /trees lists it.
+type feedInfo struct {
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Versions uint64 `json:"versions"`
+	Kept     int    `json:"kept"`
+}
+
+// NewMonitor returns a Monitor with no feeds.
+func NewMonitor(opts MonitorOptions) *Monitor {
+	m := &Monitor{title: opts.Title, keep: opts.Keep, timeout: opts.WriteTimeout,
+		hosts: map[string]bool{"localhost": true}, watchers: map[chan struct{}]struct{}{}}
+	if m.title == "" {
+		m.title = "behavior tree monitor"
+	}
+	if m.keep <= 0 {
+		m.keep = 1000
+	}
+	if m.timeout <= 0 {
+		m.timeout = 30 * time.Second
+	}
+	for _, h := range opts.Hosts {
+		m.hosts[strings.ToLower(h)] = true
+	}
+	return m
+}
+
+// Feed is one named tree of a [Monitor], to which a program publishes the
+// versions of type V it steps to (bt.Tree[L] or bt.Stepped[L]). Make one
+// with [NewTreeFeed] or [NewSteppedFeed]. It keeps the last
+// [MonitorOptions.Keep] versions published, allocated once when it is
+// made; they stay reachable (with their memory) until they are replaced.
+//
+// A Feed may be used from many goroutines.
+type Feed[V any] struct {
+	m     *Monitor
+	id    int
+	name  string
+	codec codec[V]
+
+	mu   sync.Mutex
+	ring []V
+	pos  int    // the slot the next version goes to
+	seq  uint64 // the number of versions published
+	subs []chan struct{}
+}
+
+// NewTreeFeed returns a new feed of m, named name, for versions of
+// Value/Succeed/Fail trees. Each version shows its node states and focus
+// as [bt.Tree.NodeStates] gives them, the signal that made it, and its
+// memory. Several feeds may have the same name; the page lists them in the
+// order they were made.
+func NewTreeFeed[L any](m *Monitor, name string) *Feed[bt.Tree[L]] {
+	return newFeed[bt.Tree[L]](m, name, treeCodec[L]{})
+}
+
+// NewSteppedFeed returns a new feed of m, named name, for versions of
+// stepped trees. Each version shows its node states and running tips as
+// [bt.Stepped.Picture] draws them, and its memory.
+func NewSteppedFeed[L any](m *Monitor, name string) *Feed[bt.Stepped[L]] {
+	return newFeed[bt.Stepped[L]](m, name, steppedCodec[L]{})
+}
+
+func newFeed[V any](m *Monitor, name string, c codec[V]) *Feed[V] {
+	f := &Feed[V]{m: m, name: name, codec: c, ring: make([]V, m.keep)}
+	m.mu.Lock()
+	f.id = len(m.feeds)
+	m.feeds = append(m.feeds, f)
+	for ch := range m.watchers {
+		wake(ch)
+	}
+	m.mu.Unlock()
+	return f
+}
+
+// wake wakes the event stream waiting on ch, without waiting: a stream
+// already woken has a wake-up pending.
+func wake(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// Name returns the feed's name.
+func (f *Feed[V]) Name() string { return f.name }
+
+// Publish adds v as the feed's newest version: pages following the feed
+// show it, and it replaces the oldest kept version. It never waits for a
+// page: it stores v and wakes the pages' streams, which encode and send
+// it from their own goroutines; a page that falls more than Keep versions
+// behind gets the kept versions afresh. With no page open it costs a
+// lock, a store and a count (tens of nanoseconds), and allocates nothing.
+//
+// Versions of another definition than the one before start the page's
+// drawing afresh with the new tree. The zero value of V is not a version:
+// the page skips it.
+func (f *Feed[V]) Publish(v V) {
+	f.mu.Lock()
+	f.ring[f.pos] = v
+	if f.pos++; f.pos == len(f.ring) {
+		f.pos = 0
+	}
+	f.seq++
+	for _, ch := range f.subs {
+		wake(ch)
+	}
+	f.mu.Unlock()
+}
+
+// Len returns the number of versions published.
+func (f *Feed[V]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return int(f.seq)
+}
+
+func (f *Feed[V]) info() feedInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return feedInfo{ID: f.id, Name: f.name, Versions: f.seq, Kept: int(min(f.seq, uint64(len(f.ring))))}
+}
+
+func (f *Feed[V]) subscribe(ch chan struct{}) {
+	f.mu.Lock()
+	f.subs = append(f.subs, ch)
+	f.mu.Unlock()
+}
+
+func (f *Feed[V]) unsubscribe(ch chan struct{}) {
+	f.mu.Lock()
+	for i, c := range f.subs {
+		if c == ch {
+			f.subs = append(f.subs[:i], f.subs[i+1:]...)
+			break
+		}
+	}
+	f.mu.Unlock()
+}
+
+// codec reads what the page shows of a version of type V.
+type codec[V any] interface {
+	// valid reports whether v is a version (not a zero value).
+	valid(v V) bool
+	// same reports whether a and b are versions of one definition.
+	same(a, b V) bool
+	// layout returns the picture of v's definition.
+	layout(v V) bt.Picture
+	// states fills st with v's node states and focus.
+	states(v V, st *encoder)
+	// memory returns v's memory.
+	memory(v V) bt.Memory
+	// label describes version n.
+	label(v V, n uint64) string
+}
+
+// treeCodec reads versions of Value/Succeed/Fail trees.
+type treeCodec[L any] struct{}
+
+func (treeCodec[L]) valid(v bt.Tree[L]) bool   { return v != bt.Tree[L]{} }
+func (treeCodec[L]) same(a, b bt.Tree[L]) bool { return a.Definition() == b.Definition() }
+func (treeCodec[L]) layout(v bt.Tree[L]) bt.Picture {
+	return v.Definition().Picture()
+}
+func (treeCodec[L]) states(v bt.Tree[L], st *encoder) {
+	var f int
+	st.states, f = v.NodeStates(st.states)
+	st.focus = append(st.focus[:0], f)
+}
+func (treeCodec[L]) memory(v bt.Tree[L]) bt.Memory { return v.Memory() }
+func (treeCodec[L]) label(v bt.Tree[L], n uint64) string {
+	s := fmt.Sprintf("version %d: ", n)
+	if v.LastSignal() == bt.Running {
+		s += fmt.Sprintf("at %v", v.Value())
+	} else {
+		s += fmt.Sprintf("%v signalled, now at %v", v.LastSignal(), v.Value())
+	}
+	if v.Status() != bt.Running {
+		s += fmt.Sprintf(" (the root ended with %v; the tree started over)", v.Status())
+	}
+	return s
+}
+
+// steppedCodec reads versions of stepped trees.
+type steppedCodec[L any] struct{}
+
+func (steppedCodec[L]) valid(v bt.Stepped[L]) bool   { return v != bt.Stepped[L]{} }
+func (steppedCodec[L]) same(a, b bt.Stepped[L]) bool { return a.Definition() == b.Definition() }
+func (steppedCodec[L]) layout(v bt.Stepped[L]) bt.Picture {
+	return v.Picture()
+}
+func (steppedCodec[L]) states(v bt.Stepped[L], st *encoder) {
+	n := v.Len()
+	if cap(st.states) < n {
+		st.states = make([]bt.State, n)
+		st.running = make([]bool, n)
+	}
+	st.states, st.running = st.states[:n], st.running[:n]
+	st.states, st.focus = steppedStates(st.layout, v, st.states, st.running, st.focus)
+}
+func (steppedCodec[L]) memory(v bt.Stepped[L]) bt.Memory { return v.Memory() }
+func (steppedCodec[L]) label(v bt.Stepped[L], n uint64) string {
+	return fmt.Sprintf("version %d: the tree is %v", n, v.State())
+}
+
+// encoder is one event stream's encoding state for one feed.
+type encoder struct {
+	layout  bt.Picture
+	states  []bt.State
+	prev    []bt.State // the states of the version sent before, for its events
+	running []bool
+	focus   []int
+	mem     bt.Memory
+	listing [][2]string
+}
+
+// Limits of what one version sends: the page is for people.
+const (
+	maxEventLines = 40   // state changes listed per version
+	maxMemoryKeys = 200  // memory keys listed per version
+	maxValueText  = 2000 // bytes of a memory value's text
+	maxLabelText  = 300  // bytes of a label
+)
+
+// stepData is one version as the page receives it.
+type stepData struct {
+	N      uint64       `json:"n"`
+	Step   string       `json:"step"`
+	Label  string       `json:"label"`
+	Events []string     `json:"events,omitempty"`
+	Mem    *[][2]string `json:"mem,omitempty"` // the memory listing, when it differs from the version before's
+}
+
+// resetData is a feed's layout and kept versions.
+type resetData struct {
+	ID    int        `json:"id"`
+	Title string     `json:"title"`
+	Keep  int        `json:"keep"`
+	Nodes [][5]any   `json:"nodes"`
+	Steps []stepData `json:"steps"`
+}
+
+// encode encodes version n, v; fresh says it is the first of a reset
+// (no events, its memory listed whatever it is).
+func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
+	c.states(e)
+	var b strings.Builder
+	for i, st := range e.states {
+		if st != bt.StateReady && int(st) < len(stateLetters) {
+			b.WriteString(strconv.Itoa(i))
+			b.WriteByte(stateLetters[st])
+		}
+	}
+	for j, f := range e.focus {
+		if j == 0 {
+			b.WriteByte('|')
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(f))
+	}
+	d := stepData{N: n, Step: b.String(), Label: truncate(c.label(n), maxLabelText)}
+	if !fresh && len(e.prev) == len(e.states) {
+		for i := range e.states {
+			if e.prev[i] == e.states[i] {
+				continue
+			}
+			if len(d.Events) == maxEventLines {
+				d.Events = append(d.Events, "(more nodes changed)")
+				break
+			}
+			d.Events = append(d.Events, eventText(e.layout, bt.Event[string]{Kind: bt.EventState, Node: i, From: e.prev[i], To: e.states[i]}))
+		}
+	}
+	e.prev = append(e.prev[:0], e.states...)
+	m := c.memory()
+	if fresh || m != e.mem {
+		listing := make([][2]string, 0, min(m.Len(), maxMemoryKeys))
+		for key, v := range m.All() {
+			if len(listing) == maxMemoryKeys {
+				listing = append(listing, [2]string{"…", fmt.Sprintf("(%d more keys)", m.Len()-maxMemoryKeys)})
+				break
+			}
+			listing = append(listing, [2]string{truncate(key, maxValueText), truncate(memoryText(v), maxValueText)})
+		}
+		if fresh || !equalListing(listing, e.listing) {
+			d.Mem = &listing
+			e.listing = listing
+		}
+		e.mem = m
+	}
+	return d
+}
+
+// codecAny is a codec bound to one version.
+type codecAny interface {
+	states(e *encoder)
+	memory() bt.Memory
+	label(n uint64) string
+}
+
+// bound binds codec c to version v.
+type bound[V any] struct {
+	c codec[V]
+	v V
+}
+
+func (b bound[V]) states(e *encoder)     { b.c.states(b.v, e) }
+func (b bound[V]) memory() bt.Memory     { return b.c.memory(b.v) }
+func (b bound[V]) label(n uint64) string { return b.c.label(b.v, n) }
+
+func equalListing(a, b [][2]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate cuts s to about limit bytes, on a rune boundary.
+func truncate(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// streamer returns the function that sends f's versions to one event
+// stream; see the invariants at the top of the file.
+func (f *Feed[V]) streamer() func(w *sseWriter) error {
+	var (
+		next   uint64 // the first version not sent
+		synced bool   // a reset was sent, and every version since
+		last   V      // the last version sent
+		buf    = make([]V, 0, len(f.ring))
+		enc    encoder
+	)
+	return func(w *sseWriter) error {
+		f.mu.Lock()
+		seq, from := f.seq, next
+		reset := !synced
+		if n := uint64(len(f.ring)); seq-from > n {
+			from, reset = seq-n, true // the versions between were dropped
+		}
+		buf = buf[:0]
+		for k := from; k < seq; k++ {
+			buf = append(buf, f.ring[(f.pos+len(f.ring)-int(seq-k))%len(f.ring)])
+		}
+		f.mu.Unlock()
+		next = seq
+		i := 0
+		if reset {
+			// From the first of the kept versions of the latest definition.
+			j := len(buf) - 1
+			for j >= 0 && !f.codec.valid(buf[j]) {
+				j--
+			}
+			i = max(j, 0)
+			for i > 0 && f.codec.valid(buf[i-1]) && f.codec.same(buf[i-1], buf[j]) {
+				i--
+			}
+			synced = true
+			r, err := f.sendReset(w, &enc, buf[i:], from+uint64(i), &last)
+			if err != nil {
+				return err
+			}
+			i += r
+		}
+		for i < len(buf) {
+			v, n := buf[i], from+uint64(i)
+			switch {
+			case !f.codec.valid(v):
+				i++
+			case !f.codec.valid(last) || !f.codec.same(v, last):
+				r, err := f.sendReset(w, &enc, buf[i:], n, &last)
+				if err != nil {
+					return err
+				}
+				i += r
+			default:
+				last = v
+				if err := w.event("step", enc.encode(bound[V]{f.codec, v}, n, false)); err != nil {
+					return err
+				}
+				i++
+			}
+		}
+		return nil
+	}
+}
+
+// sendReset sends the layout of vs[0]'s definition and the versions of vs
+// up to the first of another definition or a zero value, the first
+// numbered n. It returns the number of versions of vs it went through,
+// and sets *last to the last one sent.
+func (f *Feed[V]) sendReset(w *sseWriter, enc *encoder, vs []V, n uint64, last *V) (int, error) {
+	d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}, Steps: []stepData{}}
+	i := 0
+	if len(vs) > 0 && f.codec.valid(vs[0]) {
+		enc.layout = f.codec.layout(vs[0])
+		for _, nd := range enc.layout.Nodes {
+			d.Nodes = append(d.Nodes, [5]any{nd.Parent, nd.Kind.String(), nd.Params, nd.Label, nd.Attrs})
+		}
+		enc.prev = enc.prev[:0]
+		for ; i < len(vs) && f.codec.valid(vs[i]) && f.codec.same(vs[i], vs[0]); i++ {
+			d.Steps = append(d.Steps, enc.encode(bound[V]{f.codec, vs[i]}, n+uint64(i), i == 0))
+			*last = vs[i]
+		}
+	} else if len(vs) > 0 {
+		i = 1 // a zero value: skipped
+	}
+	return i, w.event("reset", d)
+}
+
+// sseWriter writes server-sent events.
+type sseWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+// event writes one event whose data is v as JSON: one line, since JSON
+// escapes line breaks in strings (and U+2028, U+2029, <, > and &).
+func (s *sseWriter) event(name string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := s.rc.SetWriteDeadline(time.Now().Add(s.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data); err != nil {
+		return err
+	}
+	return nil
+}
+
+// flush sends what was written.
+func (s *sseWriter) flush() error {
+	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	return nil
+}
+
+// monitorCSP is the Content-Security-Policy of the monitor's responses:
+// scripts, styles and connections to the server only, no inline script or
+// style.
+const monitorCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+	"base-uri 'none'; form-action 'none'"
+
+// securityHeaders are set on every response.
+var securityHeaders = map[string]string{
+	"Content-Security-Policy": monitorCSP + "; frame-ancestors 'none'", // not in the page's meta, where browsers ignore it
+	"X-Content-Type-Options":  "nosniff",
+	"Referrer-Policy":         "no-referrer",
+	"X-Frame-Options":         "DENY",
+}
+
+// ServeHTTP serves the page, its scripts and style, the list of feeds and
+// the event streams (see [Monitor]).
+func (m *Monitor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	for k, v := range securityHeaders {
+		w.Header().Set(k, v)
+	}
+	if !m.hostAllowed(r.Host) {
+		http.Error(w, fmt.Sprintf("viewer.Monitor: the Host %q is not this server's (add it to MonitorOptions.Hosts if it is)", r.Host), http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "viewer.Monitor: read only: "+r.Method+" is not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	switch r.URL.Path {
+	case "/":
+		serveText(w, "text/html; charset=utf-8", m.page())
+	case "/viewer.js":
+		serveText(w, "text/javascript; charset=utf-8", pageJS)
+	case "/monitor.js":
+		serveText(w, "text/javascript; charset=utf-8", monitorJS)
+	case "/viewer.css":
+		serveText(w, "text/css; charset=utf-8", pageCSS)
+	case "/favicon.ico":
+		w.WriteHeader(http.StatusNoContent) // no icon, and no error in the browser's console
+	case "/trees":
+		data, _ := json.Marshal(m.list()) // a list of ints, strings and counts
+		serveText(w, "application/json", string(data))
+	case "/events":
+		m.events(w, r)
+	default:
+		http.Error(w, "viewer.Monitor: no page "+strconv.Quote(r.URL.Path), http.StatusNotFound)
+	}
+}
+
+// page returns the monitor's page: the static viewer's, with the scripts
+// and style sheet served beside it and a live indicator.
+func (m *Monitor) page() string {
+	return strings.NewReplacer(
+		"{{CSP}}", monitorCSP,
+		"{{TITLE}}", html.EscapeString(m.title),
+		"{{HEAD}}", `<link rel="stylesheet" href="viewer.css">`,
+		"{{LIVE}}", `<span id="live" class="off">connecting</span>`,
+		"{{BODY}}", `<script src="viewer.js"></script>`+"\n"+`<script src="monitor.js"></script>`,
+	).Replace(pageHTML)
+}
+
+func serveText(w http.ResponseWriter, contentType, body string) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write([]byte(body))
+}
+
+// hostAllowed reports whether a request naming host (with or without a
+// port) may be served.
+func (m *Monitor) hostAllowed(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return false
+	}
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	return m.hosts[strings.ToLower(host)]
+}
+
+// list returns the feeds as /trees and the "trees" event list them.
+func (m *Monitor) list() []feedInfo {
+	m.mu.Lock()
+	feeds := m.feeds[:len(m.feeds):len(m.feeds)]
+	m.mu.Unlock()
+	out := make([]feedInfo, len(feeds))
+	for i, f := range feeds {
+		out[i] = f.info()
+	}
+	return out
+}
+
+// events serves an event stream: the list of feeds whenever it changes,
+// and with ?tree=ID, that feed's versions.
+func (m *Monitor) events(w http.ResponseWriter, r *http.Request) {
+	var feed feedHandle
+	if q := r.URL.Query().Get("tree"); q != "" {
+		id, err := strconv.Atoi(q)
+		if err != nil {
+			http.Error(w, fmt.Sprintf("viewer.Monitor: /events?tree=%s: want a tree's id, a number", strconv.Quote(q)), http.StatusBadRequest)
+			return
+		}
+		m.mu.Lock()
+		if id >= 0 && id < len(m.feeds) {
+			feed = m.feeds[id]
+		}
+		n := len(m.feeds)
+		m.mu.Unlock()
+		if feed == nil {
+			http.Error(w, fmt.Sprintf("viewer.Monitor: /events?tree=%d: no such tree (there are %d)", id, n), http.StatusNotFound)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: m.timeout}
+	ch := make(chan struct{}, 1)
+	m.mu.Lock()
+	m.watchers[ch] = struct{}{}
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		delete(m.watchers, ch)
+		m.mu.Unlock()
+	}()
+	var pump func(*sseWriter) error
+	if feed != nil {
+		feed.subscribe(ch)
+		defer feed.unsubscribe(ch)
+		pump = feed.streamer()
+	}
+	listed := -1
+	for {
+		m.mu.Lock()
+		n := len(m.feeds)
+		m.mu.Unlock()
+		if n != listed {
+			if err := sw.event("trees", m.list()); err != nil {
+				return
+			}
+			listed = n
+		}
+		if pump != nil {
+			if err := pump(sw); err != nil {
+				return
+			}
+		}
+		if err := sw.flush(); err != nil {
+			return
+		}
+		select {
+		case <-ch:
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
