@@ -136,11 +136,11 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 	}
 	double.WriteString("root [B21] { action [A] }\n")
 	cases := []struct{ src, err string }{
-		{"root { sequence { action [A] " + deep(MaxMistreevousDepth-2, "action [A]\n") + " } }", "deeper than"},
-		{"root { " + deep(MaxMistreevousDepth-1, "action [A]\n") + " }", "deeper than"},
-		{"root { sequence { action [A] " + deep(MaxMistreevousDepth-3, "action [B] wait") + " } }", ""},
-		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(MaxMistreevousDepth-13, "action [B]") + " }", ""},
-		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(MaxMistreevousDepth-12, "action [B]") + " }", "deeper than"},
+		{"root { sequence { action [A] " + deep(maxMistreevousDepth-2, "action [A]\n") + " } }", "deeper than"},
+		{"root { " + deep(maxMistreevousDepth-1, "action [A]\n") + " }", "deeper than"},
+		{"root { sequence { action [A] " + deep(maxMistreevousDepth-3, "action [B] wait") + " } }", ""},
+		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(maxMistreevousDepth-13, "action [B]") + " }", ""},
+		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(maxMistreevousDepth-12, "action [B]") + " }", "deeper than"},
 		{"root [X] { sequence { action [A] branch [Y] } }\nroot { sequence { action [A] entry(E) branch [X] wait [5] } }\nroot [Y] { condition [C] }", ""},
 		{"root [X] { sequence { action [A] branch [X] } }\nroot { sequence { action [A] branch [X] } }", "cycle"},
 		{"root { sequence { action [A] branch [Z] action [B] } }", "unknown root"},
@@ -168,7 +168,7 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 // reading, building named roots' nodes early, meets a node built early
 // too deep (so that ParseMDSL reads again to place the error).
 func TestMDSLBuildNamedWhileReading(t *testing.T) {
-	const m = MaxMistreevousDepth
+	const m = maxMistreevousDepth
 	deep := func(levels int, leaf string) string {
 		return strings.Repeat("sequence {\n", levels) + leaf + "\n" + strings.Repeat("}\n", levels)
 	}

@@ -27,7 +27,7 @@ func deepMDSL(depth int) []byte {
 // mdslMaxIndent levels, so the text stays far below MaxMDSLBytes, and
 // lines up to that depth are indented as before.
 func TestMDSLDeepTreeRoundTrips(t *testing.T) {
-	src := deepMDSL(MaxMistreevousDepth - 1)
+	src := deepMDSL(maxMistreevousDepth - 1)
 	n, err := ParseMDSL("deep.mdsl", src)
 	if err != nil {
 		t.Fatal(err)
@@ -102,10 +102,10 @@ func TestTextFormatsNodeLimit(t *testing.T) {
 	if _, err := FormatMDSL(past.Child(0)); true {
 		over("FormatMDSL of a non-root (printed inside a root)", err)
 	}
-	if _, err := MarshalMistreevous(past); true {
+	if _, err := marshalMistreevous(past); true {
 		over("MarshalMistreevous", err)
 	}
-	if _, err := MarshalMistreevous(past.Child(0)); true {
+	if _, err := marshalMistreevous(past.Child(0)); true {
 		over("MarshalMistreevous of a non-root (written inside a root)", err)
 	}
 	// Through branches: the text is small, the tree one past the limit.
@@ -132,18 +132,18 @@ func TestTextFormatsNodeLimit(t *testing.T) {
 	}
 	text = nil
 
-	js, err := MarshalMistreevous(at)
+	js, err := marshalMistreevous(at)
 	if err != nil {
 		t.Fatalf("MarshalMistreevous at the limit: %v", err)
 	}
-	if n, err = ParseMistreevous(js); err != nil || n.Size() != MaxMistreevousNodes {
+	if n, err = parseMistreevous(js); err != nil || n.Size() != MaxMistreevousNodes {
 		t.Fatalf("ParseMistreevous at the limit: %v", err)
 	}
 	n = Node[Call]{}
 	one = []byte(`"children":[`)
 	i = bytes.Index(js, one) + len(one)
 	js = append(js[:i:i], append([]byte(`{"type":"action","call":"A"},`), js[i:]...)...)
-	if _, err := ParseMistreevous(js); true {
+	if _, err := parseMistreevous(js); true {
 		over("ParseMistreevous", err)
 	}
 }

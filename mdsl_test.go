@@ -73,7 +73,7 @@ func TestMDSLCorpus(t *testing.T) {
 		t.Errorf(format, args...)
 	}
 	for i, c := range cases {
-		want, err := ParseMistreevous(c.Definition)
+		want, err := parseMistreevous(c.Definition)
 		if err != nil {
 			t.Fatalf("%s: definition: %v", c.ID, err)
 		}
@@ -86,8 +86,8 @@ func TestMDSLCorpus(t *testing.T) {
 			fail("%s: MDSL and JSON differ: %s", c.ID, d)
 			continue
 		}
-		gj, err1 := MarshalMistreevous(got)
-		wj, err2 := MarshalMistreevous(want)
+		gj, err1 := marshalMistreevous(got)
+		wj, err2 := marshalMistreevous(want)
 		if err1 != nil || err2 != nil || string(gj) != string(wj) {
 			fail("%s: MarshalMistreevous differs: %v %v\n%s\n%s", c.ID, err1, err2, gj, wj)
 			continue

@@ -175,7 +175,7 @@ func BenchmarkParseMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			js, err := MarshalMistreevous(def)
+			js, err := marshalMistreevous(def)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func BenchmarkParseMemory(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("Mistreevous/%s/%dMB", shape, mb), func(b *testing.B) {
 				benchParseMemory(b, len(js), func() any {
-					n, err := ParseMistreevous(js)
+					n, err := parseMistreevous(js)
 					if err != nil {
 						b.Fatal(err)
 					}

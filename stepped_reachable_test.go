@@ -342,7 +342,7 @@ func TestRestoreReachable(t *testing.T) {
 	}
 	cases := readMistreevousCorpus(t, mistreevousCorpus())
 	for i := range cases {
-		def, err := ParseMistreevous(cases[i].Definition)
+		def, err := parseMistreevous(cases[i].Definition)
 		if err != nil {
 			continue
 		}

@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -160,7 +161,7 @@ func load(path string) (tree, []byte, error) {
 func parse(path string, src []byte) (tree, error) {
 	trimmed := bytes.TrimLeft(src, " \t\r\n")
 	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{' || trimmed[0] == '"') {
-		n, err := bt.ParseMistreevous(src)
+		n, err := mistreevous.Parse(src)
 		if err == nil {
 			return tree{call: n, format: "mistreevous"}, nil
 		}
@@ -371,7 +372,7 @@ func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
 	if t.isStr {
 		c = callTree(t.str)
 	}
-	b, err := bt.MarshalMistreevous(c)
+	b, err := mistreevous.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
