@@ -227,14 +227,14 @@ type jsonFrame struct {
 // header is what an object's keys say, as tokens of the input, until the
 // object is read whole. A jsonscan.Token of kind jsonscan.None is a key not seen.
 type header struct {
-	inner    bool   // it has "type" or "children": an inner node, not a leaf
-	typ      jsonscan.Token  // the value of "type"
-	n        jsonscan.Token  // the value of "n"
-	weights  jsonscan.Token  // the start of the value of "weights"
-	children jsonscan.Token  // the start of the value of "children"
-	unknown  jsonscan.Token  // the first other key
-	dup      string // the first of "n" and "weights" seen twice
-	kind     Kind   // the kind "type" names, once known
+	inner    bool           // it has "type" or "children": an inner node, not a leaf
+	typ      jsonscan.Token // the value of "type"
+	n        jsonscan.Token // the value of "n"
+	weights  jsonscan.Token // the start of the value of "weights"
+	children jsonscan.Token // the start of the value of "children"
+	unknown  jsonscan.Token // the first other key
+	dup      string         // the first of "n" and "weights" seen twice
+	kind     Kind           // the kind "type" names, once known
 	known    bool
 	params   Params // the parameters, once read
 	// haveParams is set once params are read: when the object is read
