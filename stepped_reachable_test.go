@@ -332,7 +332,7 @@ func TestRestoreReachable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		def, err := ParseMDSL(file, src)
+		def, err := parseMDSL(file, src)
 		if err != nil {
 			continue // bad.mdsl
 		}

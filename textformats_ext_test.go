@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -9,4 +10,5 @@ import (
 func init() {
 	bt.HookParseMistreevous = mistreevous.Parse
 	bt.HookMarshalMistreevous = mistreevous.Marshal
+	bt.HookParseMDSL = mdsl.Parse
 }

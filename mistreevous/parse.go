@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/internal/jsonscan"
 )
 
@@ -516,10 +517,14 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 		return built{}, err
 	}
 	if len(at) > 0 {
-		n = n.With(at...)
+		n = withAttrs(n, at)
 	}
 	return built{n: n, height: height + 1}, nil
 }
+
+// withAttrs gives n, just built and held by nothing else, the attributes
+// as, in place (package internal/hook): bt.Node.With would copy n.
+var withAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []bt.Attr[bt.Call]) bt.Node[bt.Call])
 
 // newAttr returns the attribute of kind k with value v.
 func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {

@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -174,15 +175,15 @@ func parse(path string, src []byte) (tree, error) {
 		}
 		return tree{}, fmt.Errorf("%s: %w", path, err2)
 	}
-	n, err := bt.ParseMDSL(path, src)
+	n, err := mdsl.Parse(path, src)
 	if err == nil {
 		return tree{call: n, format: "mdsl"}, nil
 	}
-	s, err2 := bt.ParseMDSLFunc(path, src, func(s string) (string, error) { return s, nil })
+	s, err2 := mdsl.ParseFunc(path, src, func(s string) (string, error) { return s, nil })
 	if err2 == nil {
 		return tree{str: s, isStr: true, format: "mdsl"}, nil
 	}
-	var e1, e2 *bt.MDSLError
+	var e1, e2 *mdsl.Error
 	if errors.As(err, &e1) && errors.As(err2, &e2) && e2.Offset > e1.Offset {
 		return tree{}, err2
 	}
@@ -247,7 +248,7 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 
 // formatSource returns the canonical form of an MDSL text. A variable so
 // that tests can make it wrong.
-var formatSource = bt.FormatMDSLSource
+var formatSource = mdsl.FormatSource
 
 // fmtFile formats one file: it prints the canonical form, lists the file
 // if its form differs (list), or rewrites it (write). It checks that the
@@ -337,11 +338,11 @@ func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
 	if to == "mdsl" {
 		switch {
 		case t.format == "mdsl":
-			return bt.FormatMDSLSource(file, src)
+			return mdsl.FormatSource(file, src)
 		case t.isStr:
-			return bt.FormatMDSLFunc(t.str, func(s string) (string, error) { return s, nil })
+			return mdsl.FormatFunc(t.str, func(s string) (string, error) { return s, nil })
 		}
-		return bt.FormatMDSL(t.call)
+		return mdsl.Format(t.call)
 	}
 	elixir := to == "elixir"
 	if to == "json" {
