@@ -285,7 +285,12 @@ func formatNumber(v float64) string {
 	if a := math.Abs(v); a >= 1e-6 && a < 1e21 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'e', -1, 64)
+	// Go pads the exponent to two digits (1e-07), JavaScript does not.
+	s := strconv.FormatFloat(v, 'e', -1, 64)
+	if i := strings.LastIndexByte(s, 'e'); i >= 0 && i+2 < len(s)-1 && s[i+2] == '0' {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
 }
 
 // wordOK reports whether s lexes as one word.

@@ -7,7 +7,7 @@
 //
 //	bt check FILE...
 //	bt fmt [-w] [-l] FILE...
-//	bt convert -to json|mdsl|mistreevous|elixir FILE
+//	bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] FILE
 //
@@ -16,7 +16,10 @@
 // (-w rewrites them in place, -l lists those whose formatting differs),
 // keeping named roots, branches and comments. convert writes a tree in
 // another format: json is Mistreevous JSON for trees of Mistreevous kinds
-// and the Elixir corpus format for trees of Elixir kinds. render draws the
+// and the Elixir corpus format for trees of Elixir kinds. Mistreevous JSON
+// from MDSL is what Mistreevous's convertMDSLToJSON gives, named roots and
+// branch nodes kept, so that Mistreevous reads it back; -expand writes the
+// tree with branches expanded into one root instead. render draws the
 // tree. run steps the tree with a scripted agent: the script (JSON) gives
 // each action name a list of results ("success", "failure", "running")
 // and each condition name a list of booleans, used in turn and cycling, as
@@ -45,7 +48,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `usage:
   bt check FILE...                             parse and validate; exit 1 on errors
   bt fmt [-w] [-l] FILE...                     print the canonical MDSL (-w: rewrite, -l: list)
-  bt convert -to json|mdsl|mistreevous|elixir FILE
+  bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
                                                convert between MDSL and JSON
   bt render [-format ascii|unicode|dot|mermaid] FILE
                                                draw the tree
@@ -295,8 +298,9 @@ func onlyFile(fs *flag.FlagSet) (string, error) {
 }
 
 func convert(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir FILE", stdout)
+	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir [-expand] FILE", stdout)
 	to := fs.String("to", "", "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir")
+	expand := fs.Bool("expand", false, "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -315,7 +319,7 @@ func convert(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := convertTree(t, src, displayName(file), *to)
+	out, err := convertTree(t, src, displayName(file), *to, *expand)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(file), err)
 	}
@@ -334,7 +338,7 @@ func hasElixirKinds[L any](n bt.Node[L]) bool {
 	return false
 }
 
-func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
+func convertTree(t tree, src []byte, file, to string, expand bool) ([]byte, error) {
 	if to == "mdsl" {
 		switch {
 		case t.format == "mdsl":
@@ -369,11 +373,18 @@ func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
 		}
 		return append(b.Bytes(), '\n'), nil
 	}
-	c := t.call
-	if t.isStr {
-		c = callTree(t.str)
+	var b []byte
+	var err error
+	if t.format == "mdsl" && !t.isStr && !expand {
+		// As Mistreevous's convertMDSLToJSON: named roots and branches kept.
+		b, err = mdsl.ToJSON(file, src)
+	} else {
+		c := t.call
+		if t.isStr {
+			c = callTree(t.str)
+		}
+		b, err = mistreevous.Marshal(c)
 	}
-	b, err := mistreevous.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
