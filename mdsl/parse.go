@@ -133,6 +133,15 @@ type parser struct {
 	prenext blocks[int32]
 	// specMainOnly builds only the main root's nodes early.
 	specMainOnly bool
+
+	// For Check: collect, when set, keeps the errors of validate in errs
+	// and reads on (they do not stop the parser from reading the rest);
+	// cur is the offset of the keyword of the node being read, or -1, and
+	// inside whether it is inside a root, where an error stopped.
+	collect bool
+	errs    []*Error
+	cur     int
+	inside  bool
 }
 
 // blocks is a stack that grows by blocks of blockLen values, without the
@@ -439,16 +448,23 @@ func (p *parser) parse() error {
 			stack = stack[:len(stack)-1]
 			p.nodes[o.i].close = t.pos
 			if err := p.validate(o.i); err != nil {
-				return err
+				if !p.collect {
+					return err
+				}
+				p.errs = append(p.errs, err)
 			}
 			if len(stack) > 0 {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			}
 		case tokWord:
+			p.cur, p.inside = t.pos, len(stack) > 0
 			kw, kind, ok := keywordOf(p.wordBytes(t))
 			if !ok {
 				if attrOf(p.wordBytes(t)) != 0 {
 					return p.errAt(t.pos, "attribute %s must follow a node's arguments", p.describe(t))
+				}
+				if near := nearestKeyword(string(p.wordBytes(t))); near != "" {
+					return p.errAt(t.pos, "unexpected %s: want a node; did you mean %s?", p.describe(t), near)
 				}
 				return p.errAt(t.pos, "unexpected %s: want a node (action, condition, sequence, selector, ...)", p.describe(t))
 			}
@@ -484,9 +500,11 @@ func (p *parser) parse() error {
 				}
 				parent.nkids++
 			}
+			p.cur = -1 // the header is read
 			if kind == kwBranch || kinds[kind].arity == noChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
+				p.cur = t.pos
 				open := p.next()
 				if open.typ != tokLBrace {
 					if open.typ == tokError {
@@ -498,6 +516,7 @@ func (p *parser) parse() error {
 					return p.errAt(t.pos, "nodes nested deeper than %d levels", mistreevous.MaxDepth)
 				}
 				stack = append(stack, o)
+				p.cur = -1
 			}
 		case tokString:
 			return p.errAt(t.pos, "unexpected string: want a node")
@@ -508,7 +527,7 @@ func (p *parser) parse() error {
 }
 
 // validate checks a node once its children are read.
-func (p *parser) validate(i int32) error {
+func (p *parser) validate(i int32) *Error {
 	n := &p.nodes[i]
 	kw := keywords[n.kind]
 	switch kinds[n.kind].arity {

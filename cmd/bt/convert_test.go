@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,27 @@ func TestConvertKeepsBranches(t *testing.T) {
 		if code := run([]string{"check", back}, &out, &errs); code != 0 {
 			t.Errorf("%v: check of the output: exit %d: %s", c.args, code, errs.String())
 		}
+	}
+}
+
+// TestCheckEveryError: bt check prints every error of an MDSL text, with
+// the nearest keyword for a misspelt one.
+func TestCheckEveryError(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "typos.mdsl")
+	src := "root {\n    selector {\n        sequnce { action [A] }\n        wait [5, 1]\n        action [B] untl(C)\n    }\n}\n"
+	if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	code := run([]string{"check", p}, &out, &errs)
+	want := "typos.mdsl:3:9: unexpected \"sequnce\": want a node; did you mean sequence?\n" +
+		"        sequnce { action [A] }\n        ^\n" +
+		"typos.mdsl:4:14: wait minimum 5 is more than maximum 1\n" +
+		"        wait [5, 1]\n             ^\n" +
+		"typos.mdsl:5:20: unexpected \"untl\": want a node; did you mean until?\n" +
+		"        action [B] untl(C)\n                   ^\n"
+	if code != 1 || out.Len() != 0 || strings.ReplaceAll(errs.String(), dir+string(filepath.Separator), "") != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out.String(), errs.String(), want)
 	}
 }

@@ -11,9 +11,11 @@
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] FILE
 //
-// check parses and validates every file and prints the errors of each,
-// exiting 1 if there are any. fmt prints the canonical form of MDSL files
-// (-w rewrites them in place, -l lists those whose formatting differs),
+// check parses and validates every file and prints the errors of each
+// (of an MDSL text, every error, up to 50, with the nearest keyword for a
+// misspelt one), exiting 1 if there are any. fmt prints the canonical
+// form of MDSL files (-w rewrites them in place, -l lists those whose
+// formatting differs),
 // keeping named roots, branches and comments. convert writes a tree in
 // another format: json is Mistreevous JSON for trees of Mistreevous kinds
 // and the Elixir corpus format for trees of Elixir kinds. Mistreevous JSON
@@ -208,10 +210,21 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, f := range fs.Args() {
-		if _, _, err := load(f); err != nil {
-			fmt.Fprintln(stderr, err)
-			code = 1
+		_, src, err := load(f)
+		if err == nil {
+			continue
 		}
+		code = 1
+		// An MDSL text: every error, not only the first.
+		if trimmed := bytes.TrimLeft(src, " \t\r\n"); src != nil && (len(trimmed) == 0 || !bytes.ContainsRune([]byte(`[{"`), rune(trimmed[0]))) {
+			if errs := mdsl.Check(displayName(f), src); len(errs) > 0 {
+				for _, e := range errs {
+					fmt.Fprintln(stderr, e)
+				}
+				continue
+			}
+		}
+		fmt.Fprintln(stderr, err)
 	}
 	return code
 }
