@@ -23,6 +23,20 @@ func FuzzMDSL(f *testing.F) {
 		n, err := Parse("fuzz.mdsl", src)
 		checkMDSLErr(t, err)
 		checkMDSLAsReference(t, src, n, err)
+		// Check reports nothing for a text that parses, and at most 50
+		// errors; reading as Parse does, it reports Parse's error.
+		if errs := Check("fuzz.mdsl", src); err == nil && errs != nil || len(errs) > 50 {
+			t.Fatalf("Parse: %v; Check: %d errors, the first %v", err, len(errs), errs[0])
+		}
+		if err != nil {
+			found := false
+			for _, e := range check("fuzz.mdsl", src, modeCall) {
+				found = found || e.Error() == err.Error()
+			}
+			if !found {
+				t.Fatalf("Parse's error %v is not among Check's %v", err, checkLines(check("fuzz.mdsl", src, modeCall)))
+			}
+		}
 		if err == nil && n.Size() <= 1<<14 {
 			out, err := Format(n)
 			if err != nil {
