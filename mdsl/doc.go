@@ -9,7 +9,7 @@
 //	    }
 //	}
 //
-// [Parse] reads a text into a tree of [bt.Call]s exactly as Mistreevous
+// [Parse] reads a text into a tree of [bt.Call] leaves exactly as Mistreevous
 // does, and [ParseFunc] reads one whose leaves are plain values of your
 // own type (the Elixir-style trees of [bt.Start]). [Format] and
 // [FormatFunc] print a tree in the canonical form, and
@@ -90,7 +90,7 @@
 // leaf's text to your leaf type; a leaf (and an attribute) is then one
 // identifier or one string: action [go_right] or action ["go right"].
 //
-// Errors are [*Error]s with the file name, line and column (in bytes,
+// Errors are of type [*Error], with the file name, line and column (in bytes,
 // from 1), and the line quoted with a caret under the column:
 //
 //	bot.mdsl:3:9: repeat takes one child, got 2

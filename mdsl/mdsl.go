@@ -107,9 +107,9 @@ func newError(file string, src []byte, pos int, msg string, err error) *Error {
 }
 
 // Parse reads an MDSL text (see the grammar above) into a tree of
-// [bt.Call]s: the main root, a [Root], with branches expanded, equal to what
-// [ParseMistreevous] reads from the same tree's JSON definition. name is
-// the file name for error messages. Errors are [*Error]s; any input
+// [bt.Call] leaves: the main root, a [bt.Root], with branches expanded, equal to what
+// [mistreevous.Parse] reads from the same tree's JSON definition. name is
+// the file name for error messages. Errors are of type [*Error]; any input
 // gives a Node or an error, never a panic.
 func Parse(name string, src []byte) (bt.Node[bt.Call], error) {
 	n, err := parse(name, src, false)
@@ -143,7 +143,7 @@ func parse(name string, src []byte, mainOnly bool) (bt.Node[bt.Call], error) {
 // value of type L: action [go_right] and action ["go right"] are leaves
 // "go_right" and "go right". An error from leaf is returned as an
 // [*Error] placed at the leaf, wrapping it. The result is the main
-// root, a [Root]: its Child(0) is the definition to [Start] for an
+// root, a [bt.Root]: its Child(0) is the definition to [bt.Start] for an
 // Elixir-style tree.
 func ParseFunc[L any](name string, src []byte, leaf func(text string) (L, error)) (bt.Node[L], error) {
 	if leaf == nil {

@@ -15,7 +15,7 @@ import (
 // This file is the MDSL parser: it reads the lexer's tokens into a syntax
 // tree held in flat arrays (nodes, calls, arguments and counts, linked by
 // index), with a stack of open nodes instead of recursion, as Mistreevous's
-// own parser does; then a builder turns the syntax tree into a [Node],
+// own parser does; then a builder turns the syntax tree into a [bt.Node],
 // expanding branches.
 //
 // Holding the whole syntax tree and the Nodes made from it at once would

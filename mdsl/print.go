@@ -20,7 +20,7 @@ import (
 // the order while, until, entry, step, exit, "then succeed" only where the
 // guard succeeds on abort, and one blank line between roots.
 
-// Format prints def in canonical MDSL. A def that is not a [Root] is
+// Format prints def in canonical MDSL. A def that is not a [bt.Root] is
 // printed inside root { }, so that parsing the text gives Root(def).
 // Shared subtrees are printed at every place (there are no branches in the
 // output). It fails for custom nodes, for a Root below the top, for names

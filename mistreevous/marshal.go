@@ -18,7 +18,7 @@ import (
 // the output). It fails for Elixir-only kinds, for arguments that are not
 // nil, bool, finite float64, string or [bt.Property], and for trees
 // deeper than [MaxDepth] or of more than [MaxNodes] nodes. Errors are
-// [*bt.DefinitionError]s naming the place.
+// of type [*bt.DefinitionError], naming the place.
 func Marshal(def bt.Node[bt.Call]) ([]byte, error) {
 	if def.IsZero() {
 		return nil, &bt.DefinitionError{Msg: "cannot marshal the zero Node"}

@@ -1,6 +1,6 @@
 // Package mistreevous reads and writes the JSON definitions of
 // Mistreevous 4.3.1 (https://github.com/nikkorn/mistreevous): [Parse]
-// reads one into a [bt.Node] of [bt.Call]s for [bt.NewStepped], and
+// reads one into a [bt.Node] of [bt.Call] leaves for [bt.NewStepped], and
 // [Marshal] writes one back. The MDSL text form of the same definitions
 // is package mdsl.
 //
@@ -60,7 +60,7 @@ const maxInt31 = 1<<31 - 1
 // guards and callbacks carry a [bt.Call]; an argument {"$": "name"}
 // becomes a [bt.Property].
 //
-// Errors are [*bt.DefinitionError]s naming the place, for example
+// Errors are of type [*bt.DefinitionError], naming the place, for example
 // "[0].child.children[2]: lotto has 3 children but 2 weights". Any input
 // gives a Node or an error, never a panic; see [MaxNodes] and
 // the other limits.
