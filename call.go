@@ -7,7 +7,7 @@ import (
 )
 
 // Call is the leaf type of trees read from Mistreevous definitions
-// ([ParseMistreevous]): the name of an agent function and its arguments.
+// (package mistreevous): the name of an agent function and its arguments.
 // Actions, conditions, guards and callbacks all carry a Call.
 //
 // An argument is nil, a bool, a float64, a string, or a [Property].

@@ -8,7 +8,7 @@ import (
 // TestFunctionsArgsAreCopies: a handler that writes to its args changes
 // neither the definition nor what the next call (of any version) gets.
 func TestFunctionsArgsAreCopies(t *testing.T) {
-	def, err := ParseMDSL("args", []byte(`root { sequence { action [Hit, 3, "left"] condition [Near, true] action [Hit, 3, "left"] } }`))
+	def, err := parseMDSL("args", []byte(`root { sequence { action [Hit, 3, "left"] condition [Near, true] action [Hit, 3, "left"] } }`))
 	if err != nil {
 		t.Fatal(err)
 	}

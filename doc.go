@@ -80,10 +80,9 @@
 // holds that style's runtime rule of every kind ([pos.ended]); zipper.go is
 // the persistent cursor over it, tree.go the [Tree] version, parallel.go
 // its frontier of several focused leaves, custom.go the custom nodes.
-// stepped_compile.go and stepped.go are the stepped engine. json.go and
-// jsonscan.go read and write the Elixir JSON form, mistreevous.go the
-// Mistreevous JSON form, mdsl*.go the MDSL text form (lexer, parser,
-// printer). state.go and saved.go save and restore running versions,
+// stepped_compile.go and stepped.go are the stepped engine. json.go (with
+// internal/jsonscan) reads and writes the Elixir JSON form; packages
+// mistreevous and mdsl the Mistreevous JSON and MDSL text forms. state.go and saved.go save and restore running versions,
 // history.go keeps timelines of them, and render*.go draws trees.
 //
 // # Parallel branches
@@ -132,9 +131,9 @@
 // without events; stepped_fresh.go updates subtrees known to be all READY
 // (after a reset), with compiled moves where the subtree is made of
 // sequences, selects, decorators and leaves; stepped_memo.go is the step
-// cache of small trees; mistreevous.go reads and writes Mistreevous JSON definitions
-// ([ParseMistreevous], [MarshalMistreevous]), whose leaves are [Call]s run
-// by a [Functions] registry (call.go).
+// cache of small trees; package mistreevous reads and writes Mistreevous
+// JSON definitions (mistreevous.Parse, mistreevous.Marshal), whose leaves
+// are [Call]s run by a [Functions] registry (call.go).
 //
 // State. A version is four words: the shared machine (program, agent,
 // options), the node states inline (2 bits per node, for trees of up to
@@ -220,9 +219,9 @@
 // once per Start: the Elixir hot path (Value, Succeed, Fail) is untouched.
 //
 // Limits. Stepped trees are at most 4,096 levels deep (the engine updates
-// recursively); Mistreevous definitions have at most [MaxMistreevousNodes]
-// nodes once branches are expanded, calls at most [MaxArgs] arguments, and
-// names and strings at most [MaxStringBytes] bytes.
+// recursively); Mistreevous definitions have at most mistreevous.MaxNodes
+// nodes once branches are expanded, calls at most mistreevous.MaxArgs arguments, and
+// names and strings at most mistreevous.MaxStringBytes bytes.
 //
 // Departures from Mistreevous (none in the corpus's behaviour): a
 // definition that is not a [Root] runs as if wrapped in one; the default
@@ -233,110 +232,15 @@
 // callbacks get (value, succeeded, aborted) rather than an object first;
 // conditions, callbacks and exits live in separate maps of [Functions]
 // (one name may serve as action and condition); globally registered
-// functions and subtrees are not supported; [MarshalMistreevous] writes
+// functions and subtrees are not supported; mistreevous.Marshal writes
 // branches expanded; a random() outside [0, 1) is an error.
 //
-// # Text definitions: MDSL
+// # Text definitions
 //
-// Trees can be written as text in MDSL, the definition language of
-// Mistreevous 4.3.1, which its online visualiser and editor read:
-//
-//	root {
-//	    sequence while(HasAmmo) {
-//	        action [Aim, $target]
-//	        wait [500]
-//	        action [Fire, 2, "left"] exit(Reload)
-//	    }
-//	}
-//
-// [ParseMDSL] reads a text into a tree of [Call]s exactly as Mistreevous
-// does, and [ParseMDSLFunc] reads one whose leaves are plain values of your
-// own type (the Elixir-style trees of [Start]). [FormatMDSL] and
-// [FormatMDSLFunc] print a tree in the canonical form, and
-// [FormatMDSLSource] reformats a text, keeping its named roots, branches
-// and comments (the `bt fmt` command, cmd/bt).
-//
-// The grammar, as Mistreevous 4.3.1 reads it:
-//
-//	definition = root+                                   (one without a name: the main tree)
-//	root       = "root" ("[" Name "]")? attr* "{" node "}"
-//	node       = composite | decorator | leaf | "branch" "[" Name "]"
-//	composite  = ("sequence" | "selector" | "parallel" | "race" | "all") attr* "{" node+ "}"
-//	           | "lotto" ("[" weight ("," weight)* "]")? attr* "{" node+ "}"
-//	decorator  = ("flip" | "succeed" | "fail") attr* "{" node "}"
-//	           | ("repeat" | "retry") ("[" n "]" | "[" min "," max "]")? attr* "{" node "}"
-//	leaf       = ("action" | "condition") "[" Name ("," value)* "]" attr*
-//	           | "wait" ("[" ms "]" | "[" min "," max "]")? attr*
-//	attr       = ("while" | "until") "(" Name ("," value)* ")" ("then" ("succeed" | "fail"))?
-//	           | ("entry" | "step" | "exit") "(" Name ("," value)* ")"
-//	value      = "null" | "true" | "false" | number | string | "$" property
-//
-// Every [ ] may be written ( ) and the other way round. Keywords are
-// compared without case (after JavaScript's toUpperCase, so "ROOT",
-// "Sequence" and even "ſequence" are keywords); null, true and false are
-// lower case. A number is what JavaScript's Number reads in decimal: -2.5,
-// .5, +1, 1e3, 5. (counts, weights and durations must be integers as
-// Mistreevous decides it, parseFloat(x) === parseInt(x, 10), so 1e3 is not
-// one). A string is "..." with no line break after a backslash; its first
-// \" stands for a quote and every other character stands for itself (so
-// "a\tb" is four characters, as in Mistreevous). A Name is any other word:
-// anything up to white space or one of ( ) { } [ ] , and a $ followed by a
-// letter or _ starts a property reference ([Property]). /* comments */ may
-// go anywhere, even inside a word or a string: they are deleted first. Any
-// number of attributes may follow a node, in any order, each once.
-// Arguments of a call after its name must not be names ("invalid action
-// argument value 'B', must be string, number, boolean, agent property
-// reference or null").
-//
-// Branches are expanded as [ParseMistreevous] expands them: each branch
-// [Name] becomes the child of root [Name] (that root's own attributes are
-// ignored), a fresh copy at every place; an unknown name or a cycle is an
-// error, and so is a named root that is never used but invalid. The limits
-// are those of Mistreevous definitions: [MaxMistreevousNodes] nodes once
-// expanded, [MaxMistreevousDepth] levels of nesting (the parser uses an
-// explicit stack and refuses deeper texts; the builder recurses at most
-// that deep), [MaxArgs] arguments, [MaxStringBytes] per name or string,
-// [MaxMDSLBytes] of text.
-//
-// Our own kinds. Where Mistreevous has a node with the same semantics, its
-// keyword is used; the others have keywords of their own in the same
-// syntax (one table, mdslKeywords):
-//
-//	kind                      keyword                 arguments
-//	Leaf                      action [Name, ...]      (a leaf: its call, or one value for ParseMDSLFunc)
-//	Condition                 condition [Name, ...]
-//	Select                    selector
-//	Sequence                  sequence
-//	Negate                    flip                    (Mistreevous's flip is Negate)
-//	AlwaysSucceed             succeed
-//	AlwaysFail                fail
-//	Continually               repeat_until_fail       (Mistreevous's repeat fails when its child fails: another kind)
-//	RepeatUntilSucceed        repeat_until_succeed    (Mistreevous's retry fails after its attempts, or never ends)
-//	RepeatN                   repeat_n [n]            n >= 2
-//	Random                    random                  (Mistreevous's lotto is the stepped engine's, with its own draws)
-//	RandomWeighted            random_weighted [w, ...] one weight >= 1 per child
-//	Threshold                 threshold [s, f]        success and failure counts (negative: all but k)
-//	Root, Wait, Parallel, Race, All, Lotto, Repeat, Retry: root, wait, parallel, race, all, lotto, repeat, retry
-//
-// Custom nodes have no text form. These keywords are the only thing the
-// parser reads that Mistreevous would not: a text without them is plain
-// Mistreevous MDSL.
-//
-// Leaves of Elixir-style trees. [ParseMDSLFunc] takes a function from a
-// leaf's text to your leaf type; a leaf (and an attribute) is then one
-// identifier or one string: action [go_right] or action ["go right"].
-//
-// Errors are [*MDSLError]s with the file name, line and column (in bytes,
-// from 1), and the line quoted with a caret under the column:
-//
-//	bot.mdsl:3:9: repeat takes one child, got 2
-//	        action [B]
-//	        ^
-//
-// Departures, all refusals of texts Mistreevous takes: a string touching a
-// word (`a"b"`, which Mistreevous reads as the name a@@0@@), a word
-// @@digits@@, the number forms Infinity, 0x.., 0o.. and 0b.. (which
-// Mistreevous reads as Infinity and 0), a comma in place of a name
-// (`action [,]`), an unterminated string (which Mistreevous leaves as
-// characters of a name), and invalid UTF-8.
+// Package mdsl reads and writes trees as MDSL text, the definition
+// language of Mistreevous 4.3.1 (mdsl.Parse, mdsl.ParseFunc, mdsl.Format,
+// mdsl.FormatSource), and package mistreevous its JSON definitions
+// (mistreevous.Parse, mistreevous.Marshal); both build trees with this
+// package's constructors, and read the MDSL keyword of each kind from
+// [Kind.MDSL].
 package behaviortree

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/zipbt/behaviortree/internal/jsonscan"
 )
 
 // DefinitionError reports a JSON definition that is not a valid tree, or
@@ -65,7 +67,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 				return fail("leaf: "+clipMessage(err.Error()), err)
 			case string(b) == "null":
 				return fail(fmt.Sprintf("leaf: %T value marshals to null, which is not a node", nd.leaf), nil)
-			case (b[0] == '{' || b[0] == '[') && nesting+jsonNesting(b) > maxJSONDepth:
+			case (b[0] == '{' || b[0] == '[') && nesting+jsonscan.Nesting(b) > jsonscan.MaxDepth:
 				return fail(errTooDeep, nil)
 			}
 			buf = append(buf, b...)
@@ -76,7 +78,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 			return fail(fmt.Sprintf("custom node %T has no JSON form", nd.custom), nil)
 		case !kinds[nd.kind].elixir:
 			return fail(fmt.Sprintf("%s node has no JSON form", nd.kind), nil)
-		case nesting+2 > maxJSONDepth:
+		case nesting+2 > jsonscan.MaxDepth:
 			return fail(errTooDeep, nil)
 		}
 		buf = append(buf, `{"type":"`...)
@@ -129,8 +131,8 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 	return buf, nil
 }
 
-// errTooDeep is the message of a definition nested past maxJSONDepth.
-var errTooDeep = fmt.Sprintf("the JSON form would nest more than %d levels of arrays and objects", maxJSONDepth)
+// errTooDeep is the message of a definition nested past jsonscan.MaxDepth.
+var errTooDeep = fmt.Sprintf("the JSON form would nest more than %d levels of arrays and objects", jsonscan.MaxDepth)
 
 // UnmarshalJSON sets n to the definition in data, as [ParseJSON] reads it.
 // n is left unchanged on error. Through json.Unmarshal, encoding/json
@@ -179,7 +181,7 @@ func (n *Node[L]) UnmarshalJSON(data []byte) error {
 // children), after its children. Messages quote at most about 100 bytes of
 // the input.
 func ParseJSON[L any](data []byte) (Node[L], error) {
-	p := parser[L]{s: scanner{data: data}, leaf: leafDecoderOf[L]()}
+	p := parser[L]{s: jsonscan.Scanner{Data: data}, leaf: leafDecoderOf[L]()}
 	return p.parse()
 }
 
@@ -206,7 +208,7 @@ func leafDecoderOf[L any]() leafDecoder {
 // object at a node's place is a frame on a stack until its '}', and the
 // nodes read so far wait in built for their parent.
 type parser[L any] struct {
-	s      scanner
+	s      jsonscan.Scanner
 	leaf   leafDecoder
 	frames []jsonFrame // the objects being read, the root's first
 	built  []Node[L]   // the children read so far; frame f's are built[f.base:]
@@ -223,16 +225,16 @@ type jsonFrame struct {
 }
 
 // header is what an object's keys say, as tokens of the input, until the
-// object is read whole. A token of kind tokNone is a key not seen.
+// object is read whole. A jsonscan.Token of kind jsonscan.None is a key not seen.
 type header struct {
-	inner    bool   // it has "type" or "children": an inner node, not a leaf
-	typ      token  // the value of "type"
-	n        token  // the value of "n"
-	weights  token  // the start of the value of "weights"
-	children token  // the start of the value of "children"
-	unknown  token  // the first other key
-	dup      string // the first of "n" and "weights" seen twice
-	kind     Kind   // the kind "type" names, once known
+	inner    bool           // it has "type" or "children": an inner node, not a leaf
+	typ      jsonscan.Token // the value of "type"
+	n        jsonscan.Token // the value of "n"
+	weights  jsonscan.Token // the start of the value of "weights"
+	children jsonscan.Token // the start of the value of "children"
+	unknown  jsonscan.Token // the first other key
+	dup      string         // the first of "n" and "weights" seen twice
+	kind     Kind           // the kind "type" names, once known
 	known    bool
 	params   Params // the parameters, once read
 	// haveParams is set once params are read: when the object is read
@@ -245,16 +247,16 @@ type header struct {
 func (h *header) hasParam(kind Kind) bool {
 	switch kinds[kind].param {
 	case paramN:
-		return h.n.kind != tokNone
+		return h.n.Kind != jsonscan.None
 	case paramWeights:
-		return h.weights.kind != tokNone
+		return h.weights.Kind != jsonscan.None
 	}
 	return true
 }
 
 // parse reads the whole document.
 func (p *parser[L]) parse() (Node[L], error) {
-	t, err := p.s.next()
+	t, err := p.s.Next()
 	if err == nil {
 		err = p.startNode(t, 0)
 	}
@@ -262,10 +264,10 @@ func (p *parser[L]) parse() (Node[L], error) {
 		err = p.step()
 	}
 	if err == nil {
-		_, err = p.s.next() // the end of the input
+		_, err = p.s.Next() // the end of the input
 	}
 	if err != nil {
-		if se, ok := err.(*syntaxError); ok {
+		if se, ok := err.(*jsonscan.SyntaxError); ok {
 			err = p.frameError(se.Error(), nil)
 		}
 		return Node[L]{}, err
@@ -273,51 +275,51 @@ func (p *parser[L]) parse() (Node[L], error) {
 	return p.root, nil
 }
 
-// step reads the next token of the innermost object.
+// step reads the next jsonscan.Token of the innermost object.
 func (p *parser[L]) step() error {
 	f := &p.frames[len(p.frames)-1]
-	t, err := p.s.next()
+	t, err := p.s.Next()
 	switch {
 	case err != nil:
 		return err
-	case f.reading && t.kind == tokArrayEnd:
+	case f.reading && t.Kind == jsonscan.ArrayEnd:
 		f.reading = false
 		return nil
 	case f.reading:
 		return p.startNode(t, len(p.built)-f.base)
-	case t.kind == tokObjectEnd:
-		return p.endObject(t.end)
+	case t.Kind == jsonscan.ObjectEnd:
+		return p.endObject(t.End)
 	}
 	return p.readKey(f, t)
 }
 
-// startNode reads the node that token t begins, child i of the innermost
+// startNode reads the node that jsonscan.Token t begins, child i of the innermost
 // object (or the root): a leaf whole, or an object's '{'.
-func (p *parser[L]) startNode(t token, i int) error {
+func (p *parser[L]) startNode(t jsonscan.Token, i int) error {
 	switch {
-	case t.kind == tokObject:
-		p.frames = append(p.frames, jsonFrame{start: t.start, index: i, base: len(p.built)})
+	case t.Kind == jsonscan.Object:
+		p.frames = append(p.frames, jsonFrame{start: t.Start, index: i, base: len(p.built)})
 		return nil
-	case t.kind == tokNull:
+	case t.Kind == jsonscan.Null:
 		return &DefinitionError{Path: p.childPath(i), Msg: "null is not a node"}
-	case t.kind == tokString && p.leaf == leafString:
+	case t.Kind == jsonscan.String && p.leaf == leafString:
 		var leaf L
-		*(*string)(unsafe.Pointer(&leaf)) = decodeString(p.s.data, t) // L's underlying type is string
+		*(*string)(unsafe.Pointer(&leaf)) = jsonscan.DecodeString(p.s.Data, t) // L's underlying type is string
 		p.deliver(Leaf(leaf))
 		return nil
 	}
-	end, err := p.s.skip(t)
+	end, err := p.s.Skip(t)
 	if err != nil {
 		return err
 	}
-	return p.readLeaf(i, t.start, end)
+	return p.readLeaf(i, t.Start, end)
 }
 
 // readLeaf decodes data[start:end], child i of the innermost object (or the
 // root), as a leaf value.
 func (p *parser[L]) readLeaf(i, start, end int) error {
 	var leaf L
-	if err := json.Unmarshal(p.s.data[start:end], &leaf); err != nil {
+	if err := json.Unmarshal(p.s.Data[start:end], &leaf); err != nil {
 		return &DefinitionError{Path: p.childPath(i), Msg: "leaf: " + clipMessage(err.Error()), Err: err}
 	}
 	p.deliver(Leaf(leaf))
@@ -335,9 +337,9 @@ func (p *parser[L]) deliver(nd Node[L]) {
 
 // readKey reads key t of object f and its value, except for the elements
 // of "children", which are nodes that step reads next.
-func (p *parser[L]) readKey(f *jsonFrame, t token) error {
-	key := jsonKey(p.s.data, t)
-	v, err := p.s.next()
+func (p *parser[L]) readKey(f *jsonFrame, t jsonscan.Token) error {
+	key := jsonKey(p.s.Data, t)
+	v, err := p.s.Next()
 	if err != nil {
 		return err
 	}
@@ -348,13 +350,13 @@ func (p *parser[L]) readKey(f *jsonFrame, t token) error {
 		if key == "children" {
 			seen = &h.children
 		}
-		if seen.kind != tokNone {
+		if seen.Kind != jsonscan.None {
 			return p.frameError(fmt.Sprintf("duplicate key %q", key), nil)
 		}
 		h.inner = true
 		*seen = v
-		if key == "children" && v.kind == tokArray {
-			if h.typ.kind != tokNone { // report what the keys so far say first
+		if key == "children" && v.Kind == jsonscan.Array {
+			if h.typ.Kind != jsonscan.None { // report what the keys so far say first
 				if _, _, msg := p.readHeader(h, false, 0); msg != "" {
 					return p.frameError(msg, nil)
 				}
@@ -367,16 +369,16 @@ func (p *parser[L]) readKey(f *jsonFrame, t token) error {
 		if key == "weights" {
 			seen = &h.weights
 		}
-		if seen.kind != tokNone && h.dup == "" {
+		if seen.Kind != jsonscan.None && h.dup == "" {
 			h.dup = key
 		}
 		*seen = v
 	default:
-		if h.unknown.kind == tokNone {
+		if h.unknown.Kind == jsonscan.None {
 			h.unknown = t
 		}
 	}
-	_, err = p.s.skip(v)
+	_, err = p.s.Skip(v)
 	return err
 }
 
@@ -434,20 +436,20 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 	if h.known {
 		return h.kind, ""
 	}
-	switch h.typ.kind {
-	case tokNone:
+	switch h.typ.Kind {
+	case jsonscan.None:
 		return 0, `inner node needs a "type"`
-	case tokString:
+	case jsonscan.String:
 	default:
-		return 0, "type must be a string, got " + jsonKind(h.typ.kind)
+		return 0, "type must be a string, got " + jsonKind(h.typ.Kind)
 	}
-	if h.typ.simple { // no escape to resolve: look it up without a copy
-		if kind, ok := kindByName[string(p.s.data[h.typ.start+1:h.typ.end-1])]; ok {
+	if h.typ.Simple { // no escape to resolve: look it up without a copy
+		if kind, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
 			h.kind, h.known = kind, true
 			return kind, ""
 		}
 	}
-	name := decodeString(p.s.data, h.typ)
+	name := jsonscan.DecodeString(p.s.Data, h.typ)
 	kind, ok := kindByName[name]
 	if !ok {
 		return 0, "unknown type " + quoteInput(name)
@@ -457,17 +459,17 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 }
 
 // typeName returns the type as written, for messages.
-func (p *parser[L]) typeName(h *header) string { return decodeString(p.s.data, h.typ) }
+func (p *parser[L]) typeName(h *header) string { return jsonscan.DecodeString(p.s.Data, h.typ) }
 
 // headerFields checks that the object has no key its kind does not take,
 // and no key twice.
 func (p *parser[L]) headerFields(h *header, param param) string {
 	switch {
-	case h.unknown.kind != tokNone:
-		return p.typeName(h) + " has an unknown field " + quoteInput(decodeString(p.s.data, h.unknown))
-	case h.n.kind != tokNone && param != paramN:
+	case h.unknown.Kind != jsonscan.None:
+		return p.typeName(h) + " has an unknown field " + quoteInput(jsonscan.DecodeString(p.s.Data, h.unknown))
+	case h.n.Kind != jsonscan.None && param != paramN:
 		return p.typeName(h) + ` does not take "n"`
-	case h.weights.kind != tokNone && param != paramWeights:
+	case h.weights.Kind != jsonscan.None && param != paramWeights:
 		return p.typeName(h) + ` does not take "weights"`
 	case h.dup != "":
 		return fmt.Sprintf("duplicate key %q", h.dup)
@@ -477,13 +479,13 @@ func (p *parser[L]) headerFields(h *header, param param) string {
 
 // headerChildren checks that the object has an array of children.
 func (p *parser[L]) headerChildren(h *header) string {
-	switch h.children.kind {
-	case tokNone:
+	switch h.children.Kind {
+	case jsonscan.None:
 		return p.typeName(h) + ` needs "children"`
-	case tokArray:
+	case jsonscan.Array:
 		return ""
 	}
-	return p.typeName(h) + ": children must be an array, got " + jsonKind(h.children.kind)
+	return p.typeName(h) + ": children must be an array, got " + jsonKind(h.children.Kind)
 }
 
 // headerParams reads the parameter that kind takes, if any: "n" or
@@ -494,7 +496,7 @@ func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, stri
 	name := kinds[kind].name
 	switch kinds[kind].param {
 	case paramN:
-		if h.n.kind == tokNone {
+		if h.n.Kind == jsonscan.None {
 			if final {
 				return params, name + ` needs "n"`
 			}
@@ -506,22 +508,22 @@ func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, stri
 		}
 		params.N = clampInt(n)
 	case paramWeights:
-		switch h.weights.kind {
-		case tokNone:
+		switch h.weights.Kind {
+		case jsonscan.None:
 			if final {
 				return params, name + ` needs "weights"`
 			}
 			return params, ""
-		case tokArray:
+		case jsonscan.Array:
 		default:
-			return params, name + ": weights must be an array, got " + jsonKind(h.weights.kind)
+			return params, name + ": weights must be an array, got " + jsonKind(h.weights.Kind)
 		}
 		// The array is valid JSON: read it again, from its '['.
-		s := scanner{data: p.s.data, pos: h.weights.start}
-		s.next()
+		s := jsonscan.Scanner{Data: p.s.Data, Pos: h.weights.Start}
+		s.Next()
 		for i := 0; ; i++ {
-			t, _ := s.next()
-			if t.kind == tokArrayEnd {
+			t, _ := s.Next()
+			if t.Kind == jsonscan.ArrayEnd {
 				break
 			}
 			w, ok := p.jsonInt(t)
@@ -534,49 +536,49 @@ func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, stri
 	return params, ""
 }
 
-// jsonInt returns token t as an int64 if it is a JSON integer.
-func (p *parser[L]) jsonInt(t token) (int64, bool) {
-	if t.kind != tokNumber {
+// jsonInt returns jsonscan.Token t as an int64 if it is a JSON integer.
+func (p *parser[L]) jsonInt(t jsonscan.Token) (int64, bool) {
+	if t.Kind != jsonscan.Number {
 		return 0, false
 	}
-	x, err := strconv.ParseInt(string(p.s.data[t.start:t.end]), 10, 64)
+	x, err := strconv.ParseInt(string(p.s.Data[t.Start:t.End]), 10, 64)
 	return x, err == nil
 }
 
-// jsonText shows the value that token t begins: a scalar as written (cut to
+// jsonText shows the value that jsonscan.Token t begins: a scalar as written (cut to
 // about maxQuoted bytes), or its kind.
-func (p *parser[L]) jsonText(t token) string {
-	switch t.kind {
-	case tokNumber:
-		return clipMessage(string(p.s.data[t.start:t.end]))
-	case tokString:
-		return quoteInput(decodeString(p.s.data, t))
+func (p *parser[L]) jsonText(t jsonscan.Token) string {
+	switch t.Kind {
+	case jsonscan.Number:
+		return clipMessage(string(p.s.Data[t.Start:t.End]))
+	case jsonscan.String:
+		return quoteInput(jsonscan.DecodeString(p.s.Data, t))
 	}
-	return jsonKind(t.kind)
+	return jsonKind(t.Kind)
 }
 
-// jsonKind names the JSON kind of a value from its first token.
-func jsonKind(k tokKind) string {
+// jsonKind names the JSON kind of a value from its first jsonscan.Token.
+func jsonKind(k jsonscan.Kind) string {
 	switch k {
-	case tokNull:
+	case jsonscan.Null:
 		return "null"
-	case tokTrue, tokFalse:
+	case jsonscan.True, jsonscan.False:
 		return "a boolean"
-	case tokNumber:
+	case jsonscan.Number:
 		return "a number"
-	case tokString:
+	case jsonscan.String:
 		return "a string"
-	case tokArray:
+	case jsonscan.Array:
 		return "an array"
 	}
 	return "an object"
 }
 
-// jsonKey returns the text of the key token t of data, without a copy for
+// jsonKey returns the text of the key jsonscan.Token t of data, without a copy for
 // the keys of inner nodes.
-func jsonKey(data []byte, t token) string {
-	if t.simple {
-		switch raw := data[t.start+1 : t.end-1]; string(raw) {
+func jsonKey(data []byte, t jsonscan.Token) string {
+	if t.Simple {
+		switch raw := data[t.Start+1 : t.End-1]; string(raw) {
 		case "type":
 			return "type"
 		case "children":
@@ -587,7 +589,7 @@ func jsonKey(data []byte, t token) string {
 			return "weights"
 		}
 	}
-	return decodeString(data, t)
+	return jsonscan.DecodeString(data, t)
 }
 
 // childPath returns the path of child i of the innermost object, or of the

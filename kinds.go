@@ -257,6 +257,47 @@ func (k Kind) Mistreevous() string {
 	return ""
 }
 
+// MDSL returns the kind's keyword in MDSL texts (package mdsl):
+// Mistreevous's type name where the kind has one ("action", "selector",
+// "flip", ...), a keyword of this library's own in the same syntax for
+// the others ("repeat_n", "threshold", ...), or "" for custom nodes.
+func (k Kind) MDSL() string {
+	if k < numKinds {
+		return kinds[k].mdsl
+	}
+	return ""
+}
+
+// Arity returns how many children nodes of kind k take: 0 and 0 for a
+// leaf, 1 and 1 for a decorator, 1 and -1 (no most) for a composite, and 0
+// and -1 for the reactive kinds, which may have none.
+func (k Kind) Arity() (least, most int) {
+	if k >= numKinds {
+		return 0, 0
+	}
+	switch kinds[k].arity {
+	case oneChild:
+		return 1, 1
+	case someChildren:
+		return 1, -1
+	case anyChildren:
+		return 0, -1
+	}
+	return 0, 0
+}
+
+// Carries reports whether nodes of kind k carry a value L: Leaf and
+// Condition nodes, made by [Leaf] and [Condition] rather than [Build].
+func (k Kind) Carries() bool { return k < numKinds && kinds[k].carries }
+
+// TakesThreshold reports whether nodes of kind k have M-of-N counts,
+// [Params.Success] and [Params.Failure] (Threshold).
+func (k Kind) TakesThreshold() bool { return k < numKinds && kinds[k].param == paramThreshold }
+
+// TakesCounts reports whether nodes of kind k have per-step counts,
+// [Params.Failure] and [Params.Success] of any value (ReactiveParallel).
+func (k Kind) TakesCounts() bool { return k < numKinds && kinds[k].param == paramCounts }
+
 // Bound says whether a Repeat or Retry has a count, or a Wait a duration,
 // and whether it is fixed or drawn from a range.
 type Bound uint8

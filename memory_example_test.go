@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 // The NPC's memory: typed keys, declared once.
@@ -16,7 +17,7 @@ var (
 // memory of its versions: undone in the middle of the attack, saved and
 // restored, it carries on exactly where it was.
 func ExampleMemory() {
-	def, err := bt.ParseMDSL("npc.mdsl", []byte(`root { sequence { action [Attack] action [Patrol] } }`))
+	def, err := mdsl.Parse("npc.mdsl", []byte(`root { sequence { action [Attack] action [Patrol] } }`))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -405,7 +405,7 @@ func TestMemoryFailedStepKeepsNothing(t *testing.T) {
 }
 
 func TestMemoryFunctionsProperty(t *testing.T) {
-	def, err := ParseMDSL("test.mdsl", []byte(`root { sequence { action [Walk, $speed] action [Count] } }`))
+	def, err := parseMDSL("test.mdsl", []byte(`root { sequence { action [Walk, $speed] action [Count] } }`))
 	if err != nil {
 		t.Fatal(err)
 	}

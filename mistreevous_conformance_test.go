@@ -79,7 +79,7 @@ func readCorpus[T any](t testing.TB, file string) []T {
 // "callback"), and every node's state after each step must be the one
 // that the trace's state changes so far give.
 func runMistreevousCase(c *mcase, quiet bool) string {
-	def, err := ParseMistreevous(c.Definition)
+	def, err := parseMistreevous(c.Definition)
 	if err != nil {
 		return "parse: " + err.Error()
 	}

@@ -12,8 +12,8 @@ import (
 
 // MaxSteppedNodes is the most nodes that a definition may have for
 // [NewStepped] (an implicit root not counted): as many as
-// [MaxMistreevousNodes], so that every tree [ParseMDSL] and
-// [ParseMistreevous] read can run.
+// mistreevous.MaxNodes, so that every tree mdsl.Parse and
+// mistreevous.Parse read can run.
 const MaxSteppedNodes = 1 << 20
 
 // maxSteppedDepth bounds the depth of a stepped tree: the engine updates,

@@ -96,7 +96,7 @@ func branchBomb(levels, fan int) string {
 // bombShape is the tree of branchBomb(4, 31), as ParseMDSL reads it (a
 // Node[Call], as bt runs it): 954,306 places from 1.6 KB of text.
 func bombShape() Node[Call] {
-	def, err := ParseMDSL("bomb.mdsl", []byte(branchBomb(4, 31)))
+	def, err := parseMDSL("bomb.mdsl", []byte(branchBomb(4, 31)))
 	if err != nil {
 		panic(err)
 	}
@@ -203,8 +203,8 @@ func doubled(k int) Node[int] {
 // and the tree's size, and refuses a tree of tens of millions of places
 // before it allocates for them.
 func TestSteppedNodeLimit(t *testing.T) {
-	if MaxSteppedNodes < MaxMistreevousNodes {
-		t.Fatalf("MaxSteppedNodes = %d, less than MaxMistreevousNodes = %d: a parsed tree may not run", MaxSteppedNodes, MaxMistreevousNodes)
+	if MaxSteppedNodes < maxMistreevousNodes {
+		t.Fatalf("MaxSteppedNodes = %d, less than maxMistreevousNodes = %d: a parsed tree may not run", MaxSteppedNodes, maxMistreevousNodes)
 	}
 	agent := Agent[int]{Action: func(int) Result { return ResultSuccess }}
 	half := doubled(18) // 2^19-1 places

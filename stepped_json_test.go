@@ -12,7 +12,7 @@ import (
 // restores, never to {}; unmarshalling it into a Stepped fails and says
 // how to restore; histories fail both ways instead of writing {}.
 func TestSteppedJSON(t *testing.T) {
-	def, err := ParseMDSL("json", []byte(`root { sequence { action [A] wait [20] action [B] } }`))
+	def, err := parseMDSL("json", []byte(`root { sequence { action [A] wait [20] action [B] } }`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestSteppedJSON(t *testing.T) {
 			t.Errorf("RestoreJSON(%.60q): %v, want an error", bad, err)
 		}
 	}
-	other, _ := ParseMDSL("other", []byte(`root { sequence { action [A] wait [20] action [B] action [C] } }`))
+	other, _ := parseMDSL("other", []byte(`root { sequence { action [A] wait [20] action [B] action [C] } }`))
 	ot, _ := NewStepped(other, ag)
 	if _, err := ot.RestoreJSON(raw.AI); err == nil {
 		t.Error("RestoreJSON against another definition: no error")

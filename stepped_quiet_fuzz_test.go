@@ -97,7 +97,7 @@ func FuzzStepQuiet(f *testing.F) {
 		f.Add([]byte(s), uint64(7))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, seed uint64) {
-		def, err := ParseMDSL("fuzz.mdsl", src)
+		def, err := parseMDSL("fuzz.mdsl", src)
 		if err != nil || def.Size() > 200 {
 			return
 		}

@@ -333,7 +333,7 @@ func TestRestoreReachable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		def, err := ParseMDSL(file, src)
+		def, err := parseMDSL(file, src)
 		if err != nil {
 			continue // bad.mdsl
 		}
@@ -343,7 +343,7 @@ func TestRestoreReachable(t *testing.T) {
 	}
 	cases := readMistreevousCorpus(t, mistreevousCorpus())
 	for i := range cases {
-		def, err := ParseMistreevous(cases[i].Definition)
+		def, err := parseMistreevous(cases[i].Definition)
 		if err != nil {
 			continue
 		}

@@ -239,7 +239,7 @@ func TestAsyncOldVersion(t *testing.T) {
 }
 
 func TestFunctionsAgentUnknownName(t *testing.T) {
-	def, err := ParseMistreevous([]byte(`[{"type":"root","child":{"type":"sequence","children":[
+	def, err := parseMistreevous([]byte(`[{"type":"root","child":{"type":"sequence","children":[
 		{"type":"action","call":"Walk","args":[{"$":"speed"}]},
 		{"type":"condition","call":"Near","entry":{"call":"Hello"}}]}}]`))
 	if err != nil {
@@ -288,13 +288,13 @@ func TestParseMistreevousErrors(t *testing.T) {
 		{`[{"type":"root","child":{"type":"branch","ref":"X","while":{"call":"C"}}}]`, "[0].child: branch cannot have attributes"},
 		{`[1,`, "invalid JSON"},
 	} {
-		_, err := ParseMistreevous([]byte(c.in))
+		_, err := parseMistreevous([]byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n got %v\nwant %q", c.in, err, c.want)
 		}
 	}
-	deep := strings.Repeat(`{"type":"flip","child":`, MaxMistreevousDepth) + `{"type":"action","call":"A"}` + strings.Repeat("}", MaxMistreevousDepth)
-	if _, err := ParseMistreevous([]byte(`[{"type":"root","child":` + deep + `}]`)); err == nil || !strings.Contains(err.Error(), "deeper than") {
+	deep := strings.Repeat(`{"type":"flip","child":`, maxMistreevousDepth) + `{"type":"action","call":"A"}` + strings.Repeat("}", maxMistreevousDepth)
+	if _, err := parseMistreevous([]byte(`[{"type":"root","child":` + deep + `}]`)); err == nil || !strings.Contains(err.Error(), "deeper than") {
 		t.Errorf("deep: %v", err)
 	}
 	// Branches that double at each level exceed the node limit.
@@ -304,7 +304,7 @@ func TestParseMistreevousErrors(t *testing.T) {
 		b.WriteString(`,{"type":"root","id":"R` + itoa(i) + `","child":{"type":"sequence","children":[{"type":"branch","ref":"R` + itoa(i+1) + `"},{"type":"branch","ref":"R` + itoa(i+1) + `"}]}}`)
 	}
 	b.WriteString(`,{"type":"root","id":"R25","child":{"type":"action","call":"A"}}]`)
-	if _, err := ParseMistreevous([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "more than 1048576 nodes") {
+	if _, err := parseMistreevous([]byte(b.String())); err == nil || !strings.Contains(err.Error(), "more than 1048576 nodes") {
 		t.Errorf("doubling: %v", err)
 	}
 }
@@ -314,19 +314,19 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestMistreevousRoundTrip(t *testing.T) {
 	cases := readMistreevousCorpus(t, "testdata/mistreevous-4.3.1.jsonl.gz")
 	for _, c := range cases[:300] {
-		def, err := ParseMistreevous(c.Definition)
+		def, err := parseMistreevous(c.Definition)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := MarshalMistreevous(def)
+		out, err := marshalMistreevous(def)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseMistreevous(out)
+		again, err := parseMistreevous(out)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", c.ID, err, out)
 		}
-		out2, _ := MarshalMistreevous(again)
+		out2, _ := marshalMistreevous(again)
 		if string(out) != string(out2) {
 			t.Fatalf("%s: round trip differs", c.ID)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 // The bots' trees are also written as MDSL text in trees/, which the
@@ -27,5 +28,5 @@ func TreeText(name string) ([]byte, error) {
 // result is a Mistreevous root; for the Value/Succeed/Fail bots (A to D),
 // its child is the tree to Start.
 func ParseTree(name string, src []byte) (bt.Node[Intent], error) {
-	return bt.ParseMDSLFunc(name, src, func(text string) (Intent, error) { return Intent(text), nil })
+	return mdsl.ParseFunc(name, src, func(text string) (Intent, error) { return Intent(text), nil })
 }

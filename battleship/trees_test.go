@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 func text(v Intent) (string, error) { return string(v), nil }
@@ -29,11 +30,11 @@ func TestTreeTexts(t *testing.T) {
 		}
 		// The canonical text shows attributes (guards) too, which String
 		// does not.
-		gotText, err := bt.FormatMDSLFunc(got, text)
+		gotText, err := mdsl.FormatFunc(got, text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantText, err := bt.FormatMDSLFunc(tc.tree, text)
+		wantText, err := mdsl.FormatFunc(tc.tree, text)
 		if err != nil {
 			t.Fatal(err)
 		}

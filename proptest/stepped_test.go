@@ -10,6 +10,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/proptest"
 )
 
@@ -132,15 +133,15 @@ func TestSteppedLaws(t *testing.T) {
 	props.Property("S3 MDSL prints and reads back every generated tree", prop.ForAll(
 		func(n bt.Node[string]) string {
 			text := func(v string) (string, error) { return v, nil }
-			src, err := bt.FormatMDSLFunc(n, text)
+			src, err := mdsl.FormatFunc(n, text)
 			if err != nil {
 				return fmt.Sprintf("%v: %v", n, err)
 			}
-			back, err := bt.ParseMDSLFunc("gen.mdsl", src, func(v string) (string, error) { return v, nil })
+			back, err := mdsl.ParseFunc("gen.mdsl", src, func(v string) (string, error) { return v, nil })
 			if err != nil {
 				return fmt.Sprintf("%s: %v", src, err)
 			}
-			again, err := bt.FormatMDSLFunc(back, text)
+			again, err := mdsl.FormatFunc(back, text)
 			if err != nil || !bytes.Equal(src, again) || back.Fingerprint() != n.Fingerprint() {
 				return fmt.Sprintf("round trip:\n%s\ngave\n%s (%v)", src, again, err)
 			}

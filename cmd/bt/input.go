@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 // maxInputBytes is the most bytes bt reads from one input: the MDSL
 // parser's limit, which bt applies to JSON inputs and scripts too. A
 // variable so that tests can lower it.
-var maxInputBytes int64 = bt.MaxMDSLBytes
+var maxInputBytes int64 = mdsl.MaxBytes
 
 // stdin is what the file name "-" reads. A variable so that tests can set
 // it.

@@ -7,17 +7,22 @@
 //
 //	bt check FILE...
 //	bt fmt [-w] [-l] FILE...
-//	bt convert -to json|mdsl|mistreevous|elixir FILE
+//	bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] FILE
 //	bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
 //
-// check parses and validates every file and prints the errors of each,
-// exiting 1 if there are any. fmt prints the canonical form of MDSL files
-// (-w rewrites them in place, -l lists those whose formatting differs),
+// check parses and validates every file and prints the errors of each
+// (of an MDSL text, every error, up to 50, with the nearest keyword for a
+// misspelt one), exiting 1 if there are any. fmt prints the canonical
+// form of MDSL files (-w rewrites them in place, -l lists those whose
+// formatting differs),
 // keeping named roots, branches and comments. convert writes a tree in
 // another format: json is Mistreevous JSON for trees of Mistreevous kinds
-// and the Elixir corpus format for trees of Elixir kinds. render draws the
+// and the Elixir corpus format for trees of Elixir kinds. Mistreevous JSON
+// from MDSL is what Mistreevous's convertMDSLToJSON gives, named roots and
+// branch nodes kept, so that Mistreevous reads it back; -expand writes the
+// tree with branches expanded into one root instead. render draws the
 // tree. run steps the tree with a scripted agent: the script (JSON) gives
 // each action name a list of results ("success", "failure", "running")
 // and each condition name a list of booleans, used in turn and cycling, as
@@ -40,6 +45,8 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -47,7 +54,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `usage:
   bt check FILE...                             parse and validate; exit 1 on errors
   bt fmt [-w] [-l] FILE...                     print the canonical MDSL (-w: rewrite, -l: list)
-  bt convert -to json|mdsl|mistreevous|elixir FILE
+  bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
                                                convert between MDSL and JSON
   bt render [-format ascii|unicode|dot|mermaid] FILE
                                                draw the tree
@@ -168,7 +175,7 @@ func load(path string) (tree, []byte, error) {
 func parse(path string, src []byte) (tree, error) {
 	trimmed := bytes.TrimLeft(src, " \t\r\n")
 	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{' || trimmed[0] == '"') {
-		n, err := bt.ParseMistreevous(src)
+		n, err := mistreevous.Parse(src)
 		if err == nil {
 			return tree{call: n, format: "mistreevous"}, nil
 		}
@@ -181,15 +188,15 @@ func parse(path string, src []byte) (tree, error) {
 		}
 		return tree{}, fmt.Errorf("%s: %w", path, err2)
 	}
-	n, err := bt.ParseMDSL(path, src)
+	n, err := mdsl.Parse(path, src)
 	if err == nil {
 		return tree{call: n, format: "mdsl"}, nil
 	}
-	s, err2 := bt.ParseMDSLFunc(path, src, func(s string) (string, error) { return s, nil })
+	s, err2 := mdsl.ParseFunc(path, src, func(s string) (string, error) { return s, nil })
 	if err2 == nil {
 		return tree{str: s, isStr: true, format: "mdsl"}, nil
 	}
-	var e1, e2 *bt.MDSLError
+	var e1, e2 *mdsl.Error
 	if errors.As(err, &e1) && errors.As(err2, &e2) && e2.Offset > e1.Offset {
 		return tree{}, err2
 	}
@@ -211,10 +218,21 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, f := range fs.Args() {
-		if _, _, err := load(f); err != nil {
-			fmt.Fprintln(stderr, err)
-			code = 1
+		_, src, err := load(f)
+		if err == nil {
+			continue
 		}
+		code = 1
+		// An MDSL text: every error, not only the first.
+		if trimmed := bytes.TrimLeft(src, " \t\r\n"); src != nil && (len(trimmed) == 0 || !bytes.ContainsRune([]byte(`[{"`), rune(trimmed[0]))) {
+			if errs := mdsl.Check(displayName(f), src); len(errs) > 0 {
+				for _, e := range errs {
+					fmt.Fprintln(stderr, e)
+				}
+				continue
+			}
+		}
+		fmt.Fprintln(stderr, err)
 	}
 	return code
 }
@@ -254,7 +272,7 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 
 // formatSource returns the canonical form of an MDSL text. A variable so
 // that tests can make it wrong.
-var formatSource = bt.FormatMDSLSource
+var formatSource = mdsl.FormatSource
 
 // fmtFile formats one file: it prints the canonical form, lists the file
 // if its form differs (list), or rewrites it (write). It checks that the
@@ -301,8 +319,9 @@ func onlyFile(fs *flag.FlagSet) (string, error) {
 }
 
 func convert(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir FILE", stdout)
+	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir [-expand] FILE", stdout)
 	to := fs.String("to", "", "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir")
+	expand := fs.Bool("expand", false, "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -321,7 +340,7 @@ func convert(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := convertTree(t, src, displayName(file), *to)
+	out, err := convertTree(t, src, displayName(file), *to, *expand)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(file), err)
 	}
@@ -340,15 +359,15 @@ func hasElixirKinds[L any](n bt.Node[L]) bool {
 	return false
 }
 
-func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
+func convertTree(t tree, src []byte, file, to string, expand bool) ([]byte, error) {
 	if to == "mdsl" {
 		switch {
 		case t.format == "mdsl":
-			return bt.FormatMDSLSource(file, src)
+			return mdsl.FormatSource(file, src)
 		case t.isStr:
-			return bt.FormatMDSLFunc(t.str, func(s string) (string, error) { return s, nil })
+			return mdsl.FormatFunc(t.str, func(s string) (string, error) { return s, nil })
 		}
-		return bt.FormatMDSL(t.call)
+		return mdsl.Format(t.call)
 	}
 	elixir := to == "elixir"
 	if to == "json" {
@@ -375,11 +394,18 @@ func convertTree(t tree, src []byte, file, to string) ([]byte, error) {
 		}
 		return append(b.Bytes(), '\n'), nil
 	}
-	c := t.call
-	if t.isStr {
-		c = callTree(t.str)
+	var b []byte
+	var err error
+	if t.format == "mdsl" && !t.isStr && !expand {
+		// As Mistreevous's convertMDSLToJSON: named roots and branches kept.
+		b, err = mdsl.ToJSON(file, src)
+	} else {
+		c := t.call
+		if t.isStr {
+			c = callTree(t.str)
+		}
+		b, err = mistreevous.Marshal(c)
 	}
-	b, err := bt.MarshalMistreevous(c)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
+	"github.com/zipbt/behaviortree/mistreevous"
 	"github.com/zipbt/behaviortree/viewer"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
@@ -40,10 +42,10 @@ const playTree = `root {
 // Mistreevous kinds.
 func parseTree(name string, src []byte) (playground.Definition, error) {
 	if t := bytes.TrimSpace(src); len(t) > 0 && t[0] == '{' {
-		n, err := bt.ParseMistreevous(src)
+		n, err := mistreevous.Parse(src)
 		return playground.Definition{Stepped: n}, err
 	}
-	n, err := bt.ParseMDSL(name, src)
+	n, err := mdsl.Parse(name, src)
 	return playground.Definition{Stepped: n}, err
 }
 
@@ -105,7 +107,7 @@ const readTree = `(function () {
 // given, in the order of the calls.
 func playOracle(t *testing.T, steps []map[string]string) (drawn []string, calls, answers [][]string) {
 	t.Helper()
-	def, err := bt.ParseMDSL("tree.mdsl", []byte(playTree))
+	def, err := mdsl.Parse("tree.mdsl", []byte(playTree))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +424,7 @@ func TestPlaygroundElixir(t *testing.T) {
 	b := startBrowser(t)
 	const src = "root { repeat_until_fail { selector { action [go_right] action [next_row] } } }"
 	parse := func(name string, src []byte) (playground.Definition, error) {
-		n, err := bt.ParseMDSLFunc(name, src, func(s string) (string, error) { return s, nil })
+		n, err := mdsl.ParseFunc(name, src, func(s string) (string, error) { return s, nil })
 		if err == nil && n.Kind() == bt.KindRoot {
 			n = n.Child(0)
 		}

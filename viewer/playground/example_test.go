@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
 
@@ -26,7 +26,7 @@ func ExampleNew() {
 		File: file,
 		Addr: "127.0.0.1:8765", // where it is served (http.ListenAndServe(addr, s))
 		Parse: func(name string, src []byte) (playground.Definition, error) {
-			n, err := bt.ParseMDSL(name, src)
+			n, err := mdsl.Parse(name, src)
 			return playground.Definition{Stepped: n}, err
 		},
 		Poll: -1, // do not watch the file

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 // readFile returns the default Config.Read: a regular file of at most
@@ -170,7 +170,7 @@ func parseError(err error) *errJSON {
 		return nil
 	}
 	e := &errJSON{Msg: err.Error()}
-	var me *bt.MDSLError
+	var me *mdsl.Error
 	if errors.As(err, &me) {
 		e.Line, e.Col = me.Line, me.Col
 	}

@@ -57,6 +57,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 //go:embed page.html
@@ -124,7 +125,7 @@ type Config struct {
 	// random bytes (crypto/rand).
 	Token string
 	// MaxSource bounds the text the page may save; 0 means
-	// bt.MaxMDSLBytes.
+	// mdsl.MaxBytes.
 	MaxSource int64
 	// MaxVersions bounds the number of versions kept in the timeline; 0
 	// means 100,000. A step past it is refused.
@@ -181,7 +182,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Name = cfg.File
 	}
 	if cfg.MaxSource <= 0 {
-		cfg.MaxSource = bt.MaxMDSLBytes
+		cfg.MaxSource = mdsl.MaxBytes
 	}
 	if cfg.MaxVersions <= 0 {
 		cfg.MaxVersions = 100_000

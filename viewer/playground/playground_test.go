@@ -17,6 +17,8 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
 const sample = `root {
@@ -33,10 +35,10 @@ const sample = `root {
 
 func parseAny(name string, src []byte) (Definition, error) {
 	if t := bytes.TrimSpace(src); len(t) > 0 && t[0] == '{' {
-		n, err := bt.ParseMistreevous(src)
+		n, err := mistreevous.Parse(src)
 		return Definition{Stepped: n}, err
 	}
-	n, err := bt.ParseMDSL(name, src)
+	n, err := mdsl.Parse(name, src)
 	return Definition{Stepped: n}, err
 }
 
@@ -192,7 +194,7 @@ func (c *client) answerAll(want []string, answers ...string) stateJSON {
 // running tips.
 func oracle(t *testing.T, src string, steps [][]string) []string {
 	t.Helper()
-	def, err := bt.ParseMDSL("tree.mdsl", []byte(src))
+	def, err := mdsl.Parse("tree.mdsl", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -641,7 +643,7 @@ const elixirSrc = "root { repeat_until_fail { selector { action [go_right] actio
 
 // parseElixir reads an Elixir-style MDSL tree, without its root.
 func parseElixir(name string, src []byte) (Definition, error) {
-	n, err := bt.ParseMDSLFunc(name, src, func(s string) (string, error) { return s, nil })
+	n, err := mdsl.ParseFunc(name, src, func(s string) (string, error) { return s, nil })
 	if err == nil && n.Kind() == bt.KindRoot {
 		n = n.Child(0)
 	}

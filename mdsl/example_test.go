@@ -1,14 +1,15 @@
-package behaviortree_test
+package mdsl_test
 
 import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 )
 
 // A tree written in MDSL, run by a registry of functions, and kept in a
 // SteppedHistory so that a step can be undone.
-func ExampleParseMDSL() {
+func ExampleParse() {
 	src := `root {
     selector {
         sequence while(SeesEnemy) {
@@ -18,7 +19,7 @@ func ExampleParseMDSL() {
         action [Patrol]
     }
 }`
-	def, err := bt.ParseMDSL("guard.mdsl", []byte(src))
+	def, err := mdsl.Parse("guard.mdsl", []byte(src))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,13 +1,16 @@
-package behaviortree
+package mdsl
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
-// FuzzMDSL checks that any text gives a tree or an *MDSLError, never a
+// FuzzMDSL checks that any text gives a tree or an *Error, never a
 // panic, and that whatever parses, in either leaf mode, prints and parses
 // back to an equal tree, with a stable print; the same for the source
 // formatter. Seeds: testdata/fuzz/FuzzMDSL.
@@ -17,26 +20,40 @@ func FuzzMDSL(f *testing.F) {
 		if len(src) > 1<<16 {
 			return
 		}
-		n, err := ParseMDSL("fuzz.mdsl", src)
+		n, err := Parse("fuzz.mdsl", src)
 		checkMDSLErr(t, err)
 		checkMDSLAsReference(t, src, n, err)
+		// Check reports nothing for a text that parses, and at most 50
+		// errors; reading as Parse does, it reports Parse's error.
+		if errs := Check("fuzz.mdsl", src); err == nil && errs != nil || len(errs) > 50 {
+			t.Fatalf("Parse: %v; Check: %d errors, the first %v", err, len(errs), errs[0])
+		}
+		if err != nil {
+			found := false
+			for _, e := range check("fuzz.mdsl", src, modeCall) {
+				found = found || e.Error() == err.Error()
+			}
+			if !found {
+				t.Fatalf("Parse's error %v is not among Check's %v", err, checkLines(check("fuzz.mdsl", src, modeCall)))
+			}
+		}
 		if err == nil && n.Size() <= 1<<14 {
-			out, err := FormatMDSL(n)
+			out, err := Format(n)
 			if err != nil {
 				t.Fatalf("parsed but does not print: %v", err)
 			}
-			back, err := ParseMDSL("printed", out)
+			back, err := Parse("printed", out)
 			if err != nil {
 				t.Fatalf("printed text does not parse: %v\n%s", err, out)
 			}
 			if d := mdslDiff(back, n); d != "" {
 				t.Fatalf("printed text parses differently: %s\n%s", d, out)
 			}
-			if again, _ := FormatMDSL(back); string(again) != string(out) {
+			if again, _ := Format(back); string(again) != string(out) {
 				t.Fatalf("printing is not stable:\n%s\n%s", out, again)
 			}
 		}
-		ln, err := ParseMDSLFunc("fuzz.mdsl", src, func(s string) (string, error) {
+		ln, err := ParseFunc("fuzz.mdsl", src, func(s string) (string, error) {
 			if s == "bad" {
 				return "", errors.New("bad leaf")
 			}
@@ -44,11 +61,11 @@ func FuzzMDSL(f *testing.F) {
 		})
 		checkMDSLErr(t, err)
 		if err == nil && ln.Size() <= 1<<14 {
-			out, err := FormatMDSLFunc(ln, func(s string) (string, error) { return s, nil })
+			out, err := FormatFunc(ln, func(s string) (string, error) { return s, nil })
 			if err != nil {
 				t.Fatalf("parsed but does not print: %v", err)
 			}
-			back, err := ParseMDSLFunc("printed", out, func(s string) (string, error) { return s, nil })
+			back, err := ParseFunc("printed", out, func(s string) (string, error) { return s, nil })
 			if err != nil {
 				t.Fatalf("printed text does not parse: %v\n%s", err, out)
 			}
@@ -59,28 +76,28 @@ func FuzzMDSL(f *testing.F) {
 		if len(src) > 1<<12 {
 			return
 		}
-		fs, err := FormatMDSLSource("fuzz.mdsl", src)
+		fs, err := FormatSource("fuzz.mdsl", src)
 		checkMDSLErr(t, err)
 		if err != nil {
 			return
 		}
-		fs2, err := FormatMDSLSource("formatted", fs)
+		fs2, err := FormatSource("formatted", fs)
 		if err != nil || string(fs2) != string(fs) {
 			t.Fatalf("formatting is not stable: %v\n%s\n---\n%s", err, fs, fs2)
 		}
 	})
 }
 
-// checkMDSLErr checks that err is nil or a well-formed *MDSLError of
+// checkMDSLErr checks that err is nil or a well-formed *Error of
 // bounded size.
 func checkMDSLErr(t *testing.T, err error) {
 	t.Helper()
 	if err == nil {
 		return
 	}
-	var me *MDSLError
+	var me *Error
 	if !errors.As(err, &me) {
-		t.Fatalf("error is not an *MDSLError: %T %v", err, err)
+		t.Fatalf("error is not an *Error: %T %v", err, err)
 	}
 	if me.Line < 1 || me.Col < 1 || me.Msg == "" {
 		t.Fatalf("bad position or message: %+v", me)
@@ -94,27 +111,27 @@ func checkMDSLErr(t *testing.T, err error) {
 	}
 }
 
-// checkMDSLAsReference checks that ParseMDSL's result n, err for src, with
+// checkMDSLAsReference checks that Parse's result n, err for src, with
 // its subtrees built while it reads, is what building the whole syntax
 // tree afterwards gives: the same tree, or the same error.
-func checkMDSLAsReference(t *testing.T, src []byte, n Node[Call], err error) {
+func checkMDSLAsReference(t *testing.T, src []byte, n bt.Node[bt.Call], err error) {
 	t.Helper()
-	p := newMParser("fuzz.mdsl", src, mmodeCall, false)
-	want, werr := Node[Call]{}, p.parse()
+	p := newParser("fuzz.mdsl", src, modeCall, false)
+	want, werr := bt.Node[bt.Call]{}, p.parse()
 	if werr == nil {
-		want, werr = buildMDSL(p, mdslCall)
+		want, werr = build(p, callOf)
 	}
 	switch {
 	case (err == nil) != (werr == nil):
-		t.Fatalf("ParseMDSL: error %v, building afterwards: %v", err, werr)
+		t.Fatalf("Parse: error %v, building afterwards: %v", err, werr)
 	case err != nil:
-		var me, we *MDSLError
+		var me, we *Error
 		if !errors.As(err, &me) || !errors.As(werr, &we) || *me != *we {
-			t.Fatalf("ParseMDSL: error %#v, building afterwards: %#v", err, werr)
+			t.Fatalf("Parse: error %#v, building afterwards: %#v", err, werr)
 		}
 	default:
 		if d := mdslDiff(n, want); d != "" {
-			t.Fatalf("ParseMDSL's tree differs from the one built afterwards: %s", d)
+			t.Fatalf("Parse's tree differs from the one built afterwards: %s", d)
 		}
 	}
 }
@@ -136,11 +153,11 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 	}
 	double.WriteString("root [B21] { action [A] }\n")
 	cases := []struct{ src, err string }{
-		{"root { sequence { action [A] " + deep(MaxMistreevousDepth-2, "action [A]\n") + " } }", "deeper than"},
-		{"root { " + deep(MaxMistreevousDepth-1, "action [A]\n") + " }", "deeper than"},
-		{"root { sequence { action [A] " + deep(MaxMistreevousDepth-3, "action [B] wait") + " } }", ""},
-		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(MaxMistreevousDepth-13, "action [B]") + " }", ""},
-		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(MaxMistreevousDepth-12, "action [B]") + " }", "deeper than"},
+		{"root { sequence { action [A] " + deep(mistreevous.MaxDepth-2, "action [A]\n") + " } }", "deeper than"},
+		{"root { " + deep(mistreevous.MaxDepth-1, "action [A]\n") + " }", "deeper than"},
+		{"root { sequence { action [A] " + deep(mistreevous.MaxDepth-3, "action [B] wait") + " } }", ""},
+		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(mistreevous.MaxDepth-13, "action [B]") + " }", ""},
+		{"root { sequence { action [A] " + deep(10, "branch [X]\n") + " } }\nroot [X] { " + deep(mistreevous.MaxDepth-12, "action [B]") + " }", "deeper than"},
 		{"root [X] { sequence { action [A] branch [Y] } }\nroot { sequence { action [A] entry(E) branch [X] wait [5] } }\nroot [Y] { condition [C] }", ""},
 		{"root [X] { sequence { action [A] branch [X] } }\nroot { sequence { action [A] branch [X] } }", "cycle"},
 		{"root { sequence { action [A] branch [Z] action [B] } }", "unknown root"},
@@ -151,7 +168,7 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 		{"root { sequence { action [A] } action [B] }", "takes one child"},
 	}
 	for _, c := range cases {
-		n, err := ParseMDSL("fuzz.mdsl", []byte(c.src))
+		n, err := Parse("fuzz.mdsl", []byte(c.src))
 		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%.60q: error %v, want %q", c.src, err, c.err)
 		}
@@ -166,9 +183,9 @@ func TestMDSLBuildWhileReading(t *testing.T) {
 // past it, unused named roots, named roots reached twice or through other
 // named roots, and errors inside named roots. redo says that the first
 // reading, building named roots' nodes early, meets a node built early
-// too deep (so that ParseMDSL reads again to place the error).
+// too deep (so that Parse reads again to place the error).
 func TestMDSLBuildNamedWhileReading(t *testing.T) {
-	const m = MaxMistreevousDepth
+	const m = mistreevous.MaxDepth
 	deep := func(levels int, leaf string) string {
 		return strings.Repeat("sequence {\n", levels) + leaf + "\n" + strings.Repeat("}\n", levels)
 	}
@@ -236,7 +253,7 @@ func TestMDSLBuildNamedWhileReading(t *testing.T) {
 	// The node limit, reached through branches to a root built early.
 	var many strings.Builder
 	many.WriteString("root { sequence {\n")
-	for i := 0; i <= MaxMistreevousNodes/1000; i++ {
+	for i := 0; i <= mistreevous.MaxNodes/1000; i++ {
 		many.WriteString("branch [W]\n")
 	}
 	many.WriteString("} }\nroot [W] { sequence {\n")
@@ -249,11 +266,11 @@ func TestMDSLBuildNamedWhileReading(t *testing.T) {
 	cases = append(cases, tcase{strings.Replace(many.String(), "action [A0]\n", "", 1), "", false})
 
 	for _, c := range cases {
-		n, err := ParseMDSL("fuzz.mdsl", []byte(c.src))
+		n, err := Parse("fuzz.mdsl", []byte(c.src))
 		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%.60q: error %v, want %q", c.src, err, c.err)
 		}
-		if _, first := parseMDSL("fuzz.mdsl", []byte(c.src), false); (first == errMDSLTooDeep) != c.redo {
+		if _, first := parse("fuzz.mdsl", []byte(c.src), false); (first == errTooDeep) != c.redo {
 			t.Errorf("%.60q: building named roots' nodes early gives %v, want a node built early too deep: %v", c.src, first, c.redo)
 		}
 		checkMDSLAsReference(t, []byte(c.src), n, err)

@@ -1,7 +1,9 @@
-package behaviortree
+package mdsl
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
 // mdslCase is the part of a corpus case that the MDSL tests read.
@@ -21,34 +26,67 @@ type mdslCase struct {
 }
 
 func readMDSLCorpus(t testing.TB) []mdslCase {
-	return readCorpus[mdslCase](t, mistreevousCorpus())
+	f, err := os.Open(mistreevousCorpus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	var cases []mdslCase
+	for sc.Scan() {
+		var c mdslCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("line %d: %v", len(cases)+1, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// mistreevousCorpus returns the corpus file: $MISTREEVOUS_CORPUS, or the
+// testdata copy.
+func mistreevousCorpus() string {
+	if f := os.Getenv("MISTREEVOUS_CORPUS"); f != "" {
+		return f
+	}
+	return "../testdata/mistreevous-4.3.1.jsonl.gz"
 }
 
 // mdslDiff returns the first structural difference between a and b, or "".
-func mdslDiff[L any](a, b Node[L]) string {
+func mdslDiff[L any](a, b bt.Node[L]) string {
 	type pair struct {
-		a, b *node[L]
+		a, b bt.Node[L]
 		path string
 	}
-	stack := []pair{{a.n, b.n, "root"}}
+	stack := []pair{{a, b, "root"}}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		x, y := p.a, p.b
+		xv, carries := x.Leaf()
+		yv, _ := y.Leaf()
 		switch {
-		case x.kind != y.kind:
-			return fmt.Sprintf("%s: kind %s, want %s", p.path, x.kind, y.kind)
-		case len(x.children) != len(y.children):
-			return fmt.Sprintf("%s: %d children, want %d", p.path, len(x.children), len(y.children))
-		case !reflect.DeepEqual(Node[L]{x}.Params(), Node[L]{y}.Params()):
-			return fmt.Sprintf("%s: params %+v, want %+v", p.path, Node[L]{x}.Params(), Node[L]{y}.Params())
-		case kinds[x.kind].carries && !reflect.DeepEqual(x.leaf, y.leaf):
-			return fmt.Sprintf("%s: leaf %#v, want %#v", p.path, x.leaf, y.leaf)
-		case !reflect.DeepEqual(Node[L]{x}.Attrs(), Node[L]{y}.Attrs()):
-			return fmt.Sprintf("%s: attrs %#v, want %#v", p.path, Node[L]{x}.Attrs(), Node[L]{y}.Attrs())
+		case x.Kind() != y.Kind():
+			return fmt.Sprintf("%s: kind %s, want %s", p.path, x.Kind(), y.Kind())
+		case x.Len() != y.Len():
+			return fmt.Sprintf("%s: %d children, want %d", p.path, x.Len(), y.Len())
+		case !reflect.DeepEqual(x.Params(), y.Params()):
+			return fmt.Sprintf("%s: params %+v, want %+v", p.path, x.Params(), y.Params())
+		case carries && !reflect.DeepEqual(xv, yv):
+			return fmt.Sprintf("%s: leaf %#v, want %#v", p.path, xv, yv)
+		case !reflect.DeepEqual(x.Attrs(), y.Attrs()):
+			return fmt.Sprintf("%s: attrs %#v, want %#v", p.path, x.Attrs(), y.Attrs())
 		}
-		for i := range x.children {
-			stack = append(stack, pair{x.children[i], y.children[i], fmt.Sprintf("%s.%d", p.path, i)})
+		for i := range x.Len() {
+			stack = append(stack, pair{x.Child(i), y.Child(i), fmt.Sprintf("%s.%d", p.path, i)})
 		}
 	}
 	return ""
@@ -57,27 +95,23 @@ func mdslDiff[L any](a, b Node[L]) string {
 // TestMDSLCorpus checks every corpus case: its mdsl text parses to a tree
 // equal to its JSON definition; the canonical print of that tree parses
 // back to an equal tree; the canonical reformatting of the text is stable
-// and parses to an equal tree; and the tree read from MDSL replays the
-// recorded trace (runMistreevousCase, given the MDSL tree's definition).
+// and parses to an equal tree. (The root package's TestMDSLCorpusReplays
+// replays the trees read from MDSL.)
 func TestMDSLCorpus(t *testing.T) {
 	cases := readMDSLCorpus(t)
-	full := readMistreevousCorpus(t, mistreevousCorpus())
-	if len(full) != len(cases) {
-		t.Fatalf("%d cases, %d with traces", len(cases), len(full))
-	}
-	parsed, replayed, printed, formatted := 0, 0, 0, 0
+	parsed, printed, formatted := 0, 0, 0
 	fail := func(format string, args ...any) {
 		if t.Failed() && testing.Short() {
 			return
 		}
 		t.Errorf(format, args...)
 	}
-	for i, c := range cases {
-		want, err := ParseMistreevous(c.Definition)
+	for _, c := range cases {
+		want, err := mistreevous.Parse(c.Definition)
 		if err != nil {
 			t.Fatalf("%s: definition: %v", c.ID, err)
 		}
-		got, err := ParseMDSL(c.ID+".mdsl", []byte(c.MDSL))
+		got, err := Parse(c.ID+".mdsl", []byte(c.MDSL))
 		if err != nil {
 			fail("%s: %v", c.ID, err)
 			continue
@@ -86,29 +120,19 @@ func TestMDSLCorpus(t *testing.T) {
 			fail("%s: MDSL and JSON differ: %s", c.ID, d)
 			continue
 		}
-		gj, err1 := MarshalMistreevous(got)
-		wj, err2 := MarshalMistreevous(want)
+		gj, err1 := mistreevous.Marshal(got)
+		wj, err2 := mistreevous.Marshal(want)
 		if err1 != nil || err2 != nil || string(gj) != string(wj) {
 			fail("%s: MarshalMistreevous differs: %v %v\n%s\n%s", c.ID, err1, err2, gj, wj)
 			continue
 		}
 		parsed++
-		mc := full[i]
-		if mc.ID != c.ID {
-			t.Fatalf("case %d: ids %s and %s", i, mc.ID, c.ID)
-		}
-		mc.Definition = gj
-		if d := runMistreevousCase(&mc, false); d != "" {
-			fail("%s: replay from MDSL: %s", c.ID, d)
-		} else {
-			replayed++
-		}
-		out, err := FormatMDSL(got)
+		out, err := Format(got)
 		if err != nil {
-			fail("%s: FormatMDSL: %v", c.ID, err)
+			fail("%s: Format: %v", c.ID, err)
 			continue
 		}
-		back, err := ParseMDSL("printed", out)
+		back, err := Parse("printed", out)
 		if err != nil {
 			fail("%s: printed text does not parse: %v\n%s", c.ID, err, out)
 			continue
@@ -117,29 +141,29 @@ func TestMDSLCorpus(t *testing.T) {
 			fail("%s: printed text parses differently: %s\n%s", c.ID, d, out)
 			continue
 		}
-		if again, err := FormatMDSL(back); err != nil || string(again) != string(out) {
+		if again, err := Format(back); err != nil || string(again) != string(out) {
 			fail("%s: printing is not stable: %v\n%s\n%s", c.ID, err, out, again)
 			continue
 		}
 		printed++
-		src, err := FormatMDSLSource(c.ID, []byte(c.MDSL))
+		src, err := FormatSource(c.ID, []byte(c.MDSL))
 		if err != nil {
-			fail("%s: FormatMDSLSource: %v", c.ID, err)
+			fail("%s: FormatSource: %v", c.ID, err)
 			continue
 		}
-		src2, err := FormatMDSLSource(c.ID, src)
+		src2, err := FormatSource(c.ID, src)
 		if err != nil || string(src2) != string(src) {
 			fail("%s: formatting is not stable: %v\n%s\n---\n%s", c.ID, err, src, src2)
 			continue
 		}
-		if back, err := ParseMDSL("formatted", src); err != nil || mdslDiff(back, got) != "" {
+		if back, err := Parse("formatted", src); err != nil || mdslDiff(back, got) != "" {
 			fail("%s: formatted text parses differently: %v\n%s", c.ID, err, src)
 			continue
 		}
 		formatted++
 	}
-	t.Logf("MDSL corpus (%s): %d/%d parse equal to their JSON definition, %d/%d replay identically, %d/%d print and parse back, %d/%d reformat stably",
-		mistreevousCorpus(), parsed, len(cases), replayed, len(cases), printed, len(cases), formatted, len(cases))
+	t.Logf("MDSL corpus (%s): %d/%d parse equal to their JSON definition, %d/%d print and parse back, %d/%d reformat stably",
+		mistreevousCorpus(), parsed, len(cases), printed, len(cases), formatted, len(cases))
 }
 
 // TestMDSLErrors checks messages and positions of errors, and the quoted
@@ -201,14 +225,14 @@ func TestMDSLErrors(t *testing.T) {
 		{"root { a//* c */*b [x] }", "1:8: removing a comment leaves '/*' in this word"},
 	}
 	for _, tc := range tests {
-		_, err := ParseMDSL("t.mdsl", []byte(tc.src))
+		_, err := Parse("t.mdsl", []byte(tc.src))
 		if err == nil {
 			t.Errorf("%q: no error, want %s", tc.src, tc.want)
 			continue
 		}
-		var me *MDSLError
+		var me *Error
 		if !errors.As(err, &me) {
-			t.Errorf("%q: %T is not an *MDSLError", tc.src, err)
+			t.Errorf("%q: %T is not an *Error", tc.src, err)
 			continue
 		}
 		first, _, _ := strings.Cut(err.Error(), "\n")
@@ -225,14 +249,14 @@ func TestMDSLErrors(t *testing.T) {
 		}
 	}
 	// The whole message: position, line, caret (tabs kept).
-	_, err := ParseMDSL("bot.mdsl", []byte("root {\n\trepeat {\n\t\taction [A]\n\t\taction [B]\n\t}\n}"))
+	_, err := Parse("bot.mdsl", []byte("root {\n\trepeat {\n\t\taction [A]\n\t\taction [B]\n\t}\n}"))
 	want := "bot.mdsl:4:3: repeat takes one child, got 2\n\t\taction [B]\n\t\t^"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 	// A leaf function's error is placed at the leaf and wrapped.
 	errBad := errors.New("no such move")
-	_, err = ParseMDSLFunc("l.mdsl", []byte("root {\n  sequence { action [ok] action [\"bad move\"] }\n}"), func(s string) (string, error) {
+	_, err = ParseFunc("l.mdsl", []byte("root {\n  sequence { action [ok] action [\"bad move\"] }\n}"), func(s string) (string, error) {
 		if s == "bad move" {
 			return "", errBad
 		}
@@ -241,13 +265,13 @@ func TestMDSLErrors(t *testing.T) {
 	if !errors.Is(err, errBad) || !strings.HasPrefix(err.Error(), `l.mdsl:2:34: leaf "bad move": no such move`) {
 		t.Errorf("leaf error: %v", err)
 	}
-	// Leaves of ParseMDSLFunc are one name or string.
+	// Leaves of ParseFunc are one name or string.
 	for src, want := range map[string]string{
 		"root { action [a, b] }":        "1:19: action takes one leaf (an identifier or a string), got 2 arguments",
 		"root { action [1] }":           "1:16: a leaf must be an identifier or a string, got number 1",
 		"root { action [a] while($p) }": "1:25: a leaf must be an identifier or a string, got $p",
 	} {
-		_, err := ParseMDSLFunc("l.mdsl", []byte(src), func(s string) (string, error) { return s, nil })
+		_, err := ParseFunc("l.mdsl", []byte(src), func(s string) (string, error) { return s, nil })
 		if err == nil || !strings.HasPrefix(err.Error(), "l.mdsl:"+want) {
 			t.Errorf("%q: got %v, want %s", src, err, want)
 		}
@@ -260,19 +284,19 @@ func TestMDSLValues(t *testing.T) {
 	src := "/* c */ROOT{SEQUENCE{Action(A,1e3,.5,+1,-0,5.,-2.5,true,false,null,$p_1,\"a\\\"b\",\"\\\\t\",\"x/**/\")" +
 		" CONDITION[C]uNtIl[D]THEN Succeed ſequence{ﬂip{action[a/* split */b]}}}}"
 	src = strings.Replace(src, `"x/**/"`, `"x"`, 1)
-	n, err := ParseMDSL("v.mdsl", []byte(src))
+	n, err := Parse("v.mdsl", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Root(Sequence(
-		Leaf(Call{"A", []any{1000.0, 0.5, 1.0, 0.0, 5.0, -2.5, true, false, nil, Property("p_1"), `a"b`, `\\t`, "x"}}),
-		Condition(Call{Name: "C"}).With(Until(Call{Name: "D"}).ThenSucceed()),
-		Sequence(Negate(Leaf(Call{Name: "ab"}))),
+	want := bt.Root(bt.Sequence(
+		bt.Leaf(bt.Call{Name: "A", Args: []any{1000.0, 0.5, 1.0, 0.0, 5.0, -2.5, true, false, nil, bt.Property("p_1"), `a"b`, `\\t`, "x"}}),
+		bt.Condition(bt.Call{Name: "C"}).With(bt.Until(bt.Call{Name: "D"}).ThenSucceed()),
+		bt.Sequence(bt.Negate(bt.Leaf(bt.Call{Name: "ab"}))),
 	))
 	if d := mdslDiff(n, want); d != "" {
 		t.Fatal(d)
 	}
-	out, err := FormatMDSL(n)
+	out, err := Format(n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,23 +316,23 @@ func TestMDSLValues(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, canonical)
 	}
 	// Values without a text form are errors, not wrong texts.
-	for _, c := range []Call{{Name: "a b"}, {Name: "1"}, {Name: "null"}, {Name: ""}, {Name: "A", Args: []any{math.NaN()}},
-		{Name: "A", Args: []any{`"a"b"`}}, {Name: "A", Args: []any{"a/*b"}}, {Name: "A", Args: []any{`a\`}}, {Name: "A", Args: []any{Property("1x")}}, {Name: "A", Args: []any{3}}} {
-		if out, err := FormatMDSL(Leaf(c)); err == nil {
+	for _, c := range []bt.Call{{Name: "a b"}, {Name: "1"}, {Name: "null"}, {Name: ""}, {Name: "A", Args: []any{math.NaN()}},
+		{Name: "A", Args: []any{`"a"b"`}}, {Name: "A", Args: []any{"a/*b"}}, {Name: "A", Args: []any{`a\`}}, {Name: "A", Args: []any{bt.Property("1x")}}, {Name: "A", Args: []any{3}}} {
+		if out, err := Format(bt.Leaf(c)); err == nil {
 			t.Errorf("%#v: printed %s", c, out)
 		}
 	}
-	if _, err := FormatMDSL(Sequence(Root(Leaf(Call{Name: "A"})))); err == nil {
+	if _, err := Format(bt.Sequence(bt.Root(bt.Leaf(bt.Call{Name: "A"})))); err == nil {
 		t.Error("a root below the top printed")
 	}
 }
 
 // TestMDSLKeywords checks the keyword table against the table of kinds.
 func TestMDSLKeywords(t *testing.T) {
-	seen := map[string]Kind{}
-	for k := Kind(0); k < numKinds; k++ {
-		kw := mdslKeywords[k]
-		if k == KindCustom {
+	seen := map[string]bt.Kind{}
+	for k := bt.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
+		kw := keywords[k]
+		if k == bt.KindCustom {
 			if kw != "" {
 				t.Errorf("custom nodes have keyword %q", kw)
 			}
@@ -318,7 +342,7 @@ func TestMDSLKeywords(t *testing.T) {
 			t.Errorf("%s has no MDSL keyword", k)
 			continue
 		}
-		if m := kinds[k].mistreevous; m != "" && m != kw {
+		if m := k.Mistreevous(); m != "" && m != kw {
 			t.Errorf("%s: keyword %q, but Mistreevous calls it %q", k, kw, m)
 		}
 		if j, dup := seen[kw]; dup {
@@ -335,7 +359,7 @@ func TestMDSLKeywords(t *testing.T) {
 // excepted), print back to equal trees, and are in canonical form or
 // reformat stably.
 func TestMDSLFixtures(t *testing.T) {
-	files, _ := filepath.Glob("testdata/mdsl/*.mdsl")
+	files, _ := filepath.Glob("../testdata/mdsl/*.mdsl")
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
@@ -345,7 +369,7 @@ func TestMDSLFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := ParseMDSLFunc(f, src, id)
+		n, err := ParseFunc(f, src, id)
 		if filepath.Base(f) == "bad.mdsl" {
 			if err == nil {
 				t.Errorf("%s parses", f)
@@ -353,25 +377,25 @@ func TestMDSLFixtures(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			if _, err2 := ParseMDSL(f, src); err2 != nil {
+			if _, err2 := Parse(f, src); err2 != nil {
 				t.Errorf("%s: %v", f, err2)
 			}
 			continue
 		}
-		out, err := FormatMDSLFunc(n, id)
+		out, err := FormatFunc(n, id)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		back, err := ParseMDSLFunc(f, out, id)
+		back, err := ParseFunc(f, out, id)
 		if err != nil || mdslDiff(back, n) != "" {
 			t.Errorf("%s: printed text parses differently: %v\n%s", f, err, out)
 		}
-		fs, err := FormatMDSLSource(f, src)
+		fs, err := FormatSource(f, src)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		if fs2, _ := FormatMDSLSource(f, fs); !bytes.Equal(fs, fs2) {
+		if fs2, _ := FormatSource(f, fs); !bytes.Equal(fs, fs2) {
 			t.Errorf("%s: formatting is not stable", f)
 		}
 	}
@@ -385,13 +409,13 @@ func BenchmarkParseMDSL(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		n, err := ParseMDSL("bench.mdsl", src)
+		n, err := Parse("bench.mdsl", src)
 		if err != nil || n.Size() != nodes {
 			b.Fatal(err, n.Size(), nodes)
 		}
 	}
 	b.StopTimer()
-	allocs := testing.AllocsPerRun(3, func() { ParseMDSL("bench.mdsl", src) })
+	allocs := testing.AllocsPerRun(3, func() { Parse("bench.mdsl", src) })
 	b.ReportMetric(allocs/float64(nodes), "allocs/node")
 }
 
@@ -441,22 +465,22 @@ func TestMDSLFluentKinds(t *testing.T) {
     }
 }
 `
-	n, err := ParseMDSL("fluent.mdsl", []byte(src))
+	n, err := Parse("fluent.mdsl", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	par := n.Child(0).Child(1)
-	if p := par.Params(); par.Kind() != KindReactiveParallel || p.Failure != -1 || p.Success != 2 {
+	if p := par.Params(); par.Kind() != bt.KindReactiveParallel || p.Failure != -1 || p.Success != 2 {
 		t.Fatalf("reactive_parallel [-1, 2] reads as %v %+v", par.Kind(), p)
 	}
-	out, err := FormatMDSL(n)
+	out, err := Format(n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(out) != src {
 		t.Errorf("printed\n%s\nwant\n%s", out, src)
 	}
-	if _, err := ParseMDSL("bad.mdsl", []byte("root { reactive_parallel [1] { action [A] } }")); err == nil ||
+	if _, err := Parse("bad.mdsl", []byte("root { reactive_parallel [1] { action [A] } }")); err == nil ||
 		!strings.Contains(err.Error(), "reactive_parallel takes two counts: reactive_parallel [fail, succeed]") {
 		t.Errorf("one count: error %v", err)
 	}

@@ -1,17 +1,20 @@
-package behaviortree
+package mistreevous_test
 
 import (
 	"bytes"
 	"errors"
 	"testing"
 	"time"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
-// FuzzParseMistreevous reads arbitrary definitions: each gives a Node or a
-// *DefinitionError, never a panic; a Node written back reads back to the
+// FuzzParse reads arbitrary definitions: each gives a Node or a
+// *bt.DefinitionError, never a panic; a Node written back reads back to the
 // same JSON, and runs for a few steps with an agent that answers from the
 // call's name.
-func FuzzParseMistreevous(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`[{"type":"root","child":{"type":"action","call":"A0"}}]`,
 		`[{"type":"root","child":{"type":"lotto","weights":[1,0],"children":[{"type":"wait","duration":[1,5]},{"type":"condition","call":"C0","args":[1,"x",null,true,{"$":"p"}]}]}}]`,
@@ -22,23 +25,23 @@ func FuzzParseMistreevous(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		def, err := ParseMistreevous(data)
+		def, err := mistreevous.Parse(data)
 		if err != nil {
-			var de *DefinitionError
+			var de *bt.DefinitionError
 			if !errors.As(err, &de) {
-				t.Fatalf("error %v is not a *DefinitionError", err)
+				t.Fatalf("error %v is not a *bt.DefinitionError", err)
 			}
 			return
 		}
-		out, err := MarshalMistreevous(def)
+		out, err := mistreevous.Marshal(def)
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}
-		again, err := ParseMistreevous(out)
+		again, err := mistreevous.Parse(out)
 		if err != nil {
 			t.Fatalf("re-read %s: %v", out, err)
 		}
-		out2, err := MarshalMistreevous(again)
+		out2, err := mistreevous.Marshal(again)
 		if err != nil || !bytes.Equal(out, out2) {
 			t.Fatalf("round trip differs:\n%s\n%s (%v)", out, out2, err)
 		}
@@ -46,29 +49,29 @@ func FuzzParseMistreevous(f *testing.F) {
 			return
 		}
 		n := 0
-		agent := Agent[Call]{
-			Action: func(c Call) Result {
+		agent := bt.Agent[bt.Call]{
+			Action: func(c bt.Call) bt.Result {
 				n++
 				switch len(c.Name) % 4 {
 				case 0:
-					return ResultSuccess
+					return bt.ResultSuccess
 				case 1:
-					return ResultFailure
+					return bt.ResultFailure
 				case 2:
-					a := NewAsync()
+					a := bt.NewAsync()
 					if n%2 == 0 {
 						a.Succeed()
 					}
 					return a.Result()
 				}
-				return ResultRunning
+				return bt.ResultRunning
 			},
-			Condition: func(c Call) bool { n++; return (len(c.Name)+n)%3 != 0 },
-			Entry:     func(Call) {},
-			Step:      func(Call) {},
-			Exit:      func(Call, bool, bool) {},
+			Condition: func(c bt.Call) bool { n++; return (len(c.Name)+n)%3 != 0 },
+			Entry:     func(bt.Call) {},
+			Step:      func(bt.Call) {},
+			Exit:      func(bt.Call, bool, bool) {},
 		}
-		tr, err := NewStepped(def, agent, WithSeed(1), WithTurnClock(250*time.Millisecond))
+		tr, err := bt.NewStepped(def, agent, bt.WithSeed(1), bt.WithTurnClock(250*time.Millisecond))
 		if err != nil {
 			t.Fatalf("NewStepped: %v", err)
 		}

@@ -1,4 +1,4 @@
-package behaviortree
+package mdsl
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 // This file is the MDSL lexer: a state machine in the style of
 // text/template/parse. Each state is a function that reads some input and
-// returns the next state; [mlexer.next] runs states until one of them has
+// returns the next state; [lexer.next] runs states until one of them has
 // produced a token. The lexer never allocates for punctuation or for words
 // and strings that no comment splits: a token holds byte offsets into the
 // source.
@@ -19,89 +19,89 @@ import (
 // the word next to it (`a"b"` becomes one odd identifier), the lexer
 // reports an error instead.
 
-// mtokType is the type of an MDSL token.
-type mtokType uint8
+// tokType is the type of an MDSL token.
+type tokType uint8
 
 const (
-	mtEOF    mtokType = iota
-	mtWord            // a keyword, identifier, number, true/false/null or $property
-	mtString          // a "..." literal; val is its decoded value
-	mtLBrack          // [
-	mtRBrack          // ]
-	mtLParen          // (
-	mtRParen          // )
-	mtLBrace          // {
-	mtRBrace          // }
-	mtComma           // ,
-	mtError           // val is the message; pos where it is
+	tokEOF    tokType = iota
+	tokWord           // a keyword, identifier, number, true/false/null or $property
+	tokString         // a "..." literal; val is its decoded value
+	tokLBrack         // [
+	tokRBrack         // ]
+	tokLParen         // (
+	tokRParen         // )
+	tokLBrace         // {
+	tokRBrace         // }
+	tokComma          // ,
+	tokError          // val is the message; pos where it is
 )
 
-var mtokNames = [...]string{mtEOF: "end of input", mtWord: "word", mtString: "string", mtLBrack: "'['", mtRBrack: "']'",
-	mtLParen: "'('", mtRParen: "')'", mtLBrace: "'{'", mtRBrace: "'}'", mtComma: "','", mtError: "error"}
+var tokNames = [...]string{tokEOF: "end of input", tokWord: "word", tokString: "string", tokLBrack: "'['", tokRBrack: "']'",
+	tokLParen: "'('", tokRParen: "')'", tokLBrace: "'{'", tokRBrace: "'}'", tokComma: "','", tokError: "error"}
 
-// mtoken is one token: its type, the offset of its first byte, and for
+// token is one token: its type, the offset of its first byte, and for
 // words and strings where it ends. A word or string that a comment splits
 // has its text in val; otherwise val is empty and the text is
 // src[pos:end] (for strings, the raw content between the quotes).
-type mtoken struct {
-	typ      mtokType
+type token struct {
+	typ      tokType
 	pos, end int
 	val      string // a spliced word or raw string content, or an error message
 	spliced  bool
 }
 
-// mcomment is a comment's place in the source, for the formatter.
-type mcomment struct{ pos, end int }
+// comment is a comment's place in the source, for the formatter.
+type comment struct{ pos, end int }
 
-// mstateFn is a state of the lexer: it reads, and returns the next state.
-type mstateFn func(*mlexer) mstateFn
+// stateFn is a state of the lexer: it reads, and returns the next state.
+type stateFn func(*lexer) stateFn
 
-// mlexer holds the lexer's state.
-type mlexer struct {
+// lexer holds the lexer's state.
+type lexer struct {
 	src      []byte
-	pos      int      // the next byte to read
-	start    int      // where the current token starts
-	seg      int      // where the current contiguous piece of a word or string starts
-	buf      []byte   // the pieces read so far of a word or string a comment split
-	spliced  bool     // buf is in use
-	esc      bool     // in a string, the last character was an escaping backslash
-	ret      mstateFn // the state a comment returns to
-	tok      mtoken
+	pos      int     // the next byte to read
+	start    int     // where the current token starts
+	seg      int     // where the current contiguous piece of a word or string starts
+	buf      []byte  // the pieces read so far of a word or string a comment split
+	spliced  bool    // buf is in use
+	esc      bool    // in a string, the last character was an escaping backslash
+	ret      stateFn // the state a comment returns to
+	tok      token
 	have     bool
-	state    mstateFn
-	comments []mcomment // when keep is set
+	state    stateFn
+	comments []comment // when keep is set
 	keep     bool
 }
 
-func newMLexer(src []byte, keepComments bool) *mlexer {
-	return &mlexer{src: src, state: lexBetween, keep: keepComments}
+func newLexer(src []byte, keepComments bool) *lexer {
+	return &lexer{src: src, state: lexBetween, keep: keepComments}
 }
 
 // next returns the next token. After an error or the end it keeps
 // returning that token.
-func (l *mlexer) next() mtoken {
+func (l *lexer) next() token {
 	for !l.have {
 		l.state = l.state(l)
 	}
 	l.have = false
-	if l.tok.typ == mtEOF || l.tok.typ == mtError {
+	if l.tok.typ == tokEOF || l.tok.typ == tokError {
 		l.have = true // sticky
 	}
 	return l.tok
 }
 
-func (l *mlexer) emit(t mtoken) mstateFn {
+func (l *lexer) emit(t token) stateFn {
 	l.tok, l.have = t, true
 	return nil
 }
 
-func (l *mlexer) errorf(pos int, msg string) mstateFn {
-	l.tok, l.have = mtoken{typ: mtError, pos: pos, val: msg}, true
+func (l *lexer) errorf(pos int, msg string) stateFn {
+	l.tok, l.have = token{typ: tokError, pos: pos, val: msg}, true
 	return lexStuck
 }
 
 // lexStuck is the state after an error: it repeats the error.
-func lexStuck(l *mlexer) mstateFn {
+func lexStuck(l *lexer) stateFn {
 	l.have = true
 	return lexStuck
 }
@@ -120,30 +120,30 @@ func jsSpace(r rune) bool {
 // expressions ('.' does not match it).
 func jsLineBreak(r rune) bool { return r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029 }
 
-// mpunct returns the token type of a punctuation byte, or mtEOF.
-func mpunct(c byte) mtokType {
+// punct returns the token type of a punctuation byte, or tokEOF.
+func punct(c byte) tokType {
 	switch c {
 	case '[':
-		return mtLBrack
+		return tokLBrack
 	case ']':
-		return mtRBrack
+		return tokRBrack
 	case '(':
-		return mtLParen
+		return tokLParen
 	case ')':
-		return mtRParen
+		return tokRParen
 	case '{':
-		return mtLBrace
+		return tokLBrace
 	case '}':
-		return mtRBrace
+		return tokRBrace
 	case ',':
-		return mtComma
+		return tokComma
 	}
-	return mtEOF
+	return tokEOF
 }
 
 // rune returns the rune at pos and its width; an invalid byte gives
 // utf8.RuneError and width 1.
-func (l *mlexer) rune() (rune, int) {
+func (l *lexer) rune() (rune, int) {
 	c := l.src[l.pos]
 	if c < utf8.RuneSelf {
 		return rune(c), 1
@@ -151,19 +151,19 @@ func (l *mlexer) rune() (rune, int) {
 	return utf8.DecodeRune(l.src[l.pos:])
 }
 
-func (l *mlexer) atComment() bool {
+func (l *lexer) atComment() bool {
 	return l.pos+1 < len(l.src) && l.src[l.pos] == '/' && l.src[l.pos+1] == '*'
 }
 
 // comment skips the comment at pos, or reports it unterminated, then
 // returns ret.
-func (l *mlexer) comment(ret mstateFn) mstateFn {
+func (l *lexer) comment(ret stateFn) stateFn {
 	start := l.pos
 	for i := start + 2; i+1 < len(l.src); i++ {
 		if l.src[i] == '*' && l.src[i+1] == '/' {
 			l.pos = i + 2
 			if l.keep {
-				l.comments = append(l.comments, mcomment{start, l.pos})
+				l.comments = append(l.comments, comment{start, l.pos})
 			}
 			return ret
 		}
@@ -172,15 +172,15 @@ func (l *mlexer) comment(ret mstateFn) mstateFn {
 }
 
 // lexBetween is the state between tokens.
-func lexBetween(l *mlexer) mstateFn {
+func lexBetween(l *lexer) stateFn {
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
 		if c == '/' && l.atComment() {
 			return l.comment(lexBetween)
 		}
-		if t := mpunct(c); t != mtEOF {
+		if t := punct(c); t != tokEOF {
 			l.pos++
-			l.emit(mtoken{typ: t, pos: l.pos - 1, end: l.pos})
+			l.emit(token{typ: t, pos: l.pos - 1, end: l.pos})
 			return lexBetween
 		}
 		if c == '"' {
@@ -200,12 +200,12 @@ func lexBetween(l *mlexer) mstateFn {
 		l.seg, l.spliced, l.buf = l.pos, false, l.buf[:0]
 		return lexWord
 	}
-	l.emit(mtoken{typ: mtEOF, pos: len(l.src), end: len(l.src)})
+	l.emit(token{typ: tokEOF, pos: len(l.src), end: len(l.src)})
 	return lexBetween
 }
 
 // lexWord reads a word: anything up to white space, punctuation or the end.
-func lexWord(l *mlexer) mstateFn {
+func lexWord(l *lexer) stateFn {
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
 		if c == '/' && l.atComment() {
@@ -213,7 +213,7 @@ func lexWord(l *mlexer) mstateFn {
 			l.spliced = true
 			return l.comment(lexWordResume)
 		}
-		if mpunct(c) != mtEOF {
+		if punct(c) != tokEOF {
 			break
 		}
 		if c == '"' {
@@ -228,7 +228,7 @@ func lexWord(l *mlexer) mstateFn {
 		}
 		l.pos += w
 	}
-	t := mtoken{typ: mtWord, pos: l.start, end: l.pos}
+	t := token{typ: tokWord, pos: l.start, end: l.pos}
 	if l.spliced {
 		t.val, t.spliced = string(append(l.buf, l.src[l.seg:l.pos]...)), true
 		if strings.Contains(t.val, "/*") {
@@ -240,7 +240,7 @@ func lexWord(l *mlexer) mstateFn {
 }
 
 // lexWordResume goes on with a word after a comment inside it.
-func lexWordResume(l *mlexer) mstateFn {
+func lexWordResume(l *lexer) stateFn {
 	l.seg = l.pos
 	return lexWord
 }
@@ -249,7 +249,7 @@ func lexWordResume(l *mlexer) mstateFn {
 // /"(\\.|[^"\\])*"/ does once comments are gone. Whether the last
 // character was an escaping backslash survives a comment (l.esc), since
 // the comment vanishes.
-func lexString(l *mlexer) mstateFn {
+func lexString(l *lexer) stateFn {
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
 		if c == '/' && l.atComment() {
@@ -270,7 +270,7 @@ func lexString(l *mlexer) mstateFn {
 		case c == '\\':
 			l.esc = true
 		case c == '"':
-			t := mtoken{typ: mtString, pos: l.start, end: l.pos}
+			t := token{typ: tokString, pos: l.start, end: l.pos}
 			if l.spliced {
 				t.val, t.spliced = string(append(l.buf, l.src[l.seg:l.pos]...)), true
 				if strings.Contains(t.val, "/*") {
@@ -287,20 +287,20 @@ func lexString(l *mlexer) mstateFn {
 }
 
 // lexStringResume goes on with a string after a comment inside it.
-func lexStringResume(l *mlexer) mstateFn {
+func lexStringResume(l *lexer) stateFn {
 	l.seg = l.pos
 	return lexString
 }
 
 // lexAfterString checks that a string is not glued to a word or another
 // string after it (comments between do not separate, as they vanish).
-func lexAfterString(l *mlexer) mstateFn {
+func lexAfterString(l *lexer) stateFn {
 	for l.pos < len(l.src) {
 		if l.atComment() {
 			return l.comment(lexAfterString)
 		}
 		c := l.src[l.pos]
-		if mpunct(c) != mtEOF {
+		if punct(c) != tokEOF {
 			return lexBetween
 		}
 		if c == '"' {

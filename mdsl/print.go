@@ -1,4 +1,4 @@
-package behaviortree
+package mdsl
 
 import (
 	"errors"
@@ -8,35 +8,38 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
-// This file prints MDSL: trees ([FormatMDSL], [FormatMDSLFunc]) and texts
-// ([FormatMDSLSource]), in one canonical form: four spaces of indentation
+// This file prints MDSL: trees ([Format], [FormatFunc]) and texts
+// ([FormatSource]), in one canonical form: four spaces of indentation
 // per level, one node per line, lower-case keywords, node arguments in
 // [ ], attribute arguments in ( ), ", " between arguments, attributes in
 // the order while, until, entry, step, exit, "then succeed" only where the
 // guard succeeds on abort, and one blank line between roots.
 
-// FormatMDSL prints def in canonical MDSL. A def that is not a [Root] is
+// Format prints def in canonical MDSL. A def that is not a [bt.Root] is
 // printed inside root { }, so that parsing the text gives Root(def).
 // Shared subtrees are printed at every place (there are no branches in the
 // output). It fails for custom nodes, for a Root below the top, for names
 // and values that MDSL cannot write (a name with white space, a string
 // with a line break after a backslash, NaN, ...), and for trees beyond the
-// limits of [ParseMDSL]; then nothing is returned.
-func FormatMDSL(def Node[Call]) ([]byte, error) {
-	return formatMDSL(def, func(b []byte, c Call, attr bool) ([]byte, error) { return appendMDSLCall(b, c, attr) })
+// limits of [Parse]; then nothing is returned.
+func Format(def bt.Node[bt.Call]) ([]byte, error) {
+	return format(def, func(b []byte, c bt.Call, attr bool) ([]byte, error) { return appendCall(b, c, attr) })
 }
 
-// FormatMDSLFunc prints def, a tree of any leaf type, in canonical MDSL
-// as [FormatMDSL] does, with each leaf and attribute written as the text
+// FormatFunc prints def, a tree of any leaf type, in canonical MDSL
+// as [Format] does, with each leaf and attribute written as the text
 // that text returns for its value: as a name where it can be one, else as
-// a string. [ParseMDSLFunc] reads the output back.
-func FormatMDSLFunc[L any](def Node[L], text func(L) (string, error)) ([]byte, error) {
+// a string. [ParseFunc] reads the output back.
+func FormatFunc[L any](def bt.Node[L], text func(L) (string, error)) ([]byte, error) {
 	if text == nil {
-		return nil, errors.New("behaviortree.FormatMDSLFunc: nil text function")
+		return nil, errors.New("mdsl.FormatFunc: nil text function")
 	}
-	return formatMDSL(def, func(b []byte, v L, attr bool) ([]byte, error) {
+	return format(def, func(b []byte, v L, attr bool) ([]byte, error) {
 		s, err := text(v)
 		if err != nil {
 			return b, err
@@ -46,91 +49,91 @@ func FormatMDSLFunc[L any](def Node[L], text func(L) (string, error)) ([]byte, e
 			open, closer = '(', ')'
 		}
 		b = append(b, open)
-		b, err = appendMDSLLeafText(b, s)
+		b, err = appendLeafText(b, s)
 		return append(b, closer), err
 	})
 }
 
-// appendMDSLLeafText appends s as a name if it can be one, else as a
+// appendLeafText appends s as a name if it can be one, else as a
 // string.
-func appendMDSLLeafText(b []byte, s string) ([]byte, error) {
-	if mdslIdentOK(s) {
+func appendLeafText(b []byte, s string) ([]byte, error) {
+	if identOK(s) {
 		return append(b, s...), nil
 	}
-	q, ok := mdslQuote(s)
+	q, ok := quote(s)
 	if !ok {
 		return b, fmt.Errorf("leaf %s has no MDSL form", strconv.Quote(clip(s)))
 	}
 	return append(b, q...), nil
 }
 
-type mdslFrame[L any] struct {
-	nd   *node[L]
+type frame[L any] struct {
+	n    bt.Node[L]
 	next int
 }
 
-func formatMDSL[L any](def Node[L], call func([]byte, L, bool) ([]byte, error)) ([]byte, error) {
-	if def.n == nil {
-		return nil, errors.New("behaviortree.FormatMDSL: zero Node")
+func format[L any](def bt.Node[L], call func([]byte, L, bool) ([]byte, error)) ([]byte, error) {
+	if def.IsZero() {
+		return nil, errors.New("mdsl.Format: zero Node")
 	}
-	b, err := formatMDSLIndent(def, call, mdslMaxIndent)
-	if err == nil && len(b) > MaxMDSLBytes {
-		b, err = formatMDSLIndent(def, call, 0)
+	b, err := formatIndent(def, call, maxIndentLevel)
+	if err == nil && len(b) > MaxBytes {
+		b, err = formatIndent(def, call, 0)
 	}
-	if err == nil && len(b) > MaxMDSLBytes {
-		err = fmt.Errorf("the text would be longer than %d bytes", MaxMDSLBytes)
+	if err == nil && len(b) > MaxBytes {
+		err = fmt.Errorf("the text would be longer than %d bytes", MaxBytes)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("behaviortree.FormatMDSL: %w", err)
+		return nil, fmt.Errorf("mdsl.Format: %w", err)
 	}
 	return b, nil
 }
 
-// formatMDSLIndent prints def indenting at most maxIndent levels; it
-// stops early once the text is longer than MaxMDSLBytes.
-func formatMDSLIndent[L any](def Node[L], call func([]byte, L, bool) ([]byte, error), maxIndent int) ([]byte, error) {
+// formatIndent prints def indenting at most maxIndent levels; it
+// stops early once the text is longer than MaxBytes.
+func formatIndent[L any](def bt.Node[L], call func([]byte, L, bool) ([]byte, error), maxIndent int) ([]byte, error) {
 	fail := func(err error) ([]byte, error) { return nil, err }
-	if textNodes(def) > MaxMistreevousNodes {
-		return fail(fmt.Errorf("the tree has more than %d nodes", MaxMistreevousNodes))
+	if textNodes(def) > mistreevous.MaxNodes {
+		return fail(fmt.Errorf("the tree has more than %d nodes", mistreevous.MaxNodes))
 	}
 	var b []byte
-	var stack []mdslFrame[L]
+	var stack []frame[L]
 	depth0 := 0
-	if def.n.kind != KindRoot {
+	if def.Kind() != bt.KindRoot {
 		b = append(b, "root {\n"...)
 		depth0 = 1
 	}
-	push := func(nd *node[L]) error {
+	push := func(nd bt.Node[L]) error {
 		d := depth0 + len(stack)
-		if nd.kind == KindRoot && d > 0 {
+		if nd.Kind() == bt.KindRoot && d > 0 {
 			return errors.New("a root below the top has no MDSL form")
 		}
-		if d+1 > MaxMistreevousDepth {
-			return fmt.Errorf("the tree is deeper than %d nodes", MaxMistreevousDepth)
+		if d+1 > mistreevous.MaxDepth {
+			return fmt.Errorf("the tree is deeper than %d nodes", mistreevous.MaxDepth)
 		}
-		if len(b) > MaxMDSLBytes {
+		if len(b) > MaxBytes {
 			return nil // too long already: the caller sees it
 		}
 		b = appendIndent(b, min(d, maxIndent))
 		var err error
-		if b, err = appendMDSLHeader(b, nd, call); err != nil {
+		if b, err = appendHeader(b, nd, call); err != nil {
 			return err
 		}
-		if kinds[nd.kind].arity != noChildren { // braces even round no children (a reactive node may have none)
+		if kinds[nd.Kind()].arity != noChildren { // braces even round no children (a reactive node may have none)
 			b = append(b, " {\n"...)
-			stack = append(stack, mdslFrame[L]{nd: nd})
+			stack = append(stack, frame[L]{n: nd})
 		} else {
 			b = append(b, '\n')
 		}
 		return nil
 	}
-	if err := push(def.n); err != nil {
+	if err := push(def); err != nil {
 		return fail(err)
 	}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.next < len(f.nd.children) {
-			c := f.nd.children[f.next]
+		if f.next < f.n.Len() {
+			c := f.n.Child(f.next)
 			f.next++
 			if err := push(c); err != nil {
 				return fail(err)
@@ -147,66 +150,60 @@ func formatMDSLIndent[L any](def Node[L], call func([]byte, L, bool) ([]byte, er
 	return b, nil
 }
 
-// mdslMaxIndent is the deepest level that the canonical form indents:
+// maxIndentLevel is the deepest level that the canonical form indents:
 // lines below it are indented as it is, so that the text of a deep tree
 // grows with its depth, not with the square of its depth.
-const mdslMaxIndent = 16
+const maxIndentLevel = 16
 
 func appendIndent(b []byte, d int) []byte {
-	for range min(d, mdslMaxIndent) {
+	for range min(d, maxIndentLevel) {
 		b = append(b, "    "...)
 	}
 	return b
 }
 
-// appendMDSLHeader appends a node's keyword, arguments and attributes.
-func appendMDSLHeader[L any](b []byte, nd *node[L], call func([]byte, L, bool) ([]byte, error)) ([]byte, error) {
-	kw := mdslKeywords[nd.kind]
+// appendHeader appends a node's keyword, arguments and attributes.
+func appendHeader[L any](b []byte, nd bt.Node[L], call func([]byte, L, bool) ([]byte, error)) ([]byte, error) {
+	k := nd.Kind()
+	kw := keywords[k]
 	if kw == "" {
-		return b, fmt.Errorf("%s nodes have no MDSL form", nd.kind)
+		return b, fmt.Errorf("%s nodes have no MDSL form", k)
 	}
 	b = append(b, kw...)
 	var err error
-	switch kinds[nd.kind].param {
+	switch ps := nd.Params(); kinds[k].param {
 	case paramN:
-		b = appendInts(b, nd.n)
+		b = appendInts(b, ps.N)
 	case paramWeights, paramLotto:
-		if nd.weights != nil {
-			b = appendInts(b, nd.weights...)
+		if ps.Weights != nil {
+			b = appendInts(b, ps.Weights...)
 		}
 	case paramThreshold:
-		ps := Node[L]{nd}.Params()
 		b = appendInts(b, ps.Success, ps.Failure)
 	case paramCounts:
-		ps := Node[L]{nd}.Params()
 		b = appendInts(b, ps.Failure, ps.Success)
 	case paramBound:
-		switch nd.bound {
-		case Fixed:
-			b = appendInts(b, nd.min)
-		case Ranged:
-			b = appendInts(b, nd.min, nd.max)
+		switch ps.Bound {
+		case bt.Fixed:
+			b = appendInts(b, ps.Min)
+		case bt.Ranged:
+			b = appendInts(b, ps.Min, ps.Max)
 		}
 	}
-	if kinds[nd.kind].carries {
+	if v, carries := nd.Leaf(); carries {
 		b = append(b, ' ')
-		if b, err = call(b, nd.leaf, false); err != nil {
+		if b, err = call(b, v, false); err != nil {
 			return b, err
 		}
 	}
-	if at := nd.attrs; at != nil {
-		for k := AttrWhile; k < numAttrs; k++ {
-			if !at.has[k] {
-				continue
-			}
-			b = append(b, ' ')
-			b = append(b, attrNames[k]...)
-			if b, err = call(b, at.a[k].v, true); err != nil {
-				return b, err
-			}
-			if at.a[k].succeed {
-				b = append(b, " then succeed"...)
-			}
+	for _, a := range nd.Attrs() {
+		b = append(b, ' ')
+		b = append(b, a.Kind().String()...)
+		if b, err = call(b, a.Value(), true); err != nil {
+			return b, err
+		}
+		if a.SucceedOnAbort() {
+			b = append(b, " then succeed"...)
 		}
 	}
 	return b, nil
@@ -223,33 +220,33 @@ func appendInts(b []byte, v ...int) []byte {
 	return append(b, ']')
 }
 
-// appendMDSLCall appends [Name, args...], or (Name, args...) for an
+// appendCall appends [Name, args...], or (Name, args...) for an
 // attribute.
-func appendMDSLCall(b []byte, c Call, attr bool) ([]byte, error) {
+func appendCall(b []byte, c bt.Call, attr bool) ([]byte, error) {
 	open, closer := byte('['), byte(']')
 	if attr {
 		open, closer = '(', ')'
 	}
-	if !mdslIdentOK(c.Name) {
+	if !identOK(c.Name) {
 		return b, fmt.Errorf("function name %s has no MDSL form", strconv.Quote(clip(c.Name)))
 	}
-	if len(c.Args) > MaxArgs {
-		return b, fmt.Errorf("%s has more than %d arguments", c.Name, MaxArgs)
+	if len(c.Args) > mistreevous.MaxArgs {
+		return b, fmt.Errorf("%s has more than %d arguments", c.Name, mistreevous.MaxArgs)
 	}
 	b = append(b, open)
 	b = append(b, c.Name...)
 	for _, a := range c.Args {
 		b = append(b, ", "...)
 		var err error
-		if b, err = appendMDSLValue(b, a); err != nil {
+		if b, err = appendValue(b, a); err != nil {
 			return b, fmt.Errorf("%s: %w", c.Name, err)
 		}
 	}
 	return append(b, closer), nil
 }
 
-// appendMDSLValue appends an argument value.
-func appendMDSLValue(b []byte, a any) ([]byte, error) {
+// appendValue appends an argument value.
+func appendValue(b []byte, a any) ([]byte, error) {
 	switch v := a.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -259,26 +256,26 @@ func appendMDSLValue(b []byte, a any) ([]byte, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return b, fmt.Errorf("number %v has no MDSL form", v)
 		}
-		return append(b, mdslNumber(v)...), nil
+		return append(b, formatNumber(v)...), nil
 	case string:
-		q, ok := mdslQuote(v)
+		q, ok := quote(v)
 		if !ok {
 			return b, fmt.Errorf("string %s has no MDSL form", strconv.Quote(clip(v)))
 		}
 		return append(b, q...), nil
-	case Property:
+	case bt.Property:
 		s := string(v)
-		if s == "" || !identStart(s[0]) || !mdslWordOK("$"+s) {
+		if s == "" || !identStart(s[0]) || !wordOK("$"+s) {
 			return b, fmt.Errorf("property %s has no MDSL form", strconv.Quote(clip(s)))
 		}
 		return append(append(b, '$'), s...), nil
 	}
-	return b, checkArg(a)
+	return b, fmt.Errorf("argument of type %T: must be nil, bool, float64, string or Property", a)
 }
 
-// mdslNumber writes a finite number as JavaScript would, so that it reads
+// formatNumber writes a finite number as JavaScript would, so that it reads
 // back the same.
-func mdslNumber(v float64) string {
+func formatNumber(v float64) string {
 	if v == 0 {
 		if math.Signbit(v) {
 			return "-0"
@@ -288,25 +285,30 @@ func mdslNumber(v float64) string {
 	if a := math.Abs(v); a >= 1e-6 && a < 1e21 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'e', -1, 64)
+	// Go pads the exponent to two digits (1e-07), JavaScript does not.
+	s := strconv.FormatFloat(v, 'e', -1, 64)
+	if i := strings.LastIndexByte(s, 'e'); i >= 0 && i+2 < len(s)-1 && s[i+2] == '0' {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
 }
 
-// mdslWordOK reports whether s lexes as one word.
-func mdslWordOK(s string) bool {
-	if s == "" || len(s) > MaxStringBytes || !utf8.ValidString(s) || strings.Contains(s, "/*") {
+// wordOK reports whether s lexes as one word.
+func wordOK(s string) bool {
+	if s == "" || len(s) > mistreevous.MaxStringBytes || !utf8.ValidString(s) || strings.Contains(s, "/*") {
 		return false
 	}
 	for _, r := range s {
-		if r == '"' || jsSpace(r) || (r < utf8.RuneSelf && mpunct(byte(r)) != mtEOF) {
+		if r == '"' || jsSpace(r) || (r < utf8.RuneSelf && punct(byte(r)) != tokEOF) {
 			return false
 		}
 	}
 	return true
 }
 
-// mdslIdentOK reports whether s reads back as a name (an identifier).
-func mdslIdentOK(s string) bool {
-	if !mdslWordOK(s) {
+// identOK reports whether s reads back as a name (an identifier).
+func identOK(s string) bool {
+	if !wordOK(s) {
 		return false
 	}
 	switch s {
@@ -316,19 +318,19 @@ func mdslIdentOK(s string) bool {
 	if _, _, ok, _ := jsNumber(s); ok {
 		return false
 	}
-	if mdslPlaceholder([]byte(s)) {
+	if placeholder([]byte(s)) {
 		return false
 	}
 	return !(len(s) > 1 && s[0] == '$' && identStart(s[1]))
 }
 
-// mdslQuote returns a string literal that reads back as v, and false when
+// quote returns a string literal that reads back as v, and false when
 // there is none (a v with "/*", with a second quote, ...).
-func mdslQuote(v string) (string, bool) {
-	if len(v) > MaxStringBytes || !utf8.ValidString(v) {
+func quote(v string) (string, bool) {
+	if len(v) > mistreevous.MaxStringBytes || !utf8.ValidString(v) {
 		return "", false
 	}
-	try := func(c string) bool { return mdslContentOK(c) && mdslUnquote(c) == v }
+	try := func(c string) bool { return contentOK(c) && unquote(c) == v }
 	if try(v) {
 		return `"` + v + `"`, true
 	}
@@ -340,9 +342,9 @@ func mdslQuote(v string) (string, bool) {
 	return "", false
 }
 
-// mdslContentOK reports whether c is the whole content of a string
+// contentOK reports whether c is the whole content of a string
 // literal, as the lexer reads it.
-func mdslContentOK(c string) bool {
+func contentOK(c string) bool {
 	if strings.Contains(c, "/*") {
 		return false
 	}
@@ -363,51 +365,51 @@ func mdslContentOK(c string) bool {
 	return !esc
 }
 
-// FormatMDSLSource returns an MDSL text in canonical form, keeping what a
+// FormatSource returns an MDSL text in canonical form, keeping what a
 // tree does not hold: the order of the roots, named roots and branches,
 // and comments (a comment on the line of a node stays at the end of that
 // line; others go on lines of their own, indented as the next node).
 // name is for error messages. A text that does not parse is an error, as
-// [ParseMDSL] (or, for texts whose leaves are strings, [ParseMDSLFunc])
+// [Parse] (or, for texts whose leaves are strings, [ParseFunc])
 // reports it. Formatting twice gives the same text.
-func FormatMDSLSource(name string, src []byte) ([]byte, error) {
-	p, err := parseMDSLEither(name, src, true)
+func FormatSource(name string, src []byte) ([]byte, error) {
+	p, err := parseEither(name, src, true)
 	if err != nil {
 		return nil, err
 	}
 	return p.format()
 }
 
-// parseMDSLEither parses and checks src as [ParseMDSL] does or, failing
-// that, as [ParseMDSLFunc] with string leaves does; the error is the one
+// parseEither parses and checks src as [Parse] does or, failing
+// that, as [ParseFunc] with string leaves does; the error is the one
 // that got further into the text.
-func parseMDSLEither(name string, src []byte, comments bool) (*mparser, error) {
-	p := newMParser(name, src, mmodeCall, comments)
+func parseEither(name string, src []byte, comments bool) (*parser, error) {
+	p := newParser(name, src, modeCall, comments)
 	err := p.parse()
 	if err == nil {
-		_, err = buildMDSL(p, mdslCall)
+		_, err = build(p, callOf)
 	}
 	if err == nil {
 		return p, nil
 	}
-	q := newMParser(name, src, mmodeLeaf, comments)
+	q := newParser(name, src, modeLeaf, comments)
 	err2 := q.parse()
 	if err2 == nil {
-		_, err2 = buildMDSL(q, func(p *mparser, c mcall) (string, error) { return p.args[c.lo].str, nil })
+		_, err2 = build(q, func(p *parser, c callSyntax) (string, error) { return p.args[c.lo].str, nil })
 	}
 	if err2 == nil {
 		return q, nil
 	}
-	var e1, e2 *MDSLError
+	var e1, e2 *Error
 	if errors.As(err, &e1) && errors.As(err2, &e2) && e2.Offset > e1.Offset {
 		return nil, err2
 	}
 	return nil, err
 }
 
-// mformat prints a syntax tree with its comments.
-type mformat struct {
-	p        *mparser
+// formatter prints a syntax tree with its comments.
+type formatter struct {
+	p        *parser
 	b        []byte
 	ci       int   // the next comment
 	open     bool  // the last line has no newline yet
@@ -418,7 +420,7 @@ type mformat struct {
 }
 
 // lineOf returns the line (from 0) of byte offset pos.
-func (f *mformat) lineOf(pos int) int {
+func (f *formatter) lineOf(pos int) int {
 	if f.lines == nil {
 		f.lines = []int{}
 		for i, c := range f.p.src {
@@ -432,7 +434,7 @@ func (f *mformat) lineOf(pos int) int {
 
 // trailing prints the comments before pos that sit on the line of what
 // was printed last (or inside it).
-func (f *mformat) trailing(pos int) {
+func (f *formatter) trailing(pos int) {
 	cs := f.p.lex.comments
 	for f.ci < len(cs) && cs[f.ci].pos < pos {
 		c := cs[f.ci]
@@ -447,7 +449,7 @@ func (f *mformat) trailing(pos int) {
 }
 
 // leading prints the comments before pos on lines of their own at depth d.
-func (f *mformat) leading(pos, d int) {
+func (f *formatter) leading(pos, d int) {
 	cs := f.p.lex.comments
 	for f.ci < len(cs) && cs[f.ci].pos < pos {
 		f.trailing(pos)
@@ -464,7 +466,7 @@ func (f *mformat) leading(pos, d int) {
 	}
 }
 
-func (f *mformat) newline() {
+func (f *formatter) newline() {
 	if f.open {
 		f.b = append(f.b, '\n')
 		f.open = false
@@ -473,7 +475,7 @@ func (f *mformat) newline() {
 
 // item prints one line's item at depth d: text from the source span
 // [pos, end). Comments on lines of their own before it go at depth cd.
-func (f *mformat) item(d, cd, pos, end int, text []byte) {
+func (f *formatter) item(d, cd, pos, end int, text []byte) {
 	f.trailing(pos)
 	f.leading(pos, cd)
 	f.newline()
@@ -484,21 +486,21 @@ func (f *mformat) item(d, cd, pos, end int, text []byte) {
 }
 
 // format prints the syntax tree in canonical form, without indentation
-// if the text would otherwise be longer than MaxMDSLBytes.
-func (p *mparser) format() ([]byte, error) {
-	b, err := p.formatIndent(mdslMaxIndent)
-	if err == nil && len(b) > MaxMDSLBytes {
+// if the text would otherwise be longer than MaxBytes.
+func (p *parser) format() ([]byte, error) {
+	b, err := p.formatIndent(maxIndentLevel)
+	if err == nil && len(b) > MaxBytes {
 		b, err = p.formatIndent(0)
 	}
-	if err == nil && len(b) > MaxMDSLBytes {
-		return nil, p.errAt(0, "the canonical text would be longer than %d bytes", MaxMDSLBytes)
+	if err == nil && len(b) > MaxBytes {
+		return nil, p.errAt(0, "the canonical text would be longer than %d bytes", MaxBytes)
 	}
 	return b, err
 }
 
 // formatIndent prints the syntax tree indenting at most maxIndent levels.
-func (p *mparser) formatIndent(maxIndent int) ([]byte, error) {
-	f := &mformat{p: p, indent: maxIndent}
+func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
+	f := &formatter{p: p, indent: maxIndent}
 	type frame struct {
 		i    int32
 		next int32
@@ -526,7 +528,7 @@ func (p *mparser) formatIndent(maxIndent int) ([]byte, error) {
 					return nil, err
 				}
 				f.item(len(stack), len(stack), n.pos, n.end, hdr)
-				if n.kind != mkwBranch && kinds[n.kind].arity != noChildren {
+				if n.kind != kwBranch && kinds[n.kind].arity != noChildren {
 					stack = append(stack, frame{i: c, next: n.first})
 				}
 				continue
@@ -544,14 +546,14 @@ func (p *mparser) formatIndent(maxIndent int) ([]byte, error) {
 
 // appendHeader appends the canonical header of node i of the syntax tree,
 // with " {" for nodes with children.
-func (p *mparser) appendHeader(b []byte, i int32) ([]byte, error) {
+func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 	n := &p.nodes[i]
-	if n.kind == mkwBranch {
+	if n.kind == kwBranch {
 		b = append(b, "branch ["...)
 		return append(append(b, n.name...), ']'), nil
 	}
-	b = append(b, mdslKeywords[n.kind]...)
-	if n.kind == KindRoot && n.named {
+	b = append(b, keywords[n.kind]...)
+	if n.kind == bt.KindRoot && n.named {
 		b = append(b, " ["...)
 		b = append(append(b, n.name...), ']')
 	}
@@ -565,12 +567,12 @@ func (p *mparser) appendHeader(b []byte, i int32) ([]byte, error) {
 			return b, err
 		}
 	}
-	for k := AttrWhile; k < numAttrs; k++ {
+	for k := bt.AttrWhile; k < numAttrs; k++ {
 		if n.attrs[k] == 0 {
 			continue
 		}
 		b = append(b, ' ')
-		b = append(b, attrNames[k]...)
+		b = append(b, k.String()...)
 		if b, err = p.appendCall(b, n.attrs[k], true); err != nil {
 			return b, err
 		}
@@ -584,7 +586,7 @@ func (p *mparser) appendHeader(b []byte, i int32) ([]byte, error) {
 	return b, nil
 }
 
-func (p *mparser) appendCall(b []byte, ci int32, attr bool) ([]byte, error) {
+func (p *parser) appendCall(b []byte, ci int32, attr bool) ([]byte, error) {
 	c := p.calls[ci-1]
 	open, closer := byte('['), byte(']')
 	if attr {
@@ -597,21 +599,21 @@ func (p *mparser) appendCall(b []byte, ci int32, attr bool) ([]byte, error) {
 		}
 		var err error
 		switch a.typ {
-		case margIdent:
+		case argIdent:
 			b = append(b, a.str...)
-		case margNull:
-			b, err = appendMDSLValue(b, nil)
-		case margBool:
-			b, err = appendMDSLValue(b, a.b)
-		case margNum:
-			b, err = appendMDSLValue(b, a.num)
-		case margString:
-			b, err = appendMDSLValue(b, a.str)
-		case margProp:
-			b, err = appendMDSLValue(b, Property(a.str))
+		case argNull:
+			b, err = appendValue(b, nil)
+		case argBool:
+			b, err = appendValue(b, a.b)
+		case argNum:
+			b, err = appendValue(b, a.num)
+		case argString:
+			b, err = appendValue(b, a.str)
+		case argProp:
+			b, err = appendValue(b, bt.Property(a.str))
 		}
 		if err != nil {
-			return b, newMDSLError(p.name, p.src, a.pos, err.Error(), err)
+			return b, newError(p.name, p.src, a.pos, err.Error(), err)
 		}
 	}
 	return append(b, closer), nil

@@ -1,4 +1,4 @@
-package behaviortree
+package mdsl
 
 import (
 	"fmt"
@@ -7,24 +7,27 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mistreevous"
 )
 
 // This file is the MDSL parser: it reads the lexer's tokens into a syntax
 // tree held in flat arrays (nodes, calls, arguments and counts, linked by
 // index), with a stack of open nodes instead of recursion, as Mistreevous's
-// own parser does; then a builder turns the syntax tree into a [Node],
+// own parser does; then a builder turns the syntax tree into a [bt.Node],
 // expanding branches.
 //
 // Holding the whole syntax tree and the Nodes made from it at once would
-// double the parser's peak heap, so ParseMDSL's builder also builds
-// subtrees while the parser reads them (mparser.spec): when a node is
+// double the parser's peak heap, so Parse's builder also builds
+// subtrees while the parser reads them (parser.spec): when a node is
 // complete and all its children were built, the builder makes its Node
 // then, and the parser drops the node's syntax (its nodes, calls,
 // arguments and counts are the last ones in the arrays) and links the
 // built Node into its parent instead, as index -2-k of the builder's list
 // pre. This is only done where it cannot change the result or the error:
 // the builder then does what it would have done later, with a leaf
-// function that cannot fail or be seen (ParseMDSLFunc's may be either, and
+// function that cannot fail or be seen (ParseFunc's may be either, and
 // its calls must not happen for a text with a syntax error), and a node
 // with a branch below it is never built early.
 //
@@ -33,11 +36,11 @@ import (
 // root is built at its depth as if the root's child were the main root's
 // child (depth 2), which is where the depth limit cannot be reached; its
 // depth once expanded depends on the branches to its root, so when the
-// builder links it (mbuilder.child) it checks the depth of the deepest
+// builder links it (builder.child) it checks the depth of the deepest
 // node in it: the node's depth plus its height, less one. When that is too
 // deep, the builder would have stopped at the first node too deep inside
-// it, whose syntax is gone: ParseMDSL then reads the text again, building
-// only the main root's nodes early (mparser.specMainOnly), to give the
+// it, whose syntax is gone: Parse then reads the text again, building
+// only the main root's nodes early (parser.specMainOnly), to give the
 // same error. Building does not depend on depth otherwise, and a node's
 // other errors (its parameters, the node limit counted inside it) do not
 // depend on where it is, so a node built early is the one the builder
@@ -46,21 +49,21 @@ import (
 // builder stops at an error before it. A build that fails is dropped: the
 // node's syntax stays, and the builder meets the error again in its turn.
 
-// margType is the type of an argument in the syntax tree.
-type margType uint8
+// argType is the type of an argument in the syntax tree.
+type argType uint8
 
 const (
-	margNull margType = iota
-	margBool
-	margNum
-	margString
-	margProp
-	margIdent
+	argNull argType = iota
+	argBool
+	argNum
+	argString
+	argProp
+	argIdent
 )
 
-// marg is one argument as written.
-type marg struct {
-	typ   margType
+// arg is one argument as written.
+type arg struct {
+	typ   argType
 	isInt bool // a number that Mistreevous takes as an integer
 	b     bool
 	pos   int
@@ -68,24 +71,24 @@ type marg struct {
 	str   string // an identifier, a string's value or a property's name
 }
 
-// mcall is a function call (an action's, a condition's, an attribute's):
+// callSyntax is a function call (an action's, a condition's, an attribute's):
 // its arguments are args[lo:hi], the first one its name.
-type mcall struct {
+type callSyntax struct {
 	pos    int
 	lo, hi int32
 }
 
-// mkwBranch is the keyword index of "branch", which is no kind.
-const mkwBranch = Kind(255)
+// kwBranch is the keyword index of "branch", which is no kind.
+const kwBranch = bt.Kind(255)
 
-// mnode is one node of the syntax tree.
-type mnode struct {
-	kind     Kind // or mkwBranch
-	named    bool // a root with a name, or a branch
-	pos      int  // the keyword
-	end      int  // the end of the header
-	close    int  // the closing brace, for nodes with children
-	argPos   int  // the argument list, or pos
+// node is one node of the syntax tree.
+type node struct {
+	kind     bt.Kind // or kwBranch
+	named    bool    // a root with a name, or a branch
+	pos      int     // the keyword
+	end      int     // the end of the header
+	close    int     // the closing brace, for nodes with children
+	argPos   int     // the argument list, or pos
 	name     string
 	ilo, ihi int32 // counts or weights: ints[ilo:ihi]
 	hasInts  bool  // an argument list was written (it may be empty)
@@ -101,22 +104,22 @@ type mnode struct {
 
 // parse modes.
 const (
-	mmodeCall = iota // leaves are Calls: a name and arguments
-	mmodeLeaf        // leaves are one identifier or string
+	modeCall = iota // leaves are Calls: a name and arguments
+	modeLeaf        // leaves are one identifier or string
 )
 
-// mparser reads one MDSL text.
-type mparser struct {
+// parser reads one MDSL text.
+type parser struct {
 	name    string
 	src     []byte
-	lex     *mlexer
+	lex     *lexer
 	mode    int
 	peekd   bool
-	tok     mtoken
+	tok     token
 	prevEnd int
-	nodes   []mnode
-	calls   []mcall
-	args    []marg
+	nodes   []node
+	calls   []callSyntax
+	args    []arg
 	ints    []int
 	roots   []int32
 	intern  map[string]string
@@ -124,12 +127,21 @@ type mparser struct {
 
 	// spec, when set, builds subtrees of the main root while they are
 	// read (see the top of this file); prenext[k] is the next sibling of
-	// the built pre[k], as mnode.next.
-	spec    mspec
+	// the built pre[k], as node.next.
+	spec    speculator
 	specOn  bool // inside a root whose nodes are built early
 	prenext blocks[int32]
 	// specMainOnly builds only the main root's nodes early.
 	specMainOnly bool
+
+	// For Check: collect, when set, keeps the errors of validate in errs
+	// and reads on (they do not stop the parser from reading the rest);
+	// cur is the offset of the keyword of the node being read, or -1, and
+	// inside whether it is inside a root, where an error stopped.
+	collect bool
+	errs    []*Error
+	cur     int
+	inside  bool
 }
 
 // blocks is a stack that grows by blocks of blockLen values, without the
@@ -169,8 +181,8 @@ func (s *blocks[T]) push(v T) {
 	s.n++
 }
 
-// mspec builds complete nodes while the parser reads.
-type mspec interface {
+// speculator builds complete nodes while the parser reads.
+type speculator interface {
 	// speculate builds node i, whose children are all built and are the
 	// builder's pre[lo:], at depth depth (for a named root's node, its
 	// depth below the root as if the root were the main one). When it
@@ -179,46 +191,46 @@ type mspec interface {
 	speculate(i int32, depth int, lo int32) bool
 }
 
-// mopen is a node on the parser's stack of open nodes, with the lengths
+// openNode is a node on the parser's stack of open nodes, with the lengths
 // of the arrays before its header.
-type mopen struct {
+type openNode struct {
 	i                 int32
 	args, calls, ints int32
 	pre               int32
 	allBuilt          bool // all children read so far were built
 }
 
-// MaxMDSLBytes is the longest MDSL text that [ParseMDSL] reads.
-const MaxMDSLBytes = 64 << 20
+// MaxBytes is the longest MDSL text that [Parse] reads.
+const MaxBytes = 64 << 20
 
-func newMParser(name string, src []byte, mode int, keepComments bool) *mparser {
-	p := &mparser{name: name, src: src, lex: newMLexer(src, keepComments), mode: mode, intern: map[string]string{}}
+func newParser(name string, src []byte, mode int, keepComments bool) *parser {
+	p := &parser{name: name, src: src, lex: newLexer(src, keepComments), mode: mode, intern: map[string]string{}}
 	p.reserve(len(src))
 	return p
 }
 
 // reserve makes room in the syntax tree's arrays for n more bytes of text.
-func (p *mparser) reserve(n int) {
-	if guess := n / 32; guess > 16 && len(p.src) <= MaxMDSLBytes {
+func (p *parser) reserve(n int) {
+	if guess := n / 32; guess > 16 && len(p.src) <= MaxBytes {
 		p.nodes = slices.Grow(p.nodes, guess)
 		p.args = slices.Grow(p.args, guess)
 		p.calls = slices.Grow(p.calls, guess)
 	}
 }
 
-func (p *mparser) next() mtoken {
+func (p *parser) next() token {
 	if !p.peekd {
 		p.tok = p.lex.next()
 	}
 	p.peekd = false
 	p.prevEnd = p.tok.end
-	if p.tok.typ == mtString {
+	if p.tok.typ == tokString {
 		p.prevEnd++
 	}
 	return p.tok
 }
 
-func (p *mparser) peek() mtoken {
+func (p *parser) peek() token {
 	if !p.peekd {
 		p.tok = p.lex.next()
 		p.peekd = true
@@ -226,13 +238,13 @@ func (p *mparser) peek() mtoken {
 	return p.tok
 }
 
-// errAt returns an *MDSLError at byte offset pos.
-func (p *mparser) errAt(pos int, format string, args ...any) *MDSLError {
-	return newMDSLError(p.name, p.src, pos, fmt.Sprintf(format, args...), nil)
+// errAt returns an *Error at byte offset pos.
+func (p *parser) errAt(pos int, format string, args ...any) *Error {
+	return newError(p.name, p.src, pos, fmt.Sprintf(format, args...), nil)
 }
 
 // text returns a word's text.
-func (p *mparser) text(t mtoken) string {
+func (p *parser) text(t token) string {
 	if t.spliced {
 		return t.val
 	}
@@ -241,7 +253,7 @@ func (p *mparser) text(t mtoken) string {
 
 // str returns b as a string, interned, so that names used many times cost
 // one allocation.
-func (p *mparser) str(b []byte) string {
+func (p *parser) str(b []byte) string {
 	if s, ok := p.intern[string(b)]; ok {
 		return s
 	}
@@ -253,7 +265,7 @@ func (p *mparser) str(b []byte) string {
 }
 
 // wordBytes returns a word's bytes.
-func (p *mparser) wordBytes(t mtoken) []byte {
+func (p *parser) wordBytes(t token) []byte {
 	if t.spliced {
 		return []byte(t.val)
 	}
@@ -261,37 +273,37 @@ func (p *mparser) wordBytes(t mtoken) []byte {
 }
 
 // describe names a token for an error message.
-func (p *mparser) describe(t mtoken) string {
+func (p *parser) describe(t token) string {
 	switch t.typ {
-	case mtWord:
+	case tokWord:
 		return strconv.Quote(clip(p.text(t)))
-	case mtString:
+	case tokString:
 		return "a string"
 	}
-	return mtokNames[t.typ]
+	return tokNames[t.typ]
 }
 
-// mdslKindByKeyword maps lower-case keywords to kinds.
-var mdslKindByKeyword = func() map[string]Kind {
-	m := map[string]Kind{"branch": mkwBranch}
-	for k, kw := range mdslKeywords {
+// kindByKeyword maps lower-case keywords to kinds.
+var kindByKeyword = func() map[string]bt.Kind {
+	m := map[string]bt.Kind{"branch": kwBranch}
+	for k, kw := range keywords {
 		if kw != "" {
-			m[kw] = Kind(k)
+			m[kw] = bt.Kind(k)
 		}
 	}
 	return m
 }()
 
-// mdslUpperSpecial are the characters whose JavaScript toUpperCase is
+// upperSpecial are the characters whose JavaScript toUpperCase is
 // ASCII letters although they are not: Mistreevous compares keywords after
 // toUpperCase, so "ſequence" is SEQUENCE and "ﬂip" is FLIP.
-var mdslUpperSpecial = map[rune]string{
+var upperSpecial = map[rune]string{
 	'ſ': "S", 'ı': "I", 'ß': "SS", 'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
 }
 
 // keywordOf returns the keyword a word is, compared as Mistreevous does
 // (toUpperCase), or "" when it is none.
-func keywordOf(w []byte) (string, Kind, bool) {
+func keywordOf(w []byte) (string, bt.Kind, bool) {
 	var small [24]byte
 	lw := small[:0]
 	if len(w) > len(small) {
@@ -318,8 +330,8 @@ func keywordOf(w []byte) (string, Kind, bool) {
 					c += 'a' - 'A'
 				}
 				lw = append(lw, c)
-			case mdslUpperSpecial[r] != "":
-				lw = append(lw, strings.ToLower(mdslUpperSpecial[r])...)
+			case upperSpecial[r] != "":
+				lw = append(lw, strings.ToLower(upperSpecial[r])...)
 			default:
 				return "", 0, false
 			}
@@ -328,14 +340,14 @@ func keywordOf(w []byte) (string, Kind, bool) {
 			}
 		}
 	}
-	k, ok := mdslKindByKeyword[string(lw)]
+	k, ok := kindByKeyword[string(lw)]
 	if !ok {
 		return "", 0, false
 	}
-	if k == mkwBranch {
+	if k == kwBranch {
 		return "branch", k, true
 	}
-	return mdslKeywords[k], k, true
+	return keywords[k], k, true
 }
 
 // asciiFold reports whether w is s (lower-case ASCII) up to ASCII case,
@@ -356,9 +368,9 @@ func asciiFold(w []byte, s string) bool {
 }
 
 // attrOf returns the attribute a word names, or 0.
-func attrOf(w []byte) AttrKind {
-	for k := AttrWhile; k < numAttrs; k++ {
-		if asciiFold(w, attrNames[k]) {
+func attrOf(w []byte) bt.AttrKind {
+	for k := bt.AttrWhile; k < numAttrs; k++ {
+		if asciiFold(w, k.String()) {
 			return k
 		}
 	}
@@ -367,7 +379,7 @@ func attrOf(w []byte) AttrKind {
 
 // nextOf returns the next sibling of child c (an index of nodes or a
 // built node, -2-k).
-func (p *mparser) nextOf(c int32) int32 {
+func (p *parser) nextOf(c int32) int32 {
 	if c < -1 {
 		return *p.prenext.at(-2 - c)
 	}
@@ -377,10 +389,10 @@ func (p *mparser) nextOf(c int32) int32 {
 // done links the complete node o, the child of parent, into parent's
 // children, first building it if p.spec can (see the top of this file).
 // depth is o's: a root is at depth 1.
-func (p *mparser) done(parent *mopen, o mopen, depth int) {
+func (p *parser) done(parent *openNode, o openNode, depth int) {
 	c := o.i
 	n := &p.nodes[c]
-	try := p.specOn && o.allBuilt && n.kind != mkwBranch && depth <= MaxMistreevousDepth
+	try := p.specOn && o.allBuilt && n.kind != kwBranch && depth <= mistreevous.MaxDepth
 	if try && p.spec.speculate(c, depth, o.pre) {
 		p.nodes = p.nodes[:c]
 		p.args, p.calls, p.ints = p.args[:o.args], p.calls[:o.calls], p.ints[:o.ints]
@@ -409,26 +421,26 @@ func (p *mparser) done(parent *mopen, o mopen, depth int) {
 }
 
 // parse reads the whole text into the syntax tree.
-func (p *mparser) parse() error {
-	if len(p.src) > MaxMDSLBytes {
-		return p.errAt(0, "the text is longer than %d bytes", MaxMDSLBytes)
+func (p *parser) parse() error {
+	if len(p.src) > MaxBytes {
+		return p.errAt(0, "the text is longer than %d bytes", MaxBytes)
 	}
-	var stack []mopen
+	var stack []openNode
 	for {
 		t := p.next()
 		switch t.typ {
-		case mtError:
+		case tokError:
 			return p.errAt(t.pos, "%s", t.val)
-		case mtEOF:
+		case tokEOF:
 			if len(stack) > 0 {
 				n := &p.nodes[stack[len(stack)-1].i]
-				return p.errAt(n.pos, "%s is never closed: a '}' is missing", mdslKeywords[n.kind])
+				return p.errAt(n.pos, "%s is never closed: a '}' is missing", keywords[n.kind])
 			}
 			if len(p.roots) == 0 {
 				return p.errAt(t.pos, "no root: a definition needs root { ... }")
 			}
 			return nil
-		case mtRBrace:
+		case tokRBrace:
 			if len(stack) == 0 {
 				return p.errAt(t.pos, "unexpected '}': no node is open")
 			}
@@ -436,42 +448,49 @@ func (p *mparser) parse() error {
 			stack = stack[:len(stack)-1]
 			p.nodes[o.i].close = t.pos
 			if err := p.validate(o.i); err != nil {
-				return err
+				if !p.collect {
+					return err
+				}
+				p.errs = append(p.errs, err)
 			}
 			if len(stack) > 0 {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			}
-		case mtWord:
+		case tokWord:
+			p.cur, p.inside = t.pos, len(stack) > 0
 			kw, kind, ok := keywordOf(p.wordBytes(t))
 			if !ok {
 				if attrOf(p.wordBytes(t)) != 0 {
 					return p.errAt(t.pos, "attribute %s must follow a node's arguments", p.describe(t))
 				}
+				if near := nearestKeyword(string(p.wordBytes(t))); near != "" {
+					return p.errAt(t.pos, "unexpected %s: want a node; did you mean %s?", p.describe(t), near)
+				}
 				return p.errAt(t.pos, "unexpected %s: want a node (action, condition, sequence, selector, ...)", p.describe(t))
 			}
-			if kind == KindRoot {
+			if kind == bt.KindRoot {
 				if len(stack) > 0 {
 					return p.errAt(t.pos, "a root cannot be inside another node")
 				}
 			} else if len(stack) == 0 {
 				return p.errAt(t.pos, "%s outside a root: every node must be inside root { ... }", kw)
 			}
-			if p.count >= MaxMistreevousNodes {
-				return p.errAt(t.pos, "more than %d nodes", MaxMistreevousNodes)
+			if p.count >= mistreevous.MaxNodes {
+				return p.errAt(t.pos, "more than %d nodes", mistreevous.MaxNodes)
 			}
 			p.count++
 			i := int32(len(p.nodes))
-			o := mopen{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
-			p.nodes = append(p.nodes, mnode{kind: kind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
+			o := openNode{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
+			p.nodes = append(p.nodes, node{kind: kind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
 			if err := p.header(i, kw); err != nil {
 				return err
 			}
-			if kind == KindRoot {
+			if kind == bt.KindRoot {
 				p.roots = append(p.roots, i)
 				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes[i].named)
 				if p.spec != nil && !p.specOn {
 					// Its syntax is kept: make room for the rest of the
-					// text, as newMParser does for all of it.
+					// text, as newParser does for all of it.
 					p.reserve(len(p.src) - t.pos)
 				}
 			} else {
@@ -481,33 +500,36 @@ func (p *mparser) parse() error {
 				}
 				parent.nkids++
 			}
-			if kind == mkwBranch || kinds[kind].arity == noChildren {
+			p.cur = -1 // the header is read
+			if kind == kwBranch || kinds[kind].arity == noChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
+				p.cur = t.pos
 				open := p.next()
-				if open.typ != mtLBrace {
-					if open.typ == mtError {
+				if open.typ != tokLBrace {
+					if open.typ == tokError {
 						return p.errAt(open.pos, "%s", open.val)
 					}
 					return p.errAt(open.pos, "want '{' after %s, got %s", kw, p.describe(open))
 				}
-				if len(stack) >= MaxMistreevousDepth {
-					return p.errAt(t.pos, "nodes nested deeper than %d levels", MaxMistreevousDepth)
+				if len(stack) >= mistreevous.MaxDepth {
+					return p.errAt(t.pos, "nodes nested deeper than %d levels", mistreevous.MaxDepth)
 				}
 				stack = append(stack, o)
+				p.cur = -1
 			}
-		case mtString:
+		case tokString:
 			return p.errAt(t.pos, "unexpected string: want a node")
 		default:
-			return p.errAt(t.pos, "unexpected %s: want a node", mtokNames[t.typ])
+			return p.errAt(t.pos, "unexpected %s: want a node", tokNames[t.typ])
 		}
 	}
 }
 
 // validate checks a node once its children are read.
-func (p *mparser) validate(i int32) error {
+func (p *parser) validate(i int32) *Error {
 	n := &p.nodes[i]
-	kw := mdslKeywords[n.kind]
+	kw := keywords[n.kind]
 	switch kinds[n.kind].arity {
 	case oneChild:
 		if n.nkids == 0 {
@@ -523,7 +545,7 @@ func (p *mparser) validate(i int32) error {
 	}
 	switch kinds[n.kind].param {
 	case paramWeights, paramLotto:
-		if w := n.ihi - n.ilo; (w > 0 || n.kind == KindRandomWeighted) && w != n.nkids {
+		if w := n.ihi - n.ilo; (w > 0 || n.kind == bt.KindRandomWeighted) && w != n.nkids {
 			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
 		}
 	}
@@ -531,12 +553,12 @@ func (p *mparser) validate(i int32) error {
 }
 
 // header reads a node's arguments and attributes, after its keyword.
-func (p *mparser) header(i int32, kw string) error {
+func (p *parser) header(i int32, kw string) error {
 	kind := p.nodes[i].kind
 	lo, hi := int32(len(p.args)), int32(len(p.args))
 	var argPos int
 	has := false
-	if t := p.peek(); t.typ == mtLBrack || t.typ == mtLParen {
+	if t := p.peek(); t.typ == tokLBrack || t.typ == tokLParen {
 		var err error
 		argPos = t.pos
 		lo, hi, err = p.argList()
@@ -551,8 +573,8 @@ func (p *mparser) header(i int32, kw string) error {
 	}
 	args := p.args[lo:hi]
 	switch {
-	case kind == KindRoot || kind == mkwBranch:
-		if len(args) > 1 || (len(args) == 1 && args[0].typ != margIdent) || (kind == mkwBranch && len(args) != 1) {
+	case kind == bt.KindRoot || kind == kwBranch:
+		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (kind == kwBranch && len(args) != 1) {
 			return p.errAt(n.argPos, "%s takes one name argument: %s [Name]", kw, kw)
 		}
 		if len(args) == 1 {
@@ -578,7 +600,7 @@ func (p *mparser) header(i int32, kw string) error {
 		}
 		n.ilo = int32(len(p.ints))
 		for _, a := range args {
-			if a.typ != margNum || !a.isInt {
+			if a.typ != argNum || !a.isInt {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
@@ -586,10 +608,10 @@ func (p *mparser) header(i int32, kw string) error {
 			case paramWeights:
 				min = 1
 			case paramThreshold, paramCounts:
-				min = -maxRepeat
+				min = -maxInt31
 			}
-			if a.num < float64(min) || a.num > maxRepeat {
-				return p.errAt(a.pos, "%s arguments must be integers from %d to %d, got %s", kw, min, maxRepeat, p.showArg(a))
+			if a.num < float64(min) || a.num > maxInt31 {
+				return p.errAt(a.pos, "%s arguments must be integers from %d to %d, got %s", kw, min, maxInt31, p.showArg(a))
 			}
 			p.ints = append(p.ints, int(a.num))
 		}
@@ -621,8 +643,8 @@ func (p *mparser) header(i int32, kw string) error {
 			}
 		}
 	}
-	if kind == mkwBranch {
-		if t := p.peek(); t.typ == mtWord && attrOf(p.wordBytes(t)) != 0 {
+	if kind == kwBranch {
+		if t := p.peek(); t.typ == tokWord && attrOf(p.wordBytes(t)) != 0 {
 			return p.errAt(t.pos, "branch takes no attributes")
 		}
 		n.end = p.lastEnd()
@@ -630,7 +652,7 @@ func (p *mparser) header(i int32, kw string) error {
 	}
 	for {
 		t := p.peek()
-		if t.typ != mtWord {
+		if t.typ != tokWord {
 			break
 		}
 		ak := attrOf(p.wordBytes(t))
@@ -640,41 +662,41 @@ func (p *mparser) header(i int32, kw string) error {
 		p.next()
 		n := &p.nodes[i]
 		if n.attrs[ak] != 0 {
-			return p.errAt(t.pos, "duplicate %s attribute", attrNames[ak])
+			return p.errAt(t.pos, "duplicate %s attribute", ak.String())
 		}
 		at := p.peek()
-		if at.typ != mtLBrack && at.typ != mtLParen {
-			return p.errAt(t.pos, "%s needs a function name: %s(Name)", attrNames[ak], attrNames[ak])
+		if at.typ != tokLBrack && at.typ != tokLParen {
+			return p.errAt(t.pos, "%s needs a function name: %s(Name)", ak.String(), ak.String())
 		}
 		lo, hi, err := p.argList()
 		if err != nil {
 			return err
 		}
-		c, err := p.call(attrNames[ak], attrNames[ak], lo, hi, at.pos)
+		c, err := p.call(ak.String(), ak.String(), lo, hi, at.pos)
 		if err != nil {
 			return err
 		}
 		n = &p.nodes[i]
 		n.attrs[ak] = c
-		if ak == AttrWhile || ak == AttrUntil {
-			if th := p.peek(); th.typ == mtWord && asciiFold(p.wordBytes(th), "then") {
+		if ak == bt.AttrWhile || ak == bt.AttrUntil {
+			if th := p.peek(); th.typ == tokWord && asciiFold(p.wordBytes(th), "then") {
 				p.next()
 				r := p.next()
-				if r.typ == mtError {
+				if r.typ == tokError {
 					return p.errAt(r.pos, "%s", r.val)
 				}
 				kwr, _, ok := keywordOf(p.wordBytes(r))
-				if r.typ != mtWord || !ok || (kwr != "succeed" && kwr != "fail") {
+				if r.typ != tokWord || !ok || (kwr != "succeed" && kwr != "fail") {
 					return p.errAt(r.pos, "want succeed or fail after then, got %s", p.describe(r))
 				}
 				n.succ[ak] = kwr == "succeed"
 			}
 		}
 	}
-	if t := p.peek(); t.typ == mtWord && asciiFold(p.wordBytes(t), "then") {
+	if t := p.peek(); t.typ == tokWord && asciiFold(p.wordBytes(t), "then") {
 		return p.errAt(t.pos, "then must follow a while or until guard")
 	}
-	if t := p.peek(); t.typ == mtError {
+	if t := p.peek(); t.typ == tokError {
 		return p.errAt(t.pos, "%s", t.val)
 	}
 	p.nodes[i].end = p.lastEnd()
@@ -682,10 +704,10 @@ func (p *mparser) header(i int32, kw string) error {
 }
 
 // lastEnd is where the last token consumed ends.
-func (p *mparser) lastEnd() int { return p.prevEnd }
+func (p *parser) lastEnd() int { return p.prevEnd }
 
 // call checks the arguments args[lo:hi] of a call and records it.
-func (p *mparser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
+func (p *parser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
 	args := p.args[lo:hi]
 	what := kw
 	if len(args) == 0 {
@@ -695,41 +717,41 @@ func (p *mparser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
 		}
 		return 0, p.errAt(pos, "%s needs a function name: %s", what, form)
 	}
-	if p.mode == mmodeLeaf {
+	if p.mode == modeLeaf {
 		if len(args) != 1 {
 			return 0, p.errAt(args[1].pos, "%s takes one leaf (an identifier or a string), got %d arguments", what, len(args))
 		}
-		if args[0].typ != margIdent && args[0].typ != margString {
+		if args[0].typ != argIdent && args[0].typ != argString {
 			return 0, p.errAt(args[0].pos, "a leaf must be an identifier or a string, got %s", p.showArg(args[0]))
 		}
 	} else {
-		if args[0].typ != margIdent {
+		if args[0].typ != argIdent {
 			return 0, p.errAt(args[0].pos, "%s needs a function name first, got %s", what, p.showArg(args[0]))
 		}
 		for _, a := range args[1:] {
-			if a.typ == margIdent {
+			if a.typ == argIdent {
 				return 0, p.errAt(a.pos, "invalid %s argument value '%s', must be string, number, boolean, agent property reference or null", what, clip(a.str))
 			}
 		}
-		if len(args)-1 > MaxArgs {
-			return 0, p.errAt(args[MaxArgs+1].pos, "more than %d arguments", MaxArgs)
+		if len(args)-1 > mistreevous.MaxArgs {
+			return 0, p.errAt(args[mistreevous.MaxArgs+1].pos, "more than %d arguments", mistreevous.MaxArgs)
 		}
 	}
-	p.calls = append(p.calls, mcall{pos: args[0].pos, lo: lo, hi: hi})
+	p.calls = append(p.calls, callSyntax{pos: args[0].pos, lo: lo, hi: hi})
 	return int32(len(p.calls)), nil
 }
 
-func (p *mparser) showArg(a marg) string {
+func (p *parser) showArg(a arg) string {
 	switch a.typ {
-	case margNull:
+	case argNull:
 		return "null"
-	case margBool:
+	case argBool:
 		return strconv.FormatBool(a.b)
-	case margNum:
-		return "number " + mdslNumber(a.num)
-	case margString:
+	case argNum:
+		return "number " + formatNumber(a.num)
+	case argString:
 		return "a string"
-	case margProp:
+	case argProp:
 		return "$" + a.str
 	}
 	return "'" + clip(a.str) + "'"
@@ -748,11 +770,11 @@ func clip(s string) string {
 }
 
 // argList reads a [ ... ] or ( ... ) list into p.args[lo:hi].
-func (p *mparser) argList() (lo, hi int32, err error) {
+func (p *parser) argList() (lo, hi int32, err error) {
 	open := p.next()
-	closer := mtRBrack
-	if open.typ == mtLParen {
-		closer = mtRParen
+	closer := tokRBrack
+	if open.typ == tokLParen {
+		closer = tokRParen
 	}
 	lo = int32(len(p.args))
 	for idx := 0; ; idx++ {
@@ -761,14 +783,14 @@ func (p *mparser) argList() (lo, hi int32, err error) {
 			break
 		}
 		switch t.typ {
-		case mtError:
+		case tokError:
 			return 0, 0, p.errAt(t.pos, "%s", t.val)
-		case mtEOF:
-			return 0, 0, p.errAt(open.pos, "unclosed %s: want %s", mtokNames[open.typ], mtokNames[closer])
+		case tokEOF:
+			return 0, 0, p.errAt(open.pos, "unclosed %s: want %s", tokNames[open.typ], tokNames[closer])
 		}
 		if idx&1 == 1 {
-			if t.typ != mtComma {
-				return 0, 0, p.errAt(t.pos, "want ',' or %s in an argument list, got %s", mtokNames[closer], p.describe(t))
+			if t.typ != tokComma {
+				return 0, 0, p.errAt(t.pos, "want ',' or %s in an argument list, got %s", tokNames[closer], p.describe(t))
 			}
 			continue
 		}
@@ -776,8 +798,8 @@ func (p *mparser) argList() (lo, hi int32, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		if len(p.args)-int(lo) > MaxArgs+1 {
-			return 0, 0, p.errAt(t.pos, "more than %d arguments", MaxArgs)
+		if len(p.args)-int(lo) > mistreevous.MaxArgs+1 {
+			return 0, 0, p.errAt(t.pos, "more than %d arguments", mistreevous.MaxArgs)
 		}
 		p.args = append(p.args, a)
 	}
@@ -785,50 +807,50 @@ func (p *mparser) argList() (lo, hi int32, err error) {
 }
 
 // arg reads one argument value, as Mistreevous's getArgumentDefinition.
-func (p *mparser) arg(t mtoken) (marg, error) {
+func (p *parser) arg(t token) (arg, error) {
 	switch t.typ {
-	case mtString:
+	case tokString:
 		raw := t.val
 		if !t.spliced {
 			raw = string(p.src[t.pos+1 : t.end])
 		}
-		if len(raw) > MaxStringBytes {
-			return marg{}, p.errAt(t.pos, "a string is longer than %d bytes", MaxStringBytes)
+		if len(raw) > mistreevous.MaxStringBytes {
+			return arg{}, p.errAt(t.pos, "a string is longer than %d bytes", mistreevous.MaxStringBytes)
 		}
-		return marg{typ: margString, pos: t.pos, str: mdslUnquote(raw)}, nil
-	case mtWord:
+		return arg{typ: argString, pos: t.pos, str: unquote(raw)}, nil
+	case tokWord:
 	default:
-		return marg{}, p.errAt(t.pos, "want an argument, got %s", p.describe(t))
+		return arg{}, p.errAt(t.pos, "want an argument, got %s", p.describe(t))
 	}
 	w := p.wordBytes(t)
 	switch string(w) {
 	case "null":
-		return marg{typ: margNull, pos: t.pos}, nil
+		return arg{typ: argNull, pos: t.pos}, nil
 	case "true", "false":
-		return marg{typ: margBool, pos: t.pos, b: w[0] == 't'}, nil
+		return arg{typ: argBool, pos: t.pos, b: w[0] == 't'}, nil
 	}
 	if v, isInt, ok, bad := jsNumber(string(w)); ok {
 		if bad != "" {
-			return marg{}, p.errAt(t.pos, "number %s: %s", clip(string(w)), bad)
+			return arg{}, p.errAt(t.pos, "number %s: %s", clip(string(w)), bad)
 		}
-		return marg{typ: margNum, pos: t.pos, num: v, isInt: isInt}, nil
+		return arg{typ: argNum, pos: t.pos, num: v, isInt: isInt}, nil
 	}
-	if len(w) > MaxStringBytes {
-		return marg{}, p.errAt(t.pos, "a name is longer than %d bytes", MaxStringBytes)
+	if len(w) > mistreevous.MaxStringBytes {
+		return arg{}, p.errAt(t.pos, "a name is longer than %d bytes", mistreevous.MaxStringBytes)
 	}
-	if mdslPlaceholder(w) {
-		return marg{}, p.errAt(t.pos, "%s is reserved (Mistreevous's string placeholders)", clip(string(w)))
+	if placeholder(w) {
+		return arg{}, p.errAt(t.pos, "%s is reserved (Mistreevous's string placeholders)", clip(string(w)))
 	}
 	if len(w) > 1 && w[0] == '$' && identStart(w[1]) {
-		return marg{typ: margProp, pos: t.pos, str: p.str(w[1:])}, nil
+		return arg{typ: argProp, pos: t.pos, str: p.str(w[1:])}, nil
 	}
-	return marg{typ: margIdent, pos: t.pos, str: p.text(t)}, nil
+	return arg{typ: argIdent, pos: t.pos, str: p.text(t)}, nil
 }
 
 func identStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// mdslPlaceholder reports whether w is @@digits@@.
-func mdslPlaceholder(w []byte) bool {
+// placeholder reports whether w is @@digits@@.
+func placeholder(w []byte) bool {
 	if len(w) < 5 || string(w[:2]) != "@@" || string(w[len(w)-2:]) != "@@" {
 		return false
 	}
@@ -840,9 +862,9 @@ func mdslPlaceholder(w []byte) bool {
 	return true
 }
 
-// mdslUnquote is Mistreevous's decoding of a string literal's content: the
+// unquote is Mistreevous's decoding of a string literal's content: the
 // first \" becomes ", and nothing else changes.
-func mdslUnquote(raw string) string {
+func unquote(raw string) string {
 	if i := strings.Index(raw, `\"`); i >= 0 {
 		return raw[:i] + raw[i+1:]
 	}

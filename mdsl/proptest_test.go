@@ -1,4 +1,4 @@
-package behaviortree_test
+package mdsl_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/proptest"
 )
 
@@ -23,11 +24,11 @@ func TestMDSLProptest(t *testing.T) {
 	params.MaxSize = 60
 	props := gopter.NewProperties(params)
 	props.Property("Parse(Print(t)) == Root(t)", prop.ForAll(func(def bt.Node[string]) string {
-		out, err := bt.FormatMDSLFunc(def, id)
+		out, err := mdsl.FormatFunc(def, id)
 		if err != nil {
 			return err.Error()
 		}
-		back, err := bt.ParseMDSLFunc("gen.mdsl", out, id)
+		back, err := mdsl.ParseFunc("gen.mdsl", out, id)
 		if err != nil {
 			return err.Error() + "\n" + string(out)
 		}
@@ -39,7 +40,7 @@ func TestMDSLProptest(t *testing.T) {
 		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 			return "differs:\n" + string(got) + "\n" + string(want) + "\n" + string(out)
 		}
-		again, _ := bt.FormatMDSLFunc(back, id)
+		again, _ := mdsl.FormatFunc(back, id)
 		if !bytes.Equal(again, out) {
 			return "not stable"
 		}

@@ -1,0 +1,124 @@
+package mdsl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// checkLines returns "LINE:COL: MSG" of each error.
+func checkLines(errs []*Error) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg))
+	}
+	return out
+}
+
+// TestCheckReportsEveryError checks a text with errors of each sort:
+// Check reports them all, in the order of the text, with the nearest
+// keyword for misspelt ones; Parse reports the first.
+func TestCheckReportsEveryError(t *testing.T) {
+	src := `root {
+    selector {
+        sequnce {
+            action [A]
+        }
+        flip {
+            action [A]
+            action [B]
+        }
+        repeat [x] { action [C] }
+        branch [Nowhere]
+        wait [5, 1]
+        action [D] whle(E)
+        lotto [1, 2] { action [F] }
+        paralel { action [G] }
+    }
+}
+`
+	want := []string{
+		`3:9: unexpected "sequnce": want a node; did you mean sequence?`,
+		`8:13: flip takes one child, got 2`,
+		`10:17: repeat arguments must be integers, got 'x'`,
+		`11:9: branch to an unknown root "Nowhere"`,
+		`12:14: wait minimum 5 is more than maximum 1`,
+		`13:20: unexpected "whle": want a node; did you mean while?`,
+		`14:15: lotto has 1 children but 2 weights`,
+		`15:9: unexpected "paralel": want a node; did you mean parallel?`,
+	}
+	got := checkLines(Check("x.mdsl", []byte(src)))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, err := Parse("x.mdsl", []byte(src))
+	if err == nil || !strings.HasPrefix(err.Error(), "x.mdsl:"+want[0]) {
+		t.Errorf("Parse: %v", err)
+	}
+	// The quoted line is the text's own, not the mended one.
+	if errs := Check("x.mdsl", []byte(src)); len(errs) < 4 || !strings.Contains(errs[3].Error(), "branch [Nowhere]\n        ^") {
+		t.Errorf("the branch error quotes %q", errs[3].Source)
+	}
+}
+
+// TestCheckFindsParsesError checks, for each text of TestMDSLErrors and
+// the fixtures, that Check reports Parse's error, and nothing for a text
+// Parse reads.
+func TestCheckFindsParsesError(t *testing.T) {
+	texts := []string{
+		"root {\n    repeat {\n        action [A]\n        action [B]\n    }\n}", "root { flip { } }", "root { sequence { } }",
+		"root { branch [X] }", "root { branch [A] }\nroot [A] { branch [B] }\nroot [B] { branch [A] }", "root { wait [1, 2, 3] }",
+		"root { repeat [3, 1] { action [A] } }", "root { lotto [1, 2] { action [A] } }", "root { action [A, B] }",
+		"root { action }", "root { action [A, 0x10] }", "root {\n  sequence {\n    action [A]\n  selector {\n    action [B]\n  }",
+		"root { action [A] } }", `root { action [A, "abc] }`, "root { /* x", "root { action [A, 1 }", "root { action [A",
+		"root { sequence { action [A] } }", "root { branch [S] }\nroot [S] { wait }", "sequence { action [A] }", "",
+	}
+	for _, src := range texts {
+		errs := Check("t", []byte(src))
+		_, err := Parse("t", []byte(src))
+		if err == nil {
+			if errs != nil {
+				t.Errorf("%q: Parse reads it, Check reports %v", src, checkLines(errs))
+			}
+			continue
+		}
+		found := false
+		for _, e := range errs {
+			found = found || e.Error() == err.Error()
+		}
+		if !found {
+			t.Errorf("%q: Parse's error %q is not among Check's %q", src, err, checkLines(errs))
+		}
+	}
+}
+
+// TestCheckBounded checks that Check stops at 50 errors.
+func TestCheckBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("root {\n    sequence {\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "        acton [A%d]\n", i)
+	}
+	b.WriteString("    }\n}\n")
+	errs := Check("many.mdsl", []byte(b.String()))
+	if len(errs) != 50 {
+		t.Fatalf("%d errors, want 50", len(errs))
+	}
+	for i, e := range errs {
+		if e.Line != 3+i || !strings.Contains(e.Msg, "did you mean action?") {
+			t.Fatalf("error %d: %v", i, e)
+		}
+	}
+}
+
+// TestNearestKeyword checks the suggestions, and that far words get none.
+func TestNearestKeyword(t *testing.T) {
+	for w, want := range map[string]string{
+		"sequnce": "sequence", "SELECTR": "selector", "condtion": "condition", "acton": "action", "repeat_untill_fail": "repeat_until_fail",
+		"brach": "branch", "whle": "while", "fli": "flip", "xyzzy": "", "go_right": "",
+	} {
+		if got := nearestKeyword(w); got != want {
+			t.Errorf("nearestKeyword(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -1,0 +1,476 @@
+package mdsl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/mistreevous"
+)
+
+// keywords is the MDSL keyword of every kind, from the table of
+// kinds (kindInfo.mdsl in kinds.go). The arguments each kind takes follow
+// from its param there: paramN [n], paramWeights [w, ...] (one per child),
+// paramLotto [w, ...] (optional), paramBound [n] or [min, max] (optional),
+// paramThreshold [success, failure]; leaves that carry a value take a
+// call.
+var keywords = func() (kw [256]string) {
+	for k := range kinds {
+		kw[k] = kinds[k].mdsl
+	}
+	return kw
+}()
+
+// Error is an error in an MDSL text: where it is and what is wrong.
+type Error struct {
+	File      string // the name given to the parser
+	Line, Col int    // from 1; Col counts bytes
+	Offset    int    // the byte offset in the text
+	Msg       string
+	Source    string // the line, shortened around the column when it is long
+	caret     int    // the column of the caret in Source, in bytes
+	Err       error  // the underlying error (a leaf function's), if any
+}
+
+// Error returns "FILE:LINE:COL: MSG", then the line and a caret under the
+// column on two more lines.
+func (e *Error) Error() string {
+	var b bytes.Buffer
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, e.Msg)
+	b.WriteByte('\n')
+	b.WriteString(e.Source)
+	b.WriteByte('\n')
+	for _, r := range e.Source[:e.caret] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteByte('^')
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// newError places msg at byte offset pos of src.
+func newError(file string, src []byte, pos int, msg string, err error) *Error {
+	pos = max(0, min(pos, len(src)))
+	line := 1 + bytes.Count(src[:pos], []byte{'\n'})
+	start := bytes.LastIndexByte(src[:pos], '\n') + 1
+	end := bytes.IndexByte(src[pos:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += pos
+	}
+	text := src[start:end]
+	if n := len(text); n > 0 && text[n-1] == '\r' {
+		text = text[:n-1]
+	}
+	caret := pos - start
+	const window = 100
+	prefix, suffix := "", ""
+	if len(text) > 2*window {
+		lo, hi := max(0, caret-window), min(len(text), caret+window)
+		for lo > 0 && lo < len(text) && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			hi++
+		}
+		if lo > 0 {
+			prefix = "..."
+		}
+		if hi < len(text) {
+			suffix = "..."
+		}
+		caret = caret - lo + len(prefix)
+		text = text[lo:hi]
+	}
+	s := prefix + string(bytes.ToValidUTF8(text, []byte("?"))) + suffix
+	caret = min(caret, len(s))
+	for caret > 0 && caret < len(s) && !utf8.RuneStart(s[caret]) {
+		caret--
+	}
+	return &Error{File: file, Line: line, Col: pos - start + 1, Offset: pos, Msg: msg, Source: s, caret: caret, Err: err}
+}
+
+// Parse reads an MDSL text (see the grammar above) into a tree of
+// [bt.Call] leaves: the main root, a [bt.Root], with branches expanded, equal to what
+// [mistreevous.Parse] reads from the same tree's JSON definition. name is
+// the file name for error messages. Errors are of type [*Error]; any input
+// gives a Node or an error, never a panic.
+func Parse(name string, src []byte) (bt.Node[bt.Call], error) {
+	n, err := parse(name, src, false)
+	if err == errTooDeep {
+		// A node built early is too deep: read again to say where (see
+		// the top of mdsl_parse.go).
+		n, err = parse(name, src, true)
+	}
+	return n, err
+}
+
+// errTooDeep says that a node built while reading is deeper than
+// mistreevous.MaxDepth once branches are expanded. Parse never returns
+// it.
+var errTooDeep = errors.New("a node built early is too deep")
+
+// parse is Parse, building nodes while it reads: only the main
+// root's when mainOnly is set.
+func parse(name string, src []byte, mainOnly bool) (bt.Node[bt.Call], error) {
+	p := &parser{name: name, src: src, lex: newLexer(src, false), mode: modeCall, intern: map[string]string{}, specMainOnly: mainOnly}
+	b := newBuilder(p, callOf)
+	p.spec = b
+	if err := p.parse(); err != nil {
+		return bt.Node[bt.Call]{}, err
+	}
+	return b.build()
+}
+
+// ParseFunc reads an MDSL text whose leaves (and attributes) are each
+// one identifier or one string, calling leaf with that text to make the
+// value of type L: action [go_right] and action ["go right"] are leaves
+// "go_right" and "go right". An error from leaf is returned as an
+// [*Error] placed at the leaf, wrapping it. The result is the main
+// root, a [bt.Root]: its Child(0) is the definition to [bt.Start] for an
+// Elixir-style tree.
+func ParseFunc[L any](name string, src []byte, leaf func(text string) (L, error)) (bt.Node[L], error) {
+	if leaf == nil {
+		return bt.Node[L]{}, errors.New("mdsl.ParseFunc: nil leaf function")
+	}
+	p := newParser(name, src, modeLeaf, false)
+	if err := p.parse(); err != nil {
+		return bt.Node[L]{}, err
+	}
+	return build(p, func(p *parser, c callSyntax) (L, error) {
+		a := p.args[c.lo]
+		v, err := leaf(a.str)
+		if err != nil {
+			return v, newError(p.name, p.src, a.pos, fmt.Sprintf("leaf %s: %v", strconv.Quote(clip(a.str)), err), err)
+		}
+		return v, nil
+	})
+}
+
+// callOf makes the bt.Call of a call in the syntax tree.
+func callOf(p *parser, c callSyntax) (bt.Call, error) {
+	args := p.args[c.lo:c.hi]
+	call := bt.Call{Name: args[0].str}
+	if len(args) > 1 {
+		call.Args = make([]any, len(args)-1)
+		for i, a := range args[1:] {
+			switch a.typ {
+			case argNull:
+			case argBool:
+				call.Args[i] = a.b
+			case argNum:
+				call.Args[i] = a.num
+			case argString:
+				call.Args[i] = a.str
+			case argProp:
+				call.Args[i] = bt.Property(a.str)
+			}
+		}
+	}
+	return call, nil
+}
+
+// builder turns a syntax tree into a Node, expanding branches as
+// mistreevous.go's reader does (it cannot be reused: it reads decoded JSON
+// of Calls, and this one makes trees of any leaf type).
+type builder[L any] struct {
+	p     *parser
+	leaf  func(*parser, callSyntax) (L, error)
+	names map[string]int32
+	built map[string]built[L]
+	state map[string]uint8
+	pre   blocks[built[L]] // nodes built while parsing (parser.spec)
+	as    []bt.Attr[L]     // the attributes of the node being built
+}
+
+type built[L any] struct {
+	n      bt.Node[L]
+	height int
+}
+
+func build[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) (bt.Node[L], error) {
+	return newBuilder(p, leaf).build()
+}
+
+func newBuilder[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) *builder[L] {
+	return &builder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+}
+
+// speculate builds node i while the parser reads (see mdsl_parse.go).
+// Its leaf function must neither fail nor be seen.
+func (b *builder[L]) speculate(i int32, depth int, lo int32) bool {
+	d, err := b.node(i, depth)
+	if err != nil {
+		return false
+	}
+	b.pre.truncate(lo)
+	b.pre.push(d)
+	return true
+}
+
+// child builds child c (an index of the syntax tree's nodes or, -2-k, the
+// node pre[k] built while parsing) at the given depth.
+func (b *builder[L]) child(c int32, depth int) (built[L], error) {
+	if c < -1 {
+		// Built already, but a named root's node at another depth (see
+		// the top of mdsl_parse.go).
+		d := b.pre.at(-2 - c)
+		if depth+d.height-1 > mistreevous.MaxDepth {
+			return built[L]{}, errTooDeep
+		}
+		return *d, nil
+	}
+	return b.node(c, depth)
+}
+
+// build turns the parsed syntax tree into the main root's Node.
+func (b *builder[L]) build() (bt.Node[L], error) {
+	p := b.p
+	main := int32(-1)
+	for _, r := range p.roots {
+		n := &p.nodes[r]
+		if !n.named {
+			if main >= 0 {
+				return bt.Node[L]{}, p.errAt(n.pos, "a second main root (without a name); the first is on line %d", newError("", p.src, p.nodes[main].pos, "", nil).Line)
+			}
+			main = r
+			continue
+		}
+		if j, dup := b.names[n.name]; dup {
+			return bt.Node[L]{}, p.errAt(n.argPos, "root %q is defined twice (first on line %d)", clip(n.name), newError("", p.src, p.nodes[j].pos, "", nil).Line)
+		}
+		b.names[n.name] = r
+	}
+	if main < 0 {
+		return bt.Node[L]{}, p.errAt(p.nodes[p.roots[0]].pos, "no main root: one root must have no name")
+	}
+	if len(b.names) > 0 {
+		b.built, b.state = map[string]built[L]{}, map[string]uint8{}
+	}
+	m := &p.nodes[main]
+	c, err := b.child(m.first, 2)
+	if err != nil {
+		return bt.Node[L]{}, err
+	}
+	if 1+c.n.Size() > mistreevous.MaxNodes {
+		return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+	}
+	root, err := bt.Build(bt.KindRoot, bt.Params{}, c.n)
+	if err != nil {
+		return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
+	}
+	if root, err = b.attrs(root, main); err != nil {
+		return bt.Node[L]{}, err
+	}
+	for _, r := range p.roots {
+		n := &p.nodes[r]
+		if _, done := b.built[n.name]; n.named && !done {
+			if _, err := b.branch(n.name, n.pos, 1); err != nil {
+				return bt.Node[L]{}, err
+			}
+		}
+	}
+	return root, nil
+}
+
+// branch returns the child of the named root name, building it once.
+func (b *builder[L]) branch(name string, pos, depth int) (built[L], error) {
+	if d, ok := b.built[name]; ok {
+		if depth+d.height-1 > mistreevous.MaxDepth {
+			return built[L]{}, b.p.errAt(pos, "the tree is deeper than %d nodes once branches are expanded", mistreevous.MaxDepth)
+		}
+		return d, nil
+	}
+	i, ok := b.names[name]
+	if !ok {
+		return built[L]{}, b.p.errAt(pos, "branch to an unknown root %q", clip(name))
+	}
+	if b.state[name] == 1 {
+		return built[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
+	}
+	b.state[name] = 1
+	d, err := b.child(b.p.nodes[i].first, depth)
+	if err != nil {
+		return built[L]{}, err
+	}
+	b.state[name] = 2
+	b.built[name] = d
+	return d, nil
+}
+
+// node builds node i of the syntax tree, depth levels below the top (1 for
+// the main root). The recursion is at most mistreevous.MaxDepth deep.
+func (b *builder[L]) node(i int32, depth int) (built[L], error) {
+	p := b.p
+	n := &p.nodes[i]
+	if depth > mistreevous.MaxDepth {
+		return built[L]{}, p.errAt(n.pos, "the tree is deeper than %d nodes once branches are expanded", mistreevous.MaxDepth)
+	}
+	if n.kind == kwBranch {
+		return b.branch(n.name, n.pos, depth)
+	}
+	var out bt.Node[L]
+	height := 0
+	params := b.params(n)
+	switch kinds[n.kind].arity {
+	case noChildren:
+		if kinds[n.kind].carries {
+			v, err := b.leaf(p, p.calls[n.call-1])
+			if err != nil {
+				return built[L]{}, err
+			}
+			if n.kind == bt.KindLeaf {
+				out = bt.Leaf(v)
+			} else {
+				out = bt.Condition(v)
+			}
+		} else {
+			var err error
+			if out, err = bt.Build[L](n.kind, params); err != nil {
+				return built[L]{}, p.errAt(n.argPos, "%s", trimBuild(err))
+			}
+		}
+	default:
+		children := make([]bt.Node[L], 0, n.nkids)
+		size := 1
+		for c := n.first; c != -1; c = p.nextOf(c) {
+			d, err := b.child(c, depth+1)
+			if err != nil {
+				return built[L]{}, err
+			}
+			children = append(children, d.n)
+			height = max(height, d.height)
+			size += d.n.Size()
+			if size > mistreevous.MaxNodes {
+				return built[L]{}, p.errAt(n.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+			}
+		}
+		var err error
+		if out, err = bt.Build(n.kind, params, children...); err != nil {
+			return built[L]{}, newError(p.name, p.src, n.argPos, trimBuild(err), nil)
+		}
+	}
+	out, err := b.attrs(out, i)
+	if err != nil {
+		return built[L]{}, err
+	}
+	return built[L]{n: out, height: height + 1}, nil
+}
+
+// params returns a node's parameters from its counts or weights.
+func (b *builder[L]) params(n *node) bt.Params {
+	if n.kind == kwBranch || kinds[n.kind].param == paramNone {
+		return bt.Params{}
+	}
+	ints := b.p.ints[n.ilo:n.ihi]
+	switch kinds[n.kind].param {
+	case paramN:
+		return bt.Params{N: ints[0]}
+	case paramWeights:
+		return bt.Params{Weights: append([]int(nil), ints...)}
+	case paramLotto:
+		if len(ints) == 0 {
+			return bt.Params{}
+		}
+		return bt.Params{Weights: append([]int(nil), ints...)}
+	case paramThreshold:
+		return bt.Params{Success: ints[0], Failure: ints[1]}
+	case paramCounts: // in FluentBehaviourTree's order: fail, succeed
+		return bt.Params{Failure: ints[0], Success: ints[1]}
+	case paramBound:
+		switch len(ints) {
+		case 1:
+			return bt.Params{Bound: bt.Fixed, Min: ints[0], Max: ints[0]}
+		case 2:
+			return bt.Params{Bound: bt.Ranged, Min: ints[0], Max: ints[1]}
+		}
+	}
+	return bt.Params{}
+}
+
+// attrs adds node i's attributes to nd.
+func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
+	n := &b.p.nodes[i]
+	k := 0
+	for a := bt.AttrWhile; a < numAttrs; a++ {
+		if n.attrs[a] != 0 {
+			k++
+		}
+	}
+	if k == 0 {
+		return nd, nil
+	}
+	as := b.as[:0] // withAttrs copies them: one buffer serves every node
+	for a := bt.AttrWhile; a < numAttrs; a++ {
+		if n.attrs[a] == 0 {
+			continue
+		}
+		v, err := b.leaf(b.p, b.p.calls[n.attrs[a]-1])
+		if err != nil {
+			return nd, err
+		}
+		at := newAttr(a, v)
+		if n.succ[a] {
+			at = at.ThenSucceed()
+		}
+		as = append(as, at)
+	}
+	b.as = as
+	return withAttrs(nd, as), nil
+}
+
+// withAttrs gives n, just built and held by nothing else, the attributes
+// as: in place for trees of Calls (package internal/hook), with
+// bt.Node.With's copy for other leaf types.
+func withAttrs[L any](n bt.Node[L], as []bt.Attr[L]) bt.Node[L] {
+	if f, ok := hook.WithAttrs.(func(bt.Node[L], []bt.Attr[L]) bt.Node[L]); ok {
+		return f(n, as)
+	}
+	return n.With(as...)
+}
+
+// newAttr returns the attribute of kind k with value v.
+func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {
+	switch k {
+	case bt.AttrWhile:
+		return bt.While(v)
+	case bt.AttrUntil:
+		return bt.Until(v)
+	case bt.AttrEntry:
+		return bt.Entry(v)
+	case bt.AttrStep:
+		return bt.OnStep(v)
+	}
+	return bt.Exit(v)
+}
+
+// trimBuild returns bt.Build's message without its "behaviortree.Build: ".
+func trimBuild(err error) string {
+	return strings.TrimPrefix(err.Error(), "behaviortree.Build: ")
+}
+
+// textNodes returns the number of nodes of def written in MDSL, which
+// mistreevous.MaxNodes bounds: its size, plus the root it is written
+// inside when it is not a [bt.Root].
+func textNodes[L any](def bt.Node[L]) int {
+	if def.Kind() == bt.KindRoot {
+		return def.Size()
+	}
+	return def.Size() + 1
+}
