@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -35,7 +36,7 @@ func memTree(n int) bt.Node[bt.Call] {
 		s := strconv.Itoa(i % 97)
 		a := bt.Leaf(bt.Call{Name: "Act" + s, Args: []any{float64(i), "arg", true, bt.Property("p")}})
 		c := bt.Condition(bt.Call{Name: "Cond" + s})
-		g := bt.Sequence(c, a, bt.Wait[bt.Call](100), bt.Leaf(bt.Call{Name: "Other"})).With(bt.While(bt.Call{Name: "Guard"}))
+		g := bt.Sequence(c, a, bt.Wait[bt.Call](100*time.Millisecond), bt.Leaf(bt.Call{Name: "Other"})).With(bt.While(bt.Call{Name: "Guard"}))
 		groups = append(groups, bt.Select(g, bt.RepeatCount(3, bt.Leaf(bt.Call{Name: "Idle" + s})), bt.Leaf(bt.Call{Name: "Fallback"}).With(bt.Entry(bt.Call{Name: "Enter"}))))
 	}
 	return bt.Root(bt.Sequence(groups...))
