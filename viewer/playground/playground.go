@@ -280,12 +280,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // ownHost reports whether host (a Host header) names this server: its
-// port, and an IP literal, localhost, or the host of the server's
-// address. A name other than those could be a DNS rebinding attacker's.
+// port (80 when host has none, as browsers send it), and an IP literal,
+// localhost, or the host of the server's address. A name other than those could be a DNS rebinding attacker's.
 func (s *Server) ownHost(host string) bool {
 	h, port, err := net.SplitHostPort(host)
 	if err != nil {
-		return false
+		// A browser leaves the default port out: "127.0.0.1", "[::1]".
+		switch {
+		case len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']':
+			h = host[1 : len(host)-1]
+		case host != "" && !strings.Contains(host, ":"):
+			h = host
+		default:
+			return false
+		}
+		port = "80"
 	}
 	ah, aport, _ := net.SplitHostPort(s.cfg.Addr)
 	if port != aport {

@@ -837,3 +837,39 @@ func BenchmarkStepAsked(b *testing.B) {
 		}
 	})
 }
+
+// TestHostDefaultPort: a browser leaves the default port out of Host
+// (and Origin), so a playground on port 80 answers "127.0.0.1" and
+// "[::1]", and still refuses another name or a port-less Host on
+// another port.
+func TestHostDefaultPort(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tree.mdsl")
+	if err := os.WriteFile(file, []byte(sample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		addr, host string
+		code       int
+	}{
+		{"127.0.0.1:80", "127.0.0.1", http.StatusOK},
+		{"127.0.0.1:80", "[::1]", http.StatusOK},
+		{"127.0.0.1:80", "localhost", http.StatusOK},
+		{"127.0.0.1:80", "127.0.0.1:80", http.StatusOK},
+		{"127.0.0.1:80", "evil.example", http.StatusMisdirectedRequest},
+		{"127.0.0.1:80", "::1", http.StatusMisdirectedRequest},
+		{"127.0.0.1:8765", "127.0.0.1", http.StatusMisdirectedRequest},
+	} {
+		s, err := New(Config{File: file, Addr: c.addr, Parse: parseAny, Poll: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = c.host
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		s.Close()
+		if rec.Code != c.code {
+			t.Errorf("server at %s, Host %q: %d, want %d", c.addr, c.host, rec.Code, c.code)
+		}
+	}
+}
