@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
@@ -871,5 +872,23 @@ func TestHostDefaultPort(t *testing.T) {
 		if rec.Code != c.code {
 			t.Errorf("server at %s, Host %q: %d, want %d", c.addr, c.host, rec.Code, c.code)
 		}
+	}
+}
+
+// TestMemoryLabelBounded: the timeline label of a memory change is short
+// whatever the key and value, since every state the page fetches lists
+// every label of the timeline.
+func TestMemoryLabelBounded(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	big := strings.Repeat("é", 100_000)
+	c.post("/api/memory", `{"key":"`+big+`","value":"`+big+`"}`)
+	st := c.post("/api/memory", `{"key":"`+big+`","value":null}`)
+	for _, v := range st.Timeline[1:] {
+		if len(v.Label) > 400 || !utf8.ValidString(v.Label) || !strings.HasPrefix(v.Label, "memory: éé") {
+			t.Errorf("label of %d bytes: %.80q", len(v.Label), v.Label)
+		}
+	}
+	if m := st.Version.Memory; len(m) != 0 {
+		t.Errorf("the long key was not deleted: %d keys", len(m))
 	}
 }
