@@ -14,8 +14,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 )
