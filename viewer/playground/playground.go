@@ -353,6 +353,14 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 			http.Error(w, fmt.Sprintf("playground: request body longer than %d bytes", mb.Limit), http.StatusRequestEntityTooLarge)
 			return false
 		}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			err = fmt.Errorf("%w, at byte %d", err, se.Offset)
+		case errors.As(err, &te):
+			err = fmt.Errorf("%w, at byte %d", err, te.Offset)
+		}
 		http.Error(w, "playground: bad request body: "+err.Error(), http.StatusBadRequest)
 		return false
 	}

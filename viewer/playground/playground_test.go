@@ -892,3 +892,18 @@ func TestMemoryLabelBounded(t *testing.T) {
 		t.Errorf("the long key was not deleted: %d keys", len(m))
 	}
 }
+
+// TestBadBodyPosition: a malformed request body's error says where.
+func TestBadBodyPosition(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	for body, want := range map[string]string{
+		`{"key":"k","value":tru}`:          "at byte 23", // the 23rd byte, counting from 1
+		`{"key":7,"value":1}`:              "at byte 8",
+		`{"key":"k","value":1,"x":` + "1}": `unknown field "x"`,
+	} {
+		msg := c.refused("POST", "/api/memory", body, http.StatusBadRequest, nil)
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want it to say %q", body, msg, want)
+		}
+	}
+}
