@@ -151,7 +151,6 @@ type Server struct {
 	// The file and its tree.
 	src      []byte      // the text last read
 	info     fs.FileInfo // the file's information when read
-	readAt   time.Time   // when it was read (to notice a same-size change in the same mtime tick)
 	srcRev   int         // counts the texts read
 	parseErr error       // the last text's error, nil if it parsed
 	fileErr  error       // the last error reading the file
