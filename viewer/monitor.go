@@ -329,10 +329,11 @@ type encoder struct {
 
 // Limits of what one version sends: the page is for people.
 const (
-	maxEventLines = 40   // state changes listed per version
-	maxMemoryKeys = 200  // memory keys listed per version
-	maxValueText  = 2000 // bytes of a memory value's text
-	maxLabelText  = 300  // bytes of a label
+	maxEventLines = 40       // state changes listed per version
+	maxMemoryKeys = 200      // memory keys listed per version
+	maxMemoryText = 32 << 10 // bytes of a version's memory listing (a reset holds Keep of them)
+	maxValueText  = 2000     // bytes of a memory value's text
+	maxLabelText  = 300      // bytes of a label
 )
 
 // stepData is one version as the page receives it.
@@ -389,12 +390,15 @@ func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
 	m := c.memory()
 	if fresh || m != e.mem {
 		listing := make([][2]string, 0, min(m.Len(), maxMemoryKeys))
+		size := 0
 		for key, v := range m.All() {
-			if len(listing) == maxMemoryKeys {
-				listing = append(listing, [2]string{"…", fmt.Sprintf("(%d more keys)", m.Len()-maxMemoryKeys)})
+			if len(listing) == maxMemoryKeys || size >= maxMemoryText {
+				listing = append(listing, [2]string{"…", fmt.Sprintf("(%d more keys)", m.Len()-len(listing))})
 				break
 			}
-			listing = append(listing, [2]string{truncate(key, maxValueText), truncate(memoryText(v), maxValueText)})
+			kv := [2]string{truncate(key, maxValueText), truncate(memoryText(v), maxValueText)}
+			size += len(kv[0]) + len(kv[1])
+			listing = append(listing, kv)
 		}
 		if fresh || !equalListing(listing, e.listing) {
 			d.Mem = &listing

@@ -532,3 +532,44 @@ func BenchmarkPublishWatcher(b *testing.B) {
 		feed.Publish(v)
 	}
 }
+
+// TestMonitorResetBounded: a feed whose versions hold a big memory that
+// changes at every version does not make one request build a reset of
+// hundreds of megabytes: each version's listing is bounded in bytes, and
+// says how many keys it leaves out.
+func TestMonitorResetBounded(t *testing.T) {
+	const keep = 40
+	m := viewer.NewMonitor(viewer.MonitorOptions{Keep: keep})
+	feed := viewer.NewTreeFeed[string](m, "hoarder")
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	v := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
+	big := strings.Repeat("x", 5000)
+	mem := bt.Memory{}
+	for k := 0; k < 300; k++ {
+		mem = mem.Set(fmt.Sprintf("k%03d", k), big)
+	}
+	for i := 0; i < keep; i++ {
+		mem = mem.Set("i", i)
+		feed.Publish(v.WithMemory(mem))
+	}
+	s := openStream(t, srv, 0)
+	s.next(t) // trees
+	e := s.next(t)
+	var r resetJSON
+	if e.name != "reset" || json.Unmarshal([]byte(e.data), &r) != nil || len(r.Steps) != keep {
+		t.Fatalf("event %s of %d bytes, want a reset of %d versions", e.name, len(e.data), keep)
+	}
+	if n := len(e.data); n > keep*80<<10 {
+		t.Errorf("a reset of %d versions takes %d bytes, %d a version", keep, n, n/keep)
+	}
+	for _, st := range r.Steps {
+		if st.Mem == nil {
+			continue
+		}
+		l := *st.Mem
+		if last := l[len(l)-1]; last[0] != "…" || !strings.HasSuffix(last[1], "more keys)") {
+			t.Errorf("version %d's listing of %d keys ends with %q, want the count of the keys left out", st.N, len(l), last)
+		}
+	}
+}

@@ -18,6 +18,13 @@ import (
 // limit bytes.
 func readFile(limit int64) func(string) ([]byte, fs.FileInfo, error) {
 	return func(path string) ([]byte, fs.FileInfo, error) {
+		// Stat first: opening a named pipe would block until a writer
+		// comes (in New, or in the watcher with the server's lock held).
+		if st, err := os.Stat(path); err != nil {
+			return nil, nil, err
+		} else if !st.Mode().IsRegular() {
+			return nil, nil, fmt.Errorf("%s: not a regular file", path)
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, nil, err

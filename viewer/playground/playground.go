@@ -152,7 +152,6 @@ type Server struct {
 	// The file and its tree.
 	src      []byte      // the text last read
 	info     fs.FileInfo // the file's information when read
-	readAt   time.Time   // when it was read (to notice a same-size change in the same mtime tick)
 	srcRev   int         // counts the texts read
 	parseErr error       // the last text's error, nil if it parsed
 	fileErr  error       // the last error reading the file
@@ -281,12 +280,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // ownHost reports whether host (a Host header) names this server: its
-// port, and an IP literal, localhost, or the host of the server's
-// address. A name other than those could be a DNS rebinding attacker's.
+// port (80 when host has none, as browsers send it), and an IP literal,
+// localhost, or the host of the server's address. A name other than those could be a DNS rebinding attacker's.
 func (s *Server) ownHost(host string) bool {
 	h, port, err := net.SplitHostPort(host)
 	if err != nil {
-		return false
+		// A browser leaves the default port out: "127.0.0.1", "[::1]".
+		switch {
+		case len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']':
+			h = host[1 : len(host)-1]
+		case host != "" && !strings.Contains(host, ":"):
+			h = host
+		default:
+			return false
+		}
+		port = "80"
 	}
 	ah, aport, _ := net.SplitHostPort(s.cfg.Addr)
 	if port != aport {
@@ -344,6 +352,14 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		if errors.As(err, &mb) {
 			http.Error(w, fmt.Sprintf("playground: request body longer than %d bytes", mb.Limit), http.StatusRequestEntityTooLarge)
 			return false
+		}
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			err = fmt.Errorf("%w, at byte %d", err, se.Offset)
+		case errors.As(err, &te):
+			err = fmt.Errorf("%w, at byte %d", err, te.Offset)
 		}
 		http.Error(w, "playground: bad request body: "+err.Error(), http.StatusBadRequest)
 		return false

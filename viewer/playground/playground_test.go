@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/mdsl"
@@ -838,4 +839,73 @@ func BenchmarkStepAsked(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestHostDefaultPort: a browser leaves the default port out of Host
+// (and Origin), so a playground on port 80 answers "127.0.0.1" and
+// "[::1]", and still refuses another name or a port-less Host on
+// another port.
+func TestHostDefaultPort(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tree.mdsl")
+	if err := os.WriteFile(file, []byte(sample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		addr, host string
+		code       int
+	}{
+		{"127.0.0.1:80", "127.0.0.1", http.StatusOK},
+		{"127.0.0.1:80", "[::1]", http.StatusOK},
+		{"127.0.0.1:80", "localhost", http.StatusOK},
+		{"127.0.0.1:80", "127.0.0.1:80", http.StatusOK},
+		{"127.0.0.1:80", "evil.example", http.StatusMisdirectedRequest},
+		{"127.0.0.1:80", "::1", http.StatusMisdirectedRequest},
+		{"127.0.0.1:8765", "127.0.0.1", http.StatusMisdirectedRequest},
+	} {
+		s, err := New(Config{File: file, Addr: c.addr, Parse: parseAny, Poll: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = c.host
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		s.Close()
+		if rec.Code != c.code {
+			t.Errorf("server at %s, Host %q: %d, want %d", c.addr, c.host, rec.Code, c.code)
+		}
+	}
+}
+
+// TestMemoryLabelBounded: the timeline label of a memory change is short
+// whatever the key and value, since every state the page fetches lists
+// every label of the timeline.
+func TestMemoryLabelBounded(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	big := strings.Repeat("é", 100_000)
+	c.post("/api/memory", `{"key":"`+big+`","value":"`+big+`"}`)
+	st := c.post("/api/memory", `{"key":"`+big+`","value":null}`)
+	for _, v := range st.Timeline[1:] {
+		if len(v.Label) > 400 || !utf8.ValidString(v.Label) || !strings.HasPrefix(v.Label, "memory: éé") {
+			t.Errorf("label of %d bytes: %.80q", len(v.Label), v.Label)
+		}
+	}
+	if m := st.Version.Memory; len(m) != 0 {
+		t.Errorf("the long key was not deleted: %d keys", len(m))
+	}
+}
+
+// TestBadBodyPosition: a malformed request body's error says where.
+func TestBadBodyPosition(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	for body, want := range map[string]string{
+		`{"key":"k","value":tru}`:          "at byte 23", // the 23rd byte, counting from 1
+		`{"key":7,"value":1}`:              "at byte 8",
+		`{"key":"k","value":1,"x":` + "1}": `unknown field "x"`,
+	} {
+		msg := c.refused("POST", "/api/memory", body, http.StatusBadRequest, nil)
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want it to say %q", body, msg, want)
+		}
+	}
 }

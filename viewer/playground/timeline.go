@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/viewer"
@@ -363,11 +364,27 @@ func (s *Server) setMemory(w http.ResponseWriter, r *http.Request) {
 			return errors.New("a memory value from the page is a string, a number, a boolean, or null to delete the key")
 		}
 		s.pend = nil
-		s.tl.add(cur.id, &vnode{v: s.eng.withMemory(cur.v, m), label: label, signal: bt.Running})
+		s.tl.add(cur.id, &vnode{v: s.eng.withMemory(cur.v, m), label: shorten(label, maxLabel), signal: bt.Running})
 		return nil
 	}()
 	s.bump()
 	s.reply(w, r, err)
+}
+
+// maxLabel bounds the bytes of a version's label: every state the page
+// fetches lists every label of the timeline.
+const maxLabel = 200
+
+// shorten cuts s to about limit bytes, on a rune boundary.
+func shorten(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // save serves the current version's saved state.
