@@ -494,7 +494,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		zeroStepped("Step")
 	}
 	mo := m.memo
-	if mo == nil || events != nil || t.x != nil && t.x.async != nil {
+	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, events, nil, nil)
 	}
 	// The step cache (stepped_memo.go): the calls along the trie of t's
@@ -504,6 +504,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		if mo.room() {
 			return t.stepRules(td, nil, &memoRun[L]{start: t.small}, nil)
 		}
+		mo.counted(true)
 		return t.stepRules(td, nil, nil, nil)
 	}
 	defer func() {
@@ -557,6 +558,9 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	t.small = final
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem)
+	}
+	if mo.filled.Load() {
+		mo.counted(false)
 	}
 	return t, nil
 }
