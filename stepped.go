@@ -265,6 +265,12 @@ type machine[L any] struct {
 	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
 	memo   *stepMemo[L] // p.memo
 	mem    bool         // the agent has memory forms: steps make a Blackboard
+	// The agent's Action and Condition when every action or condition
+	// calls them (plainForms, stepped_agent.go; a Fluent agent has timed
+	// forms, so NewFluent's leaves leave them nil): the fast paths call
+	// them directly.
+	act  func(L) Result
+	cond func(L) bool
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.
@@ -356,6 +362,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...SteppedOption) (Step
 		o(&c)
 	}
 	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo, mem: agent.usesMemory()}}
+	t.m.act, t.m.cond = t.m.plainForms()
 	if p.nwords > 0 {
 		w := make([]uint64, p.nwords)
 		if p.rngAt >= 0 {
@@ -512,7 +519,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			nt, err = t, panicError(m.p, e.node, e.call, r)
 		}
 	}()
-	fl, act, tact, mact := m.fluent, m.agent.Action, m.agent.TimedAction, m.agent.MemoryAction
+	act, fl := m.act, m.fluent
 	var bb *Blackboard
 	if m.mem {
 		bb = newBlackboard(t.Memory(), td)
@@ -526,15 +533,13 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		var k uint8
 		var ans Result
 		if e.call == whatAction {
-			switch {
+			switch { // machine.action, its fast cases first
+			case act != nil:
+				ans = act(e.v)
 			case fl != nil:
 				ans = Result{Status: fl.do[e.node](td)}
-			case mact != nil:
-				ans = mact(e.v, bb)
-			case tact != nil:
-				ans = tact(e.v, td)
 			default:
-				ans = act(e.v)
+				ans = m.action(e.node, e.v, bb, td)
 			}
 			b := actionBranch(ans)
 			if b < 0 {
@@ -594,10 +599,7 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 		s.bb = bb
 	}
 	if mr == nil {
-		s.fl = m.fluent
-		if m.agent.TimedAction == nil && m.agent.MemoryAction == nil {
-			s.act = m.agent.Action
-		}
+		s.act, s.cond, s.fl = m.act, m.cond, m.fluent
 	} else {
 		s.mr = mr // every call through callAction, callCondition, callback and exit
 	}
@@ -675,8 +677,9 @@ type stepper[L any] struct {
 	hot     []hotNode      // p.hot
 	kids    []int32        // p.kids
 	leaves  []L            // p.leaves
-	act     func(L) Result // the agent's Action when it has no TimedAction, and no cache run
-	fl      *fluentFuncs   // the machine's, without a cache run
+	act     func(L) Result // the machine's act, when the step cache takes no part
+	cond    func(L) bool   // the machine's cond, likewise
+	fl      *fluentFuncs   // the machine's fluent, likewise
 	mr      *memoRun[L]    // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
 	small   uint64
@@ -695,44 +698,48 @@ func (s *stepper[L]) callAction(v L) Result {
 	if f := s.act; f != nil {
 		return f(v)
 	}
+	if fl := s.fl; fl != nil {
+		return Result{Status: fl.do[s.cur](s.td)} // the choice of machine.action
+	}
+	return s.callActionSlow(v)
+}
+
+// callActionSlow is callAction through the step cache's replay, or with
+// the agent's choice of function.
+func (s *stepper[L]) callActionSlow(v L) Result {
 	if mr := s.mr; mr != nil {
 		if r, ok := mr.replayed(s.what, s.cur); ok {
 			return r
 		}
 	}
-	var r Result
-	a := &s.m.agent
-	switch {
-	case a.MemoryAction != nil:
-		r = a.MemoryAction(v, s.bb)
-	case a.TimedAction != nil:
-		r = a.TimedAction(v, s.td)
-	default:
-		r = a.Action(v)
-	}
+	r := s.m.action(s.cur, v, s.bb, s.td)
 	if s.mr != nil {
 		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
 	}
 	return r
 }
 
-// callCondition calls the agent's condition function with v.
+// callCondition calls the agent's condition function with v, for a
+// condition node or a guard (s.what).
 func (s *stepper[L]) callCondition(v L) bool {
+	if f := s.cond; f != nil {
+		return f(v)
+	}
+	if fl := s.fl; fl != nil && s.what == whatCondition {
+		return fl.cond[s.cur](s.td) // the choice of machine.condition
+	}
+	return s.callConditionSlow(v)
+}
+
+// callConditionSlow is callCondition through the step cache's replay, or
+// with the agent's choice of function.
+func (s *stepper[L]) callConditionSlow(v L) bool {
 	if mr := s.mr; mr != nil {
 		if r, ok := mr.replayed(s.what, s.cur); ok {
 			return r.Status == Success
 		}
 	}
-	var ok bool
-	a := &s.m.agent
-	switch {
-	case a.MemoryCondition != nil:
-		ok = a.MemoryCondition(v, s.bb)
-	case a.TimedCondition != nil:
-		ok = a.TimedCondition(v, s.td)
-	default:
-		ok = a.Condition(v)
-	}
+	ok := s.m.condition(s.cur, s.what != whatCondition, v, s.bb, s.td)
 	if s.mr != nil {
 		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
 	}
@@ -1414,17 +1421,7 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
 	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
 	if s.mr == nil || !s.memoCallback(v, false, false) {
-		a := &s.m.agent
-		switch {
-		case k == AttrEntry && a.MemoryEntry != nil:
-			a.MemoryEntry(v, s.bb)
-		case k == AttrEntry:
-			a.Entry(v)
-		case a.MemoryStep != nil:
-			a.MemoryStep(v, s.bb)
-		default:
-			a.Step(v)
-		}
+		s.m.callback(s.what, v, s.bb, false, false)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -1450,11 +1447,7 @@ func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
 	s.cur, s.what = n, whatExit
 	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
-		if f := s.m.agent.MemoryExit; f != nil {
-			f(v, s.bb, succeeded, aborted)
-		} else {
-			s.m.agent.Exit(v, succeeded, aborted)
-		}
+		s.m.callback(whatExit, v, s.bb, succeeded, aborted)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)

@@ -395,11 +395,10 @@ func (s *stepper[L]) freshMoves(r int32) State {
 			}
 		} else if h.kind == KindLeaf && fl != nil {
 			s.cur, s.what = leaf, whatAction
-			r := fl.do[leaf](s.td)
-			if uint8(r) > uint8(Failure) {
+			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
+			if o = leafState(Result{Status: r}); o == StateReady {
 				s.badStatus(leaf, r)
 			}
-			o = State(r) + 1
 		} else {
 			o = s.leafOutcome(leaf)
 		}
@@ -436,28 +435,14 @@ func (s *stepper[L]) freshMoves(r int32) State {
 // the state it ends in (an action's state is written when it is async).
 func (s *stepper[L]) leafOutcome(c int32) State {
 	s.cur = c
-	fl := s.fl
 	if s.hot[c].kind == KindCondition {
 		s.what = whatCondition
-		var ok bool
-		if fl != nil {
-			ok = fl.cond[c](s.td)
-		} else {
-			ok = s.callCondition(s.leaves[c])
-		}
-		if ok {
+		if s.callCondition(s.leaves[c]) {
 			return StateSucceeded
 		}
 		return StateFailed
 	}
 	s.what = whatAction
-	if fl != nil {
-		r := fl.do[c](s.td)
-		if uint8(r) > uint8(Failure) {
-			s.badStatus(c, r)
-		}
-		return State(r) + 1
-	}
 	r := s.callAction(s.leaves[c])
 	if st := leafState(r); st != StateReady {
 		return st

@@ -350,40 +350,11 @@ func memoAnswer(call what, k uint8) Result {
 
 // memoOther makes call e, not an action, and returns its branch.
 func (m *machine[L]) memoOther(e *memoNode[L], td TimeData, bb *Blackboard) uint8 {
-	a := &m.agent
 	switch e.call {
 	case whatCondition, whatWhile, whatUntil:
-		var holds bool
-		switch {
-		case m.fluent != nil && e.call == whatCondition:
-			holds = m.fluent.cond[e.node](td)
-		case a.MemoryCondition != nil:
-			holds = a.MemoryCondition(e.v, bb)
-		case m.agent.TimedCondition != nil:
-			holds = m.agent.TimedCondition(e.v, td)
-		default:
-			holds = m.agent.Condition(e.v)
-		}
-		return uint8(boolBranch(holds))
-	case whatEntry:
-		if a.MemoryEntry != nil {
-			a.MemoryEntry(e.v, bb)
-		} else {
-			a.Entry(e.v)
-		}
-	case whatStep:
-		if a.MemoryStep != nil {
-			a.MemoryStep(e.v, bb)
-		} else {
-			a.Step(e.v)
-		}
-	case whatExit:
-		if a.MemoryExit != nil {
-			a.MemoryExit(e.v, bb, e.succeeded, e.aborted)
-		} else {
-			a.Exit(e.v, e.succeeded, e.aborted)
-		}
+		return uint8(boolBranch(m.condition(e.node, e.call != whatCondition, e.v, bb, td)))
 	}
+	m.callback(e.call, e.v, bb, e.succeeded, e.aborted)
 	return 0
 }
 
