@@ -1,0 +1,1152 @@
+package behaviortree
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"runtime/debug"
+	"time"
+)
+
+// stepper is the working state of one step: a copy-on-write view of a
+// version.
+type stepper[L any] struct {
+	m       *machine[L]
+	p       *sprogram[L]
+	isSmall bool           // p.small
+	fast    bool           // isSmall and no events: set is one masked store
+	big     bool           // !isSmall and no events
+	hot     []hotNode      // p.hot
+	kids    []int32        // p.kids
+	leaves  []L            // p.leaves
+	act     func(L) Result // the machine's act, when the step cache takes no part
+	cond    func(L) bool   // the machine's cond, likewise
+	fl      *fluentFuncs   // the machine's fluent, likewise
+	mr      *memoRun[L]    // the step cache's part in the step, or nil
+	bb      *Blackboard    // the step's memory, when the agent has memory forms
+	small   uint64
+	words   []uint64
+	owned   bool // words is this step's own copy
+	async   *asyncEntry
+	emit    func(Event[L])
+	cur     int32 // the node whose agent function is being called
+	what    what  // and which function
+	gfSucc  bool  // the guard that failed last has succeedOnAbort
+	td      TimeData
+}
+
+// callAction calls the agent's action function with v.
+func (s *stepper[L]) callAction(v L) Result {
+	if f := s.act; f != nil {
+		return f(v)
+	}
+	if fl := s.fl; fl != nil {
+		return Result{Status: fl.do[s.cur](s.td)} // the choice of machine.action
+	}
+	return s.callActionSlow(v)
+}
+
+// callActionSlow is callAction through the step cache's replay, or with
+// the agent's choice of function.
+func (s *stepper[L]) callActionSlow(v L) Result {
+	if mr := s.mr; mr != nil {
+		if r, ok := mr.replayed(s.what, s.cur); ok {
+			return r
+		}
+	}
+	r := s.m.action(s.cur, v, s.bb, s.td)
+	if s.mr != nil {
+		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
+	}
+	return r
+}
+
+// callCondition calls the agent's condition function with v, for a
+// condition node or a guard (s.what).
+func (s *stepper[L]) callCondition(v L) bool {
+	if f := s.cond; f != nil {
+		return f(v)
+	}
+	if fl := s.fl; fl != nil && s.what == whatCondition {
+		return fl.cond[s.cur](s.td) // the choice of machine.condition
+	}
+	return s.callConditionSlow(v)
+}
+
+// callConditionSlow is callCondition through the step cache's replay, or
+// with the agent's choice of function.
+func (s *stepper[L]) callConditionSlow(v L) bool {
+	if mr := s.mr; mr != nil {
+		if r, ok := mr.replayed(s.what, s.cur); ok {
+			return r.Status == Success
+		}
+	}
+	ok := s.m.condition(s.cur, s.what != whatCondition, v, s.bb, s.td)
+	if s.mr != nil {
+		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
+	}
+	return ok
+}
+
+// emitWrites reports the memory writes of the call just made for node n,
+// which come before the call's own event.
+func (s *stepper[L]) emitWrites(n int32) {
+	b := s.bb
+	if b == nil || len(b.log) == 0 {
+		return
+	}
+	for _, w := range b.log {
+		s.emit(Event[L]{Kind: EventMemory, Node: int(n), Key: w.key, Old: w.old, New: w.new})
+	}
+	b.log = b.log[:0]
+}
+
+// what names the agent function being called, for errors.
+type what uint8
+
+const (
+	whatAction what = iota
+	whatCondition
+	whatWhile
+	whatUntil
+	whatEntry
+	whatStep
+	whatExit
+	whatRandom
+	whatDelta
+)
+
+var whatNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
+
+// stepFailure is the panic value by which the engine abandons a step.
+type stepFailure struct{ err error }
+
+// recovered turns a recovered panic into the step's error: the
+// engine's own failure, or a [PanicError] with the stack of the panic
+// (recovered is called by the deferred function that recovered, before
+// the panicking frames unwind).
+func (s *stepper[L]) recovered(r any) error {
+	if f, ok := r.(stepFailure); ok {
+		return f.err
+	}
+	e := &PanicError{Node: -1, Value: r, Stack: debug.Stack()}
+	if s.cur >= 0 {
+		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), whatNames[s.what]
+	}
+	return e
+}
+
+// fail abandons the step with an error about node n.
+func (s *stepper[L]) fail(n int32, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %s", n, s.p.nodes[n].displayName(), msg)})
+}
+
+func (s *stepper[L]) get(i int32) State {
+	if s.isSmall {
+		return State(s.small >> (2 * uint(i)) & 3)
+	}
+	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// own makes words this step's own copy.
+func (s *stepper[L]) own() {
+	if !s.owned {
+		w := make([]uint64, len(s.words))
+		copy(w, s.words)
+		s.words, s.owned = w, true
+	}
+}
+
+func (s *stepper[L]) set(i int32, to State) {
+	if s.fast {
+		sh := 2 * uint(i)
+		s.small = s.small&^(3<<sh) | uint64(to)<<sh
+		return
+	}
+	if s.emit == nil && !s.isSmall && s.owned {
+		sh := 2 * uint(i&31)
+		w := &s.words[i>>5]
+		*w = *w&^(3<<sh) | uint64(to)<<sh
+		return
+	}
+	s.setSlow(i, to)
+}
+
+func (s *stepper[L]) setSlow(i int32, to State) {
+	from := s.get(i)
+	if from == to {
+		return
+	}
+	sh := 2 * uint(i&31)
+	if s.isSmall {
+		s.small = s.small&^(3<<sh) | uint64(to)<<sh
+	} else {
+		s.own()
+		w := &s.words[i>>5]
+		*w = *w&^(3<<sh) | uint64(to)<<sh
+	}
+	if s.emit != nil {
+		s.emit(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
+	}
+}
+
+// clearStates makes every node READY, without events, in words of the
+// step's own.
+func (s *stepper[L]) clearStates() {
+	if s.isSmall {
+		s.small = 0
+		return
+	}
+	sw := int(s.p.sw)
+	if s.owned {
+		clear(s.words[:sw])
+		return
+	}
+	w := make([]uint64, len(s.words))
+	copy(w[sw:], s.words[sw:])
+	s.words, s.owned = w, true
+}
+
+// reset makes node n and its subtree READY, with events in preorder.
+func (s *stepper[L]) reset(n int32) {
+	lo, hi := uint(n), uint(s.p.nodes[n].end)
+	if s.isSmall {
+		mask := rangeMask(2*lo, 2*hi)
+		x := s.small & mask
+		if x == 0 {
+			return
+		}
+		s.small &^= mask
+		if s.emit != nil {
+			s.emitResets(x, 0)
+		}
+		return
+	}
+	first, last := lo>>5, (hi-1)>>5
+	dirty := false
+	for w := first; w <= last; w++ {
+		if s.words[w]&wordMask(w, lo, hi) != 0 {
+			dirty = true
+			break
+		}
+	}
+	if !dirty {
+		return
+	}
+	s.own()
+	for w := first; w <= last; w++ {
+		mask := wordMask(w, lo, hi)
+		x := s.words[w] & mask
+		s.words[w] &^= mask
+		if x != 0 && s.emit != nil {
+			s.emitResets(x, int(w)*32)
+		}
+	}
+}
+
+// wordMask is the mask of the 2-bit fields of nodes [lo, hi) in word w.
+func wordMask(w, lo, hi uint) uint64 {
+	a, b := max(lo, w*32), min(hi, w*32+32)
+	return rangeMask(2*(a-w*32), 2*(b-w*32))
+}
+
+// rangeMask has bits [a, b) set, 0 <= a <= b <= 64.
+func rangeMask(a, b uint) uint64 {
+	var hiMask uint64 = math.MaxUint64
+	if b < 64 {
+		hiMask = 1<<b - 1
+	}
+	return hiMask &^ (1<<a - 1)
+}
+
+// emitResets reports the resets of the non-zero fields of x, a word of
+// states whose first node is base.
+func (s *stepper[L]) emitResets(x uint64, base int) {
+	for x != 0 {
+		tz := uint(bits.TrailingZeros64(x)) &^ 1
+		s.emit(Event[L]{Kind: EventState, Node: base + int(tz/2), From: State(x >> tz & 3), To: StateReady})
+		x &^= 3 << tz
+	}
+}
+
+// slot returns node n's two extra words (read-only).
+func (s *stepper[L]) slot(n int32) (uint64, uint64) {
+	i := s.p.sw + 2*s.p.nodes[n].slot
+	return s.words[i], s.words[i+1]
+}
+
+func (s *stepper[L]) setSlot(n int32, a, b uint64) {
+	s.own()
+	i := s.p.sw + 2*s.p.nodes[n].slot
+	s.words[i], s.words[i+1] = a, b
+}
+
+// random draws a number in [0, 1) for node n.
+func (s *stepper[L]) random(n int32) float64 {
+	if f := s.m.random; f != nil {
+		s.cur, s.what = n, whatRandom
+		r := f()
+		if !(r >= 0 && r < 1) {
+			s.fail(n, "random() returned %v, not in [0, 1)", r)
+		}
+		return r
+	}
+	s.own()
+	x := s.words[s.p.rngAt] + 0x9e3779b97f4a7c15
+	s.words[s.p.rngAt] = x
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11) / (1 << 53)
+}
+
+// drawBound returns floor(r*(max-min+1)+min) for a Ranged node, as
+// Mistreevous computes it in float64 (no fused multiply-add).
+func (s *stepper[L]) drawBound(n int32) float64 {
+	nd := &s.p.nodes[n]
+	r := s.random(n)
+	return math.Floor(float64(r*float64(nd.max-nd.min+1)) + float64(nd.min))
+}
+
+// guards checks the guards on the path from the root down to g, a node
+// with guards, top-down; it returns the node whose guard failed, or -1.
+func (s *stepper[L]) guards(g int32) int32 {
+	nd := &s.p.nodes[g]
+	if nd.gup >= 0 {
+		if f := s.guards(nd.gup); f >= 0 {
+			return f
+		}
+	}
+	at := nd.at
+	for _, k := range [2]AttrKind{AttrWhile, AttrUntil} {
+		if !at.has[k] {
+			continue
+		}
+		a := &at.a[k]
+		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
+		ok := s.callCondition(a.v)
+		if s.emit != nil {
+			s.emitWrites(g)
+			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
+		}
+		if ok == (k == AttrUntil) {
+			s.gfSucc = a.succeed
+			return g
+		}
+	}
+	return -1
+}
+
+// update updates node n, if it is READY or RUNNING. It returns -1, or the
+// node above n at which a guard failed: the update of n was abandoned and
+// that node's update handles the failure.
+func (s *stepper[L]) update(n int32) int32 {
+	st := s.get(n)
+	if st >= StateSucceeded {
+		return -1
+	}
+	h := &s.hot[n]
+	if !h.is(hotPlain) {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	if s.async == nil {
+		if s.fast {
+			return s.updSmall(n)
+		}
+		if s.big {
+			return s.updBig(n)
+		}
+	}
+	// The fast path: a node without guards on its path and without
+	// callbacks, of a common kind, is updated here without further calls
+	// of the engine.
+	switch h.kind {
+	case KindLeaf:
+		if s.async != nil || s.emit != nil {
+			s.action(n, &s.p.nodes[n], st)
+			return -1
+		}
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.p.leaves[n])
+		switch {
+		case r.Async != nil:
+			s.actionResult(n, r)
+		case r.Status == Success:
+			s.set(n, StateSucceeded)
+		case r.Status == Failure:
+			s.set(n, StateFailed)
+		default:
+			s.actionResult(n, r)
+		}
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.p.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			cs := s.get(c)
+			if cs <= StateRunning {
+				if f := s.update(c); f >= 0 {
+					return f
+				}
+				cs = s.get(c)
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.p.kids[h.first]
+		cs := s.get(c)
+		if cs <= StateRunning {
+			if f := s.update(c); f >= 0 {
+				return f
+			}
+			cs = s.get(c)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.set(n, cs)
+		}
+		return -1
+	}
+	return s.plainRest(n, h, st)
+}
+
+// plainRest is the update of plain node n, of a kind that the fast paths
+// leave to the general rules.
+func (s *stepper[L]) plainRest(n int32, h *hotNode, st State) int32 {
+	switch h.kind {
+	case KindRepeat, KindRetry:
+		return s.repeat(n, &s.p.nodes[n], st)
+	case KindReactiveSequence, KindReactiveSelect, KindReactiveParallel:
+		if s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil {
+			s.pureUpdate(n)
+			return -1
+		}
+		if h.kind != KindReactiveParallel {
+			return s.reactive(n, h.kind, s.kids[h.first:h.first+h.n])
+		}
+	}
+	return s.run(n, &s.p.nodes[n], st)
+}
+
+// leafState is the state for the status of a synchronous Result, or
+// StateReady for an invalid one.
+func leafState(r Result) State {
+	if r.Async == nil && uint8(r.Status) <= uint8(Failure) {
+		return State(r.Status) + 1 // Running, Success, Failure -> RUNNING, SUCCEEDED, FAILED
+	}
+	return StateReady
+}
+
+// updSmall is update for a small tree, without events and without
+// pending async results: the states are the bits of s.small.
+func (s *stepper[L]) updSmall(n int32) int32 {
+	if s.async != nil {
+		return s.update(n)
+	}
+	sh := 2 * uint(n&31)
+	st := State(s.small >> sh & 3)
+	if st >= StateSucceeded {
+		return -1
+	}
+	hot := s.hot
+	h := &hot[n]
+	if !h.is(hotPlain) {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	switch h.kind {
+	case KindLeaf:
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.leaves[n])
+		if to := leafState(r); to != StateReady {
+			s.small = s.small&^(3<<sh) | uint64(to)<<sh
+			return -1
+		}
+		s.actionResult(n, r)
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			csh := 2 * uint(c&31)
+			cs := State(s.small >> csh & 3)
+			if cs <= StateRunning {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
+					s.cur, s.what = c, whatAction
+					r := s.callAction(s.leaves[c])
+					if cs = leafState(r); cs != StateReady {
+						s.small = s.small&^(3<<csh) | uint64(cs)<<csh
+					} else {
+						s.actionResult(c, r)
+						cs = State(s.small >> csh & 3)
+					}
+				} else if !hc.is(hotPlain) {
+					if f := s.updateFull(c, &s.p.nodes[c], cs); f >= 0 {
+						return f
+					}
+					cs = State(s.small >> csh & 3)
+				} else {
+					if f := s.updSmall(c); f >= 0 {
+						return f
+					}
+					cs = State(s.small >> csh & 3)
+				}
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.kids[h.first]
+		csh := 2 * uint(c&31)
+		cs := State(s.small >> csh & 3)
+		if cs <= StateRunning {
+			if f := s.updSmall(c); f >= 0 {
+				return f
+			}
+			cs = State(s.small >> csh & 3)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
+		}
+		return -1
+	case KindRepeat, KindRetry:
+		if h.bound != Unbounded {
+			return s.repeat(n, &s.p.nodes[n], st)
+		}
+		// An unbounded repeat or retry: no count, no slot.
+		c := s.kids[h.first]
+		again, stop := StateSucceeded, StateFailed
+		if h.kind == KindRetry {
+			again, stop = StateFailed, StateSucceeded
+		}
+		csh := 2 * uint(c&31)
+		cmask := rangeMask(2*uint(c), 2*uint(hot[c].end))
+		if st == StateReady {
+			s.small &^= cmask
+		}
+		s.small = s.small&^(3<<sh) | uint64(StateRunning)<<sh
+		if State(s.small>>csh&3) == again {
+			s.small &^= cmask
+		}
+		if f := s.updSmall(c); f >= 0 {
+			return f
+		}
+		if State(s.small>>csh&3) == stop {
+			s.small = s.small&^(3<<sh) | uint64(stop)<<sh
+		}
+		return -1
+	}
+	return s.plainRest(n, h, st)
+}
+
+// updBig is update for a big tree, without events and without pending
+// async results.
+func (s *stepper[L]) updBig(n int32) int32 {
+	if s.async != nil {
+		return s.update(n)
+	}
+	st := s.getBig(n)
+	if st >= StateSucceeded {
+		return -1
+	}
+	hot := s.hot
+	h := &hot[n]
+	if !h.is(hotPlain) {
+		return s.updateFull(n, &s.p.nodes[n], st)
+	}
+	switch h.kind {
+	case KindLeaf:
+		s.cur, s.what = n, whatAction
+		r := s.callAction(s.leaves[n])
+		if to := leafState(r); to != StateReady {
+			s.setBig(n, to)
+			return -1
+		}
+		s.actionResult(n, r)
+		return -1
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if h.kind == KindSelect {
+			goOn = StateFailed
+		}
+		kids := s.kids[h.first : h.first+h.n]
+		last := len(kids) - 1
+		for i, c := range kids {
+			cs := s.getBig(c)
+			if cs <= StateRunning {
+				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
+					s.cur, s.what = c, whatAction
+					r := s.callAction(s.leaves[c])
+					if cs = leafState(r); cs != StateReady {
+						s.setBig(c, cs)
+					} else {
+						s.actionResult(c, r)
+						cs = s.getBig(c)
+					}
+				} else {
+					if f := s.updBig(c); f >= 0 {
+						return f
+					}
+					cs = s.getBig(c)
+				}
+			}
+			if cs == goOn && i < last {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.setBig(n, cs)
+			return -1
+		}
+		return -1
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.kids[h.first]
+		cs := s.getBig(c)
+		if cs <= StateRunning {
+			if f := s.updBig(c); f >= 0 {
+				return f
+			}
+			cs = s.getBig(c)
+		}
+		if cs = decorated(h.kind, cs); cs != StateReady {
+			s.setBig(n, cs)
+		}
+		return -1
+	}
+	return s.plainRest(n, h, st)
+}
+
+// getBig is get for a big tree.
+func (s *stepper[L]) getBig(i int32) State {
+	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// setBig is set for a big tree without events.
+func (s *stepper[L]) setBig(i int32, to State) {
+	sh := 2 * uint(i&31)
+	if !s.owned {
+		if State(s.words[i>>5]>>sh&3) == to {
+			return
+		}
+		s.own()
+	}
+	w := &s.words[i>>5]
+	*w = *w&^(3<<sh) | uint64(to)<<sh
+}
+
+// decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
+// AlwaysFail) whose child is in state cs: the child's while it runs, and
+// once it completed, the child's outcome, swapped or replaced.
+func decorated(k Kind, cs State) State {
+	if cs >= StateSucceeded {
+		switch k {
+		case KindNegate:
+			cs ^= 1 // SUCCEEDED <-> FAILED
+		case KindAlwaysSucceed:
+			cs = StateSucceeded
+		case KindAlwaysFail:
+			cs = StateFailed
+		}
+	}
+	return cs
+}
+
+// updateFull is update for a node with guards on its path or callbacks.
+func (s *stepper[L]) updateFull(n int32, nd *snode[L], st State) int32 {
+	f := int32(-1)
+	if nd.g >= 0 {
+		f = s.guards(nd.g)
+	}
+	if f < 0 {
+		if at := nd.at; at != nil {
+			if st == StateReady && at.has[AttrEntry] {
+				s.callback(n, AttrEntry)
+			}
+			if at.has[AttrStep] {
+				s.callback(n, AttrStep)
+			}
+		}
+		f = s.run(n, nd, st)
+		if f < 0 {
+			if at := nd.at; at != nil && at.has[AttrExit] {
+				if st := s.get(n); st >= StateSucceeded {
+					s.exit(n, st == StateSucceeded, false)
+				}
+			}
+			return -1
+		}
+	}
+	if f != n {
+		return f
+	}
+	succ := s.gfSucc
+	s.abort(n)
+	if succ {
+		s.set(n, StateSucceeded)
+	} else {
+		s.set(n, StateFailed)
+	}
+	return -1
+}
+
+func (s *stepper[L]) callback(n int32, k AttrKind) {
+	v := s.p.nodes[n].at.a[k].v
+	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
+	if s.mr == nil || !s.memoCallback(v, false, false) {
+		s.m.callback(s.what, v, s.bb, false, false)
+	}
+	if s.emit != nil {
+		s.emitWrites(n)
+		kind := EventEntry
+		if k == AttrStep {
+			kind = EventStep
+		}
+		s.emit(Event[L]{Kind: kind, Node: int(n), Value: v})
+	}
+}
+
+// memoCallback replays callback or exit v of node s.cur, reporting true,
+// or records it, reporting false: it is to be called.
+func (s *stepper[L]) memoCallback(v L, succeeded, aborted bool) bool {
+	if _, ok := s.mr.replayed(s.what, s.cur); ok {
+		return true
+	}
+	s.mr.record(s.what, s.cur, v, 0, succeeded, aborted)
+	return false
+}
+
+func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
+	v := s.p.nodes[n].at.a[AttrExit].v
+	s.cur, s.what = n, whatExit
+	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
+		s.m.callback(whatExit, v, s.bb, succeeded, aborted)
+	}
+	if s.emit != nil {
+		s.emitWrites(n)
+		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
+	}
+}
+
+// abort aborts node n if it is RUNNING: its running children first, then
+// a reset of its subtree, then its exit callback.
+func (s *stepper[L]) abort(n int32) {
+	if s.get(n) != StateRunning {
+		return
+	}
+	nd := &s.p.nodes[n]
+	for _, c := range nd.kids {
+		s.abort(c)
+	}
+	if nd.kind == KindLeaf && s.async != nil {
+		s.dropAsync(n)
+	}
+	s.reset(n)
+	if nd.at != nil && nd.at.has[AttrExit] {
+		s.exit(n, false, true)
+	}
+}
+
+// child updates c if it is READY or RUNNING and returns its state, or the
+// guard failure to pass on.
+func (s *stepper[L]) child(c int32) (State, int32) {
+	st := s.get(c)
+	if st <= StateRunning {
+		if f := s.update(c); f >= 0 {
+			return 0, f
+		}
+		st = s.get(c)
+	}
+	return st, -1
+}
+
+// run is the kind-specific part of updating n, whose state was st.
+func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
+	switch nd.kind {
+	case KindLeaf:
+		s.action(n, nd, st)
+	case KindCondition:
+		s.cur, s.what = n, whatCondition
+		ok := s.callCondition(nd.leaf)
+		if s.emit != nil {
+			s.emitWrites(n)
+			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
+		}
+		if ok {
+			s.set(n, StateSucceeded)
+		} else {
+			s.set(n, StateFailed)
+		}
+	case KindSequence, KindSelect:
+		goOn := StateSucceeded
+		if nd.kind == KindSelect {
+			goOn = StateFailed
+		}
+		for i, c := range nd.kids {
+			cs, f := s.child(c)
+			if f >= 0 {
+				return f
+			}
+			if cs == goOn && i+1 < len(nd.kids) {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			return -1
+		}
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		cs, f := s.child(nd.kids[0])
+		if f >= 0 {
+			return f
+		}
+		if cs = decorated(nd.kind, cs); cs != StateReady {
+			s.set(n, cs)
+		}
+	case KindParallel, KindRace, KindAll:
+		return s.concurrent(n, nd)
+	case KindLotto:
+		var pick uint64
+		if st == StateReady {
+			r := s.random(n)
+			t := float64(nd.cum[len(nd.cum)-1])
+			k := int32(math.Floor(r * t))
+			for pick = 0; int(pick) < len(nd.cum)-1 && nd.cum[pick] <= k; pick++ {
+			}
+			s.setSlot(n, pick, 0)
+		} else {
+			pick, _ = s.slot(n)
+		}
+		cs, f := s.child(nd.kids[pick])
+		if f >= 0 {
+			return f
+		}
+		if cs != StateReady {
+			s.set(n, cs)
+		}
+	case KindRepeat, KindRetry:
+		return s.repeat(n, nd, st)
+	case KindWait:
+		s.wait(n, nd, st)
+	case KindReactiveSequence, KindReactiveSelect:
+		return s.reactive(n, nd.kind, nd.kids)
+	case KindReactiveParallel:
+		return s.reactiveParallel(n, nd)
+	case KindEmptyInverter:
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, nd.displayName(), ErrEmptyInverter)})
+	}
+	return -1
+}
+
+// reactive is the update of a reactive sequence or select n over kids:
+// every child from the first, a child that completed at an earlier update
+// afresh, until one decides; children after that one that are not READY
+// are aborted (RUNNING) or reset (completed), so that the states show this
+// update only.
+func (s *stepper[L]) reactive(n int32, kind Kind, kids []int32) int32 {
+	goOn := StateSucceeded
+	if kind == KindReactiveSelect {
+		goOn = StateFailed
+	}
+	for i, c := range kids {
+		if s.get(c) >= StateSucceeded {
+			s.reset(c)
+		}
+		if f := s.update(c); f >= 0 {
+			return f
+		}
+		cs := s.get(c)
+		if cs == goOn {
+			continue
+		}
+		if cs == StateReady {
+			s.fail(c, "child node was not in an expected state")
+		}
+		s.set(n, cs)
+		for _, c := range kids[i+1:] {
+			switch s.get(c) {
+			case StateRunning:
+				s.abort(c)
+			case StateSucceeded, StateFailed:
+				s.reset(c)
+			}
+		}
+		return -1
+	}
+	s.set(n, goOn) // every child went on, or there are none
+	return -1
+}
+
+// reactiveParallel is the update of a reactive parallel: every child, a
+// child that completed at an earlier update afresh; then the outcomes of
+// this update are counted, success first. Running children are left
+// running (FluentBehaviourTree never stops them).
+func (s *stepper[L]) reactiveParallel(n int32, nd *snode[L]) int32 {
+	var succeeded, failed int32
+	for _, c := range nd.kids {
+		if s.get(c) >= StateSucceeded {
+			s.reset(c)
+		}
+		if f := s.update(c); f >= 0 {
+			return f
+		}
+		switch s.get(c) {
+		case StateSucceeded:
+			succeeded++
+		case StateFailed:
+			failed++
+		}
+	}
+	switch {
+	case nd.max > 0 && succeeded >= nd.max:
+		s.set(n, StateSucceeded)
+	case nd.min > 0 && failed >= nd.min:
+		s.set(n, StateFailed)
+	default:
+		s.set(n, StateRunning)
+	}
+	return -1
+}
+
+// action updates action node n.
+func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
+	if s.async != nil {
+		if st == StateRunning {
+			for e := s.async; e != nil; e = e.next {
+				if e.node == n {
+					r, ok := e.a.Settled()
+					if !ok {
+						return
+					}
+					s.dropAsync(n)
+					if r == Success {
+						s.set(n, StateSucceeded)
+					} else {
+						s.set(n, StateFailed)
+					}
+					return
+				}
+			}
+		} else {
+			s.dropAsync(n)
+		}
+	}
+	s.cur, s.what = n, whatAction
+	r := s.callAction(nd.leaf)
+	if s.emit != nil {
+		s.emitWrites(n)
+		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
+	}
+	s.actionResult(n, r)
+}
+
+// actionResult applies what action n returned.
+func (s *stepper[L]) actionResult(n int32, r Result) {
+	if r.Async != nil {
+		if r.Status != Running {
+			s.fail(n, "action returned an Async result with status %v", r.Status)
+		}
+		s.async = &asyncEntry{node: n, a: r.Async, next: s.async}
+		s.set(n, StateRunning)
+		return
+	}
+	switch r.Status {
+	case Success:
+		s.set(n, StateSucceeded)
+	case Failure:
+		s.set(n, StateFailed)
+	case Running:
+		s.set(n, StateRunning)
+	default:
+		s.fail(n, "action returned an invalid status %d", r.Status)
+	}
+}
+
+// dropAsync removes node n's pending async result, if any.
+func (s *stepper[L]) dropAsync(n int32) {
+	var keep []*asyncEntry
+	for e := s.async; e != nil; e = e.next {
+		if e.node == n {
+			rest := e.next
+			for i := len(keep) - 1; i >= 0; i-- {
+				rest = &asyncEntry{node: keep[i].node, a: keep[i].a, next: rest}
+			}
+			s.async = rest
+			return
+		}
+		keep = append(keep, e)
+	}
+}
+
+// concurrent is the update of a parallel, race or all node.
+func (s *stepper[L]) concurrent(n int32, nd *snode[L]) int32 {
+	succeeded, failed := 0, 0
+	for _, c := range nd.kids {
+		cs, f := s.child(c)
+		if f >= 0 {
+			return f
+		}
+		switch cs {
+		case StateSucceeded:
+			succeeded++
+		case StateFailed:
+			failed++
+		}
+	}
+	k := len(nd.kids)
+	var to State
+	abort := false
+	switch nd.kind {
+	case KindParallel:
+		switch {
+		case failed > 0:
+			to, abort = StateFailed, true
+		case succeeded == k:
+			to = StateSucceeded
+		default:
+			to = StateRunning
+		}
+	case KindRace:
+		switch {
+		case succeeded > 0:
+			to, abort = StateSucceeded, true
+		case failed == k:
+			to = StateFailed
+		default:
+			to = StateRunning
+		}
+	default: // KindAll
+		switch {
+		case succeeded+failed < k:
+			to = StateRunning
+		case succeeded > 0:
+			to = StateSucceeded
+		default:
+			to = StateFailed
+		}
+	}
+	s.set(n, to)
+	if abort {
+		for _, c := range nd.kids {
+			if s.get(c) == StateRunning {
+				s.abort(c)
+			}
+		}
+	}
+	return -1
+}
+
+// repeat is the update of a repeat or retry node: count and target are in
+// its slot (bounded ones only).
+func (s *stepper[L]) repeat(n int32, nd *snode[L], st State) int32 {
+	c := nd.kids[0]
+	again, stop := StateSucceeded, StateFailed // repeat: a success goes again, a failure stops
+	if nd.kind == KindRetry {
+		again, stop = StateFailed, StateSucceeded
+	}
+	var count, target uint64
+	bounded := nd.bound != Unbounded
+	if st == StateReady {
+		s.reset(c)
+		switch nd.bound {
+		case Fixed:
+			target = uint64(nd.min)
+		case Ranged:
+			target = uint64(s.drawBound(n))
+		}
+		if bounded {
+			s.setSlot(n, 0, target)
+		}
+	} else if bounded {
+		count, target = s.slot(n)
+	}
+	if bounded && count >= target {
+		s.set(n, again) // a repeat that has repeated enough succeeds; a retry fails
+		return -1
+	}
+	s.set(n, StateRunning)
+	if s.get(c) == again {
+		s.reset(c)
+	}
+	if f := s.update(c); f >= 0 {
+		return f
+	}
+	switch s.get(c) {
+	case stop:
+		s.set(n, stop)
+	case again:
+		if bounded {
+			s.setSlot(n, count+1, target)
+		}
+	}
+	return -1
+}
+
+// wait is the update of a wait node; its slot holds the time waited (or,
+// on the wall clock, the start time) in ms and the total, as float64 bits.
+func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
+	var waited, total float64
+	if st == StateReady {
+		switch nd.bound {
+		case Fixed:
+			total = float64(nd.min)
+		case Ranged:
+			total = s.drawBound(n)
+		}
+		if nd.bound != Unbounded && s.m.delta == nil {
+			waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+		}
+		s.set(n, StateRunning)
+		if nd.bound == Unbounded {
+			return
+		}
+	} else {
+		if nd.bound == Unbounded {
+			return
+		}
+		a, b := s.slot(n)
+		waited, total = math.Float64frombits(a), math.Float64frombits(b)
+	}
+	var elapsed float64
+	if f := s.m.delta; f != nil {
+		s.cur, s.what = n, whatDelta
+		d := f()
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			s.fail(n, "delta time is %v", d)
+		}
+		waited += float64(d * 1000)
+		if math.IsInf(waited, 0) || math.IsNaN(waited) {
+			s.fail(n, "waited time is %v ms, not a finite number", waited)
+		}
+		elapsed = waited
+	} else {
+		elapsed = float64(time.Now().UnixNano())/1e6 - waited
+	}
+	s.setSlot(n, math.Float64bits(waited), math.Float64bits(total))
+	if elapsed >= total {
+		s.set(n, StateSucceeded)
+	}
+}
