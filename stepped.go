@@ -582,12 +582,8 @@ func newBlackboard(mem Memory, td TimeData) *Blackboard {
 func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
-	s.m, s.p, s.isSmall = m, m.p, m.p.small
-	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
-	s.emit, s.cur, s.td = events, -1, td
-	s.fast = s.isSmall && events == nil
-	s.big = !s.isSmall && events == nil
-	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
+	s.start(&t, events)
+	s.td = td
 	if m.mem {
 		if bb == nil {
 			bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}
@@ -616,32 +612,6 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	return t, nil
 }
 
-// run0 is one step of the whole tree. A panic in an agent function, or
-// the engine's own abandonment of the step (stepFailure), becomes the
-// error.
-func (s *stepper[L]) run0() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = s.recovered(r)
-		}
-	}()
-	if s.p.pure != nil && s.p.pure[0] && s.emit == nil && s.async == nil {
-		s.pureUpdate(0) // a memoryless tree (fluent.go)
-		return nil
-	}
-	if s.get(0) >= StateSucceeded {
-		s.async = nil // every node is READY: no pending result can apply
-		if s.emit == nil {
-			s.clearStates()
-			s.fresh(0)
-			return nil
-		}
-		s.reset(0)
-	}
-	s.update(0)
-	return nil
-}
-
 // Reset returns the version in which every node is READY (no callbacks
 // are called), as Mistreevous's reset; t is unchanged.
 func (t Stepped[L]) Reset() Stepped[L] { return t.ResetWith(nil) }
@@ -651,10 +621,7 @@ func (t Stepped[L]) Reset() Stepped[L] { return t.ResetWith(nil) }
 func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 	m := t.mustM("Reset")
 	var s stepper[L]
-	s.m, s.p, s.isSmall = m, m.p, m.p.small
-	s.small, s.words = t.small, t.wordsOf()
-	s.emit, s.cur = events, -1
-	s.fast = s.isSmall && events == nil
+	s.start(&t, events)
 	if events != nil {
 		events(Event[L]{Kind: EventReset})
 	}

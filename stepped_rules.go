@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"runtime/debug"
 	"time"
+	"unsafe"
 )
 
 // stepper is the working state of one step: a copy-on-write view of a
@@ -14,8 +15,6 @@ type stepper[L any] struct {
 	m       *machine[L]
 	p       *sprogram[L]
 	isSmall bool           // p.small
-	fast    bool           // isSmall and no events: set is one masked store
-	big     bool           // !isSmall and no events
 	hot     []hotNode      // p.hot
 	kids    []int32        // p.kids
 	leaves  []L            // p.leaves
@@ -24,15 +23,60 @@ type stepper[L any] struct {
 	fl      *fluentFuncs   // the machine's fluent, likewise
 	mr      *memoRun[L]    // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
-	small   uint64
-	words   []uint64
-	owned   bool // words is this step's own copy
+	small   uint64   // a small tree's node states
+	words   []uint64 // the version's words: a big tree's node states (st), the slots, the generator
+	owned   bool     // words is this step's own copy
+	st      []uint64 // a big tree's node states, words[:p.sw]
+	wr      bool     // owned, and the tree is big: st may be written in place
+	// (A small tree's states are not in st, a pointer to s.small: any
+	// pointer field that an agent function may see, such as bb, makes the
+	// escape analysis move what every pointer field of s points to, and s
+	// with it, to the heap.)
 	async   *asyncEntry
 	emit    func(Event[L])
 	cur     int32 // the node whose agent function is being called
 	what    what  // and which function
 	gfSucc  bool  // the guard that failed last has succeedOnAbort
 	td      TimeData
+}
+
+// start makes s the working state of a step of t, calling events (if not
+// nil) with what the step does.
+func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
+	m := t.m
+	s.m, s.p, s.isSmall = m, m.p, m.p.small
+	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
+	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
+	s.emit, s.cur = events, -1
+	if !s.isSmall {
+		s.st = s.words[:s.p.sw]
+	}
+}
+
+// run0 is one step of the whole tree. A panic in an agent function, or
+// the engine's own abandonment of the step (stepFailure), becomes the
+// error.
+func (s *stepper[L]) run0() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = s.recovered(r)
+		}
+	}()
+	if s.pureAt(0) {
+		s.pureUpdate(0) // a memoryless tree (fluent.go)
+		return nil
+	}
+	if s.get(0) >= StateSucceeded {
+		s.async = nil // every node is READY: no pending result can apply
+		if s.emit == nil {
+			s.clearStates()
+			s.fresh(0)
+			return nil
+		}
+		s.reset(0)
+	}
+	s.update(0)
+	return nil
 }
 
 // callAction calls the agent's action function with v.
@@ -146,7 +190,30 @@ func (s *stepper[L]) get(i int32) State {
 	if s.isSmall {
 		return State(s.small >> (2 * uint(i)) & 3)
 	}
-	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
+	return State(s.st[i>>5] >> (2 * uint(i&31)) & 3)
+}
+
+// word returns the state word w of the step's own, to be written.
+func (s *stepper[L]) word(w uint) *uint64 {
+	if s.isSmall {
+		return &s.small
+	}
+	if !s.wr {
+		s.own()
+	}
+	return &s.st[w]
+}
+
+// stateWords returns the node states as words, to be written: for a small
+// tree, a slice of s.small (kept in a local variable only: see stepper).
+func (s *stepper[L]) stateWords() []uint64 {
+	if s.isSmall {
+		return unsafe.Slice(&s.small, 1)
+	}
+	if !s.wr {
+		s.own()
+	}
+	return s.st
 }
 
 // own makes words this step's own copy.
@@ -155,37 +222,38 @@ func (s *stepper[L]) own() {
 		w := make([]uint64, len(s.words))
 		copy(w, s.words)
 		s.words, s.owned = w, true
+		if !s.isSmall {
+			s.st, s.wr = w[:s.p.sw], true
+		}
 	}
 }
 
+// set makes node i's state to.
 func (s *stepper[L]) set(i int32, to State) {
-	if s.fast {
-		sh := 2 * uint(i)
-		s.small = s.small&^(3<<sh) | uint64(to)<<sh
-		return
-	}
-	if s.emit == nil && !s.isSmall && s.owned {
+	if s.emit == nil {
 		sh := 2 * uint(i&31)
-		w := &s.words[i>>5]
-		*w = *w&^(3<<sh) | uint64(to)<<sh
-		return
+		switch {
+		case s.isSmall:
+			s.small = s.small&^(3<<sh) | uint64(to)<<sh
+			return
+		case s.wr:
+			w := &s.st[i>>5]
+			*w = *w&^(3<<sh) | uint64(to)<<sh
+			return
+		}
 	}
 	s.setSlow(i, to)
 }
 
+// setSlow is set that copies the words first, or reports the change.
 func (s *stepper[L]) setSlow(i int32, to State) {
 	from := s.get(i)
 	if from == to {
 		return
 	}
 	sh := 2 * uint(i&31)
-	if s.isSmall {
-		s.small = s.small&^(3<<sh) | uint64(to)<<sh
-	} else {
-		s.own()
-		w := &s.words[i>>5]
-		*w = *w&^(3<<sh) | uint64(to)<<sh
-	}
+	w := s.word(uint(i >> 5))
+	*w = *w&^(3<<sh) | uint64(to)<<sh
 	if s.emit != nil {
 		s.emit(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
 	}
@@ -194,39 +262,40 @@ func (s *stepper[L]) setSlow(i int32, to State) {
 // clearStates makes every node READY, without events, in words of the
 // step's own.
 func (s *stepper[L]) clearStates() {
-	if s.isSmall {
+	switch {
+	case s.isSmall:
 		s.small = 0
-		return
+	case s.wr:
+		clear(s.st)
+	default:
+		sw := int(s.p.sw)
+		w := make([]uint64, len(s.words))
+		copy(w[sw:], s.words[sw:])
+		s.words, s.owned, s.st, s.wr = w, true, w[:sw], true
 	}
-	sw := int(s.p.sw)
-	if s.owned {
-		clear(s.words[:sw])
-		return
+}
+
+// clearSubtree makes node n and its subtree READY, without events, in
+// words of the step's own.
+func (s *stepper[L]) clearSubtree(n int32) {
+	lo, hi := uint(n), uint(s.p.nodes[n].end)
+	st := s.stateWords()
+	for w := lo >> 5; w <= (hi-1)>>5; w++ {
+		st[w] &^= wordMask(w, lo, hi)
 	}
-	w := make([]uint64, len(s.words))
-	copy(w[sw:], s.words[sw:])
-	s.words, s.owned = w, true
 }
 
 // reset makes node n and its subtree READY, with events in preorder.
 func (s *stepper[L]) reset(n int32) {
 	lo, hi := uint(n), uint(s.p.nodes[n].end)
-	if s.isSmall {
-		mask := rangeMask(2*lo, 2*hi)
-		x := s.small & mask
-		if x == 0 {
-			return
-		}
-		s.small &^= mask
-		if s.emit != nil {
-			s.emitResets(x, 0)
-		}
-		return
-	}
 	first, last := lo>>5, (hi-1)>>5
+	st := s.st
+	if s.isSmall {
+		st = unsafe.Slice(&s.small, 1)
+	}
 	dirty := false
 	for w := first; w <= last; w++ {
-		if s.words[w]&wordMask(w, lo, hi) != 0 {
+		if st[w]&wordMask(w, lo, hi) != 0 {
 			dirty = true
 			break
 		}
@@ -234,11 +303,11 @@ func (s *stepper[L]) reset(n int32) {
 	if !dirty {
 		return
 	}
-	s.own()
+	st = s.stateWords()
 	for w := first; w <= last; w++ {
 		mask := wordMask(w, lo, hi)
-		x := s.words[w] & mask
-		s.words[w] &^= mask
+		x := st[w] & mask
+		st[w] &^= mask
 		if x != 0 && s.emit != nil {
 			s.emitResets(x, int(w)*32)
 		}
@@ -346,98 +415,65 @@ func (s *stepper[L]) update(n int32) int32 {
 	if st >= StateSucceeded {
 		return -1
 	}
+	if !s.hot[n].is(hotPlain) {
+		return s.updateFull(n, st)
+	}
+	return s.run(n, st)
+}
+
+// run is the kind-specific part of updating n, whose state was st: each
+// kind's rule, or the call of the method that holds it.
+func (s *stepper[L]) run(n int32, st State) int32 {
 	h := &s.hot[n]
-	if !h.is(hotPlain) {
-		return s.updateFull(n, &s.p.nodes[n], st)
-	}
-	if s.async == nil {
-		if s.fast {
-			return s.updSmall(n)
-		}
-		if s.big {
-			return s.updBig(n)
-		}
-	}
-	// The fast path: a node without guards on its path and without
-	// callbacks, of a common kind, is updated here without further calls
-	// of the engine.
 	switch h.kind {
 	case KindLeaf:
 		if s.async != nil || s.emit != nil {
-			s.action(n, &s.p.nodes[n], st)
-			return -1
+			s.action(n, st)
+		} else {
+			s.leafNow(n)
 		}
-		s.cur, s.what = n, whatAction
-		r := s.callAction(s.p.leaves[n])
-		switch {
-		case r.Async != nil:
-			s.actionResult(n, r)
-		case r.Status == Success:
-			s.set(n, StateSucceeded)
-		case r.Status == Failure:
-			s.set(n, StateFailed)
-		default:
-			s.actionResult(n, r)
-		}
-		return -1
-	case KindSequence, KindSelect:
-		goOn := StateSucceeded
-		if h.kind == KindSelect {
-			goOn = StateFailed
-		}
-		kids := s.p.kids[h.first : h.first+h.n]
-		last := len(kids) - 1
-		for i, c := range kids {
-			cs := s.get(c)
-			if cs <= StateRunning {
-				if f := s.update(c); f >= 0 {
-					return f
-				}
-				cs = s.get(c)
-			}
-			if cs == goOn && i < last {
-				continue
-			}
-			if cs == StateReady {
-				s.fail(c, "child node was not in an expected state")
-			}
-			s.set(n, cs)
-			return -1
-		}
-		return -1
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.p.kids[h.first]
-		cs := s.get(c)
-		if cs <= StateRunning {
-			if f := s.update(c); f >= 0 {
-				return f
-			}
-			cs = s.get(c)
-		}
-		if cs = decorated(h.kind, cs); cs != StateReady {
-			s.set(n, cs)
-		}
-		return -1
-	}
-	return s.plainRest(n, h, st)
-}
-
-// plainRest is the update of plain node n, of a kind that the fast paths
-// leave to the general rules.
-func (s *stepper[L]) plainRest(n int32, h *hotNode, st State) int32 {
-	switch h.kind {
-	case KindRepeat, KindRetry:
-		return s.repeat(n, &s.p.nodes[n], st)
-	case KindReactiveSequence, KindReactiveSelect, KindReactiveParallel:
-		if s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil {
+	case KindCondition:
+		s.condition(n)
+	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+		if s.pureAt(n) {
 			s.pureUpdate(n)
 			return -1
 		}
-		if h.kind != KindReactiveParallel {
-			return s.reactive(n, h.kind, s.kids[h.first:h.first+h.n])
+		return s.sequence(n, h)
+	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		c := s.kids[h.first]
+		if cs := s.get(c); cs <= StateRunning {
+			if f := s.update(c); f >= 0 {
+				return f
+			}
 		}
+		if cs := decorated(h.kind, s.get(c)); cs != StateReady {
+			s.set(n, cs)
+		}
+	case KindParallel, KindRace, KindAll:
+		return s.concurrent(n, h)
+	case KindLotto:
+		return s.lotto(n, st)
+	case KindRepeat, KindRetry:
+		return s.repeat(n, h, st)
+	case KindWait:
+		s.wait(n, &s.p.nodes[n], st)
+	case KindReactiveParallel:
+		if s.pureAt(n) {
+			s.pureUpdate(n)
+			return -1
+		}
+		return s.reactiveParallel(n, h)
+	case KindEmptyInverter:
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
-	return s.run(n, &s.p.nodes[n], st)
+	return -1
+}
+
+// pureAt reports whether node n is the top of a pure subtree (fluent.go)
+// that the step may evaluate afresh: no events, no pending async result.
+func (s *stepper[L]) pureAt(n int32) bool {
+	return s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil
 }
 
 // leafState is the state for the status of a synchronous Result, or
@@ -449,212 +485,86 @@ func leafState(r Result) State {
 	return StateReady
 }
 
-// updSmall is update for a small tree, without events and without
-// pending async results: the states are the bits of s.small.
-func (s *stepper[L]) updSmall(n int32) int32 {
-	if s.async != nil {
-		return s.update(n)
+// leafNow updates action n, without events and without pending async
+// results, and returns its state.
+func (s *stepper[L]) leafNow(n int32) State {
+	s.cur, s.what = n, whatAction
+	r := s.callAction(s.leaves[n])
+	if to := leafState(r); to != StateReady {
+		s.set(n, to)
+		return to
 	}
-	sh := 2 * uint(n&31)
-	st := State(s.small >> sh & 3)
-	if st >= StateSucceeded {
-		return -1
-	}
-	hot := s.hot
-	h := &hot[n]
-	if !h.is(hotPlain) {
-		return s.updateFull(n, &s.p.nodes[n], st)
-	}
-	switch h.kind {
-	case KindLeaf:
-		s.cur, s.what = n, whatAction
-		r := s.callAction(s.leaves[n])
-		if to := leafState(r); to != StateReady {
-			s.small = s.small&^(3<<sh) | uint64(to)<<sh
-			return -1
+	s.actionResult(n, r)
+	return s.get(n)
+}
+
+// seqRule is the row of a sequence or a select, reactive or not, in the
+// table of their rules: the outcome of a child after which the node goes
+// on to its next child (SUCCEEDED for a sequence, FAILED for a select),
+// and whether it is reactive (every update goes through its children from
+// the first). Any other outcome of a child, or the last child's, is the
+// node's. A reactive node ends its children after the one that decided:
+// it aborts those RUNNING and resets those completed, so that the states
+// show this update only.
+type seqRule struct {
+	goOn     State
+	reactive bool
+	is       bool // the kind is a sequence or a select
+}
+
+// seqRules is that table, by kind: the one home of the rule, which
+// sequence, fresh evaluation (fresh) and the compiled moves (goesOn)
+// apply.
+var seqRules = [numKinds]seqRule{
+	KindSequence:         {StateSucceeded, false, true},
+	KindSelect:           {StateFailed, false, true},
+	KindReactiveSequence: {StateSucceeded, true, true},
+	KindReactiveSelect:   {StateFailed, true, true},
+}
+
+// sequence is the update of sequence or select n (seqRules).
+func (s *stepper[L]) sequence(n int32, h *hotNode) int32 {
+	rule := seqRules[h.kind]
+	kids := s.kids[h.first : h.first+h.n]
+	for i, c := range kids {
+		cs := s.get(c)
+		if rule.reactive && cs >= StateSucceeded {
+			s.reset(c) // completed at an earlier update: afresh
+			cs = StateReady
 		}
-		s.actionResult(n, r)
-		return -1
-	case KindSequence, KindSelect:
-		goOn := StateSucceeded
-		if h.kind == KindSelect {
-			goOn = StateFailed
+		if cs <= StateRunning {
+			if hc := &s.hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil && s.emit == nil {
+				cs = s.leafNow(c) // update(c), without the call
+			} else {
+				if f := s.update(c); f >= 0 {
+					return f
+				}
+				cs = s.get(c)
+			}
 		}
-		kids := s.kids[h.first : h.first+h.n]
-		last := len(kids) - 1
-		for i, c := range kids {
-			csh := 2 * uint(c&31)
-			cs := State(s.small >> csh & 3)
-			if cs <= StateRunning {
-				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
-					s.cur, s.what = c, whatAction
-					r := s.callAction(s.leaves[c])
-					if cs = leafState(r); cs != StateReady {
-						s.small = s.small&^(3<<csh) | uint64(cs)<<csh
-					} else {
-						s.actionResult(c, r)
-						cs = State(s.small >> csh & 3)
-					}
-				} else if !hc.is(hotPlain) {
-					if f := s.updateFull(c, &s.p.nodes[c], cs); f >= 0 {
-						return f
-					}
-					cs = State(s.small >> csh & 3)
-				} else {
-					if f := s.updSmall(c); f >= 0 {
-						return f
-					}
-					cs = State(s.small >> csh & 3)
+		if cs == rule.goOn && i < len(kids)-1 {
+			continue
+		}
+		if cs == StateReady {
+			s.fail(c, "child node was not in an expected state")
+		}
+		s.set(n, cs)
+		if rule.reactive {
+			for _, c := range kids[i+1:] {
+				switch s.get(c) {
+				case StateRunning:
+					s.abort(c)
+				case StateSucceeded, StateFailed:
+					s.reset(c)
 				}
 			}
-			if cs == goOn && i < last {
-				continue
-			}
-			if cs == StateReady {
-				s.fail(c, "child node was not in an expected state")
-			}
-			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
-			return -1
-		}
-		return -1
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.kids[h.first]
-		csh := 2 * uint(c&31)
-		cs := State(s.small >> csh & 3)
-		if cs <= StateRunning {
-			if f := s.updSmall(c); f >= 0 {
-				return f
-			}
-			cs = State(s.small >> csh & 3)
-		}
-		if cs = decorated(h.kind, cs); cs != StateReady {
-			s.small = s.small&^(3<<sh) | uint64(cs)<<sh
-		}
-		return -1
-	case KindRepeat, KindRetry:
-		if h.bound != Unbounded {
-			return s.repeat(n, &s.p.nodes[n], st)
-		}
-		// An unbounded repeat or retry: no count, no slot.
-		c := s.kids[h.first]
-		again, stop := StateSucceeded, StateFailed
-		if h.kind == KindRetry {
-			again, stop = StateFailed, StateSucceeded
-		}
-		csh := 2 * uint(c&31)
-		cmask := rangeMask(2*uint(c), 2*uint(hot[c].end))
-		if st == StateReady {
-			s.small &^= cmask
-		}
-		s.small = s.small&^(3<<sh) | uint64(StateRunning)<<sh
-		if State(s.small>>csh&3) == again {
-			s.small &^= cmask
-		}
-		if f := s.updSmall(c); f >= 0 {
-			return f
-		}
-		if State(s.small>>csh&3) == stop {
-			s.small = s.small&^(3<<sh) | uint64(stop)<<sh
 		}
 		return -1
 	}
-	return s.plainRest(n, h, st)
-}
-
-// updBig is update for a big tree, without events and without pending
-// async results.
-func (s *stepper[L]) updBig(n int32) int32 {
-	if s.async != nil {
-		return s.update(n)
+	if rule.reactive {
+		s.set(n, rule.goOn) // no children
 	}
-	st := s.getBig(n)
-	if st >= StateSucceeded {
-		return -1
-	}
-	hot := s.hot
-	h := &hot[n]
-	if !h.is(hotPlain) {
-		return s.updateFull(n, &s.p.nodes[n], st)
-	}
-	switch h.kind {
-	case KindLeaf:
-		s.cur, s.what = n, whatAction
-		r := s.callAction(s.leaves[n])
-		if to := leafState(r); to != StateReady {
-			s.setBig(n, to)
-			return -1
-		}
-		s.actionResult(n, r)
-		return -1
-	case KindSequence, KindSelect:
-		goOn := StateSucceeded
-		if h.kind == KindSelect {
-			goOn = StateFailed
-		}
-		kids := s.kids[h.first : h.first+h.n]
-		last := len(kids) - 1
-		for i, c := range kids {
-			cs := s.getBig(c)
-			if cs <= StateRunning {
-				if hc := &hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil {
-					s.cur, s.what = c, whatAction
-					r := s.callAction(s.leaves[c])
-					if cs = leafState(r); cs != StateReady {
-						s.setBig(c, cs)
-					} else {
-						s.actionResult(c, r)
-						cs = s.getBig(c)
-					}
-				} else {
-					if f := s.updBig(c); f >= 0 {
-						return f
-					}
-					cs = s.getBig(c)
-				}
-			}
-			if cs == goOn && i < last {
-				continue
-			}
-			if cs == StateReady {
-				s.fail(c, "child node was not in an expected state")
-			}
-			s.setBig(n, cs)
-			return -1
-		}
-		return -1
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		c := s.kids[h.first]
-		cs := s.getBig(c)
-		if cs <= StateRunning {
-			if f := s.updBig(c); f >= 0 {
-				return f
-			}
-			cs = s.getBig(c)
-		}
-		if cs = decorated(h.kind, cs); cs != StateReady {
-			s.setBig(n, cs)
-		}
-		return -1
-	}
-	return s.plainRest(n, h, st)
-}
-
-// getBig is get for a big tree.
-func (s *stepper[L]) getBig(i int32) State {
-	return State(s.words[i>>5] >> (2 * uint(i&31)) & 3)
-}
-
-// setBig is set for a big tree without events.
-func (s *stepper[L]) setBig(i int32, to State) {
-	sh := 2 * uint(i&31)
-	if !s.owned {
-		if State(s.words[i>>5]>>sh&3) == to {
-			return
-		}
-		s.own()
-	}
-	w := &s.words[i>>5]
-	*w = *w&^(3<<sh) | uint64(to)<<sh
+	return -1
 }
 
 // decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
@@ -675,7 +585,8 @@ func decorated(k Kind, cs State) State {
 }
 
 // updateFull is update for a node with guards on its path or callbacks.
-func (s *stepper[L]) updateFull(n int32, nd *snode[L], st State) int32 {
+func (s *stepper[L]) updateFull(n int32, st State) int32 {
+	nd := &s.p.nodes[n]
 	f := int32(-1)
 	if nd.g >= 0 {
 		f = s.guards(nd.g)
@@ -689,7 +600,7 @@ func (s *stepper[L]) updateFull(n int32, nd *snode[L], st State) int32 {
 				s.callback(n, AttrStep)
 			}
 		}
-		f = s.run(n, nd, st)
+		f = s.run(n, st)
 		if f < 0 {
 			if at := nd.at; at != nil && at.has[AttrExit] {
 				if st := s.get(n); st >= StateSucceeded {
@@ -782,131 +693,54 @@ func (s *stepper[L]) child(c int32) (State, int32) {
 	return st, -1
 }
 
-// run is the kind-specific part of updating n, whose state was st.
-func (s *stepper[L]) run(n int32, nd *snode[L], st State) int32 {
-	switch nd.kind {
-	case KindLeaf:
-		s.action(n, nd, st)
-	case KindCondition:
-		s.cur, s.what = n, whatCondition
-		ok := s.callCondition(nd.leaf)
-		if s.emit != nil {
-			s.emitWrites(n)
-			s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: nd.leaf, Holds: ok})
-		}
-		if ok {
-			s.set(n, StateSucceeded)
-		} else {
-			s.set(n, StateFailed)
-		}
-	case KindSequence, KindSelect:
-		goOn := StateSucceeded
-		if nd.kind == KindSelect {
-			goOn = StateFailed
-		}
-		for i, c := range nd.kids {
-			cs, f := s.child(c)
-			if f >= 0 {
-				return f
-			}
-			if cs == goOn && i+1 < len(nd.kids) {
-				continue
-			}
-			if cs == StateReady {
-				s.fail(c, "child node was not in an expected state")
-			}
-			s.set(n, cs)
-			return -1
-		}
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
-		cs, f := s.child(nd.kids[0])
-		if f >= 0 {
-			return f
-		}
-		if cs = decorated(nd.kind, cs); cs != StateReady {
-			s.set(n, cs)
-		}
-	case KindParallel, KindRace, KindAll:
-		return s.concurrent(n, nd)
-	case KindLotto:
-		var pick uint64
-		if st == StateReady {
-			r := s.random(n)
-			t := float64(nd.cum[len(nd.cum)-1])
-			k := int32(math.Floor(r * t))
-			for pick = 0; int(pick) < len(nd.cum)-1 && nd.cum[pick] <= k; pick++ {
-			}
-			s.setSlot(n, pick, 0)
-		} else {
-			pick, _ = s.slot(n)
-		}
-		cs, f := s.child(nd.kids[pick])
-		if f >= 0 {
-			return f
-		}
-		if cs != StateReady {
-			s.set(n, cs)
-		}
-	case KindRepeat, KindRetry:
-		return s.repeat(n, nd, st)
-	case KindWait:
-		s.wait(n, nd, st)
-	case KindReactiveSequence, KindReactiveSelect:
-		return s.reactive(n, nd.kind, nd.kids)
-	case KindReactiveParallel:
-		return s.reactiveParallel(n, nd)
-	case KindEmptyInverter:
-		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, nd.displayName(), ErrEmptyInverter)})
+// condition updates condition node n.
+func (s *stepper[L]) condition(n int32) {
+	v := s.leaves[n]
+	s.cur, s.what = n, whatCondition
+	ok := s.callCondition(v)
+	if s.emit != nil {
+		s.emitWrites(n)
+		s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: v, Holds: ok})
 	}
-	return -1
+	if ok {
+		s.set(n, StateSucceeded)
+	} else {
+		s.set(n, StateFailed)
+	}
 }
 
-// reactive is the update of a reactive sequence or select n over kids:
-// every child from the first, a child that completed at an earlier update
-// afresh, until one decides; children after that one that are not READY
-// are aborted (RUNNING) or reset (completed), so that the states show this
-// update only.
-func (s *stepper[L]) reactive(n int32, kind Kind, kids []int32) int32 {
-	goOn := StateSucceeded
-	if kind == KindReactiveSelect {
-		goOn = StateFailed
+// lotto is the update of lotto node n, whose state was st: a READY lotto
+// draws its child by the tickets, and keeps the pick in its slot.
+func (s *stepper[L]) lotto(n int32, st State) int32 {
+	nd := &s.p.nodes[n]
+	var pick uint64
+	if st == StateReady {
+		r := s.random(n)
+		t := float64(nd.cum[len(nd.cum)-1])
+		k := int32(math.Floor(r * t))
+		for pick = 0; int(pick) < len(nd.cum)-1 && nd.cum[pick] <= k; pick++ {
+		}
+		s.setSlot(n, pick, 0)
+	} else {
+		pick, _ = s.slot(n)
 	}
-	for i, c := range kids {
-		if s.get(c) >= StateSucceeded {
-			s.reset(c)
-		}
-		if f := s.update(c); f >= 0 {
-			return f
-		}
-		cs := s.get(c)
-		if cs == goOn {
-			continue
-		}
-		if cs == StateReady {
-			s.fail(c, "child node was not in an expected state")
-		}
+	cs, f := s.child(nd.kids[pick])
+	if f >= 0 {
+		return f
+	}
+	if cs != StateReady {
 		s.set(n, cs)
-		for _, c := range kids[i+1:] {
-			switch s.get(c) {
-			case StateRunning:
-				s.abort(c)
-			case StateSucceeded, StateFailed:
-				s.reset(c)
-			}
-		}
-		return -1
 	}
-	s.set(n, goOn) // every child went on, or there are none
 	return -1
 }
 
 // reactiveParallel is the update of a reactive parallel: every child, a
 // child that completed at an earlier update afresh; then the outcomes of
-// this update are counted, success first. Running children are left
+// this update decide (parallelOutcome). Running children are left
 // running (FluentBehaviourTree never stops them).
-func (s *stepper[L]) reactiveParallel(n int32, nd *snode[L]) int32 {
+func (s *stepper[L]) reactiveParallel(n int32, h *hotNode) int32 {
 	var succeeded, failed int32
-	for _, c := range nd.kids {
+	for _, c := range s.kids[h.first : h.first+h.n] {
 		if s.get(c) >= StateSucceeded {
 			s.reset(c)
 		}
@@ -920,19 +754,27 @@ func (s *stepper[L]) reactiveParallel(n int32, nd *snode[L]) int32 {
 			failed++
 		}
 	}
-	switch {
-	case nd.max > 0 && succeeded >= nd.max:
-		s.set(n, StateSucceeded)
-	case nd.min > 0 && failed >= nd.min:
-		s.set(n, StateFailed)
-	default:
-		s.set(n, StateRunning)
-	}
+	s.set(n, s.parallelOutcome(n, succeeded, failed))
 	return -1
 }
 
+// parallelOutcome is the rule of reactive parallel n whose children
+// succeeded and failed at this update: success first, when its success
+// count is on and reached, then failure likewise; else it runs.
+func (s *stepper[L]) parallelOutcome(n int32, succeeded, failed int32) State {
+	nd := &s.p.nodes[n]
+	switch {
+	case nd.max > 0 && succeeded >= nd.max:
+		return StateSucceeded
+	case nd.min > 0 && failed >= nd.min:
+		return StateFailed
+	}
+	return StateRunning
+}
+
 // action updates action node n.
-func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
+func (s *stepper[L]) action(n int32, st State) {
+	v := s.leaves[n]
 	if s.async != nil {
 		if st == StateRunning {
 			for e := s.async; e != nil; e = e.next {
@@ -955,10 +797,10 @@ func (s *stepper[L]) action(n int32, nd *snode[L], st State) {
 		}
 	}
 	s.cur, s.what = n, whatAction
-	r := s.callAction(nd.leaf)
+	r := s.callAction(v)
 	if s.emit != nil {
 		s.emitWrites(n)
-		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: nd.leaf, Result: r})
+		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: v, Result: r})
 	}
 	s.actionResult(n, r)
 }
@@ -1002,7 +844,8 @@ func (s *stepper[L]) dropAsync(n int32) {
 }
 
 // concurrent is the update of a parallel, race or all node.
-func (s *stepper[L]) concurrent(n int32, nd *snode[L]) int32 {
+func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
+	nd := &s.p.nodes[n]
 	succeeded, failed := 0, 0
 	for _, c := range nd.kids {
 		cs, f := s.child(c)
@@ -1061,7 +904,8 @@ func (s *stepper[L]) concurrent(n int32, nd *snode[L]) int32 {
 
 // repeat is the update of a repeat or retry node: count and target are in
 // its slot (bounded ones only).
-func (s *stepper[L]) repeat(n int32, nd *snode[L], st State) int32 {
+func (s *stepper[L]) repeat(n int32, h *hotNode, st State) int32 {
+	nd := &s.p.nodes[n]
 	c := nd.kids[0]
 	again, stop := StateSucceeded, StateFailed // repeat: a success goes again, a failure stops
 	if nd.kind == KindRetry {
