@@ -23,21 +23,21 @@ type stepper[L any] struct {
 	fl      *fluentFuncs   // the machine's fluent, likewise
 	mr      *memoRun[L]    // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
-	small   uint64   // a small tree's node states
-	words   []uint64 // the version's words: a big tree's node states (st), the slots, the generator
-	owned   bool     // words is this step's own copy
-	st      []uint64 // a big tree's node states, words[:p.sw]
-	wr      bool     // owned, and the tree is big: st may be written in place
+	small   uint64         // a small tree's node states
+	words   []uint64       // the version's words: a big tree's node states (st), the slots, the generator
+	owned   bool           // words is this step's own copy
+	st      []uint64       // a big tree's node states, words[:p.sw]
+	wr      bool           // owned, and the tree is big: st may be written in place
 	// (A small tree's states are not in st, a pointer to s.small: any
 	// pointer field that an agent function may see, such as bb, makes the
 	// escape analysis move what every pointer field of s points to, and s
 	// with it, to the heap.)
-	async   *asyncEntry
-	emit    func(Event[L])
-	cur     int32 // the node whose agent function is being called
-	what    what  // and which function
-	gfSucc  bool  // the guard that failed last has succeedOnAbort
-	td      TimeData
+	async  *asyncEntry
+	emit   func(Event[L])
+	cur    int32 // the node whose agent function is being called
+	what   what  // and which function
+	gfSucc bool  // the guard that failed last has succeedOnAbort
+	td     TimeData
 }
 
 // start makes s the working state of a step of t, calling events (if not
