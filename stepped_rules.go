@@ -232,14 +232,17 @@ func (s *stepper[L]) own() {
 func (s *stepper[L]) set(i int32, to State) {
 	if s.emit == nil {
 		sh := 2 * uint(i&31)
-		switch {
-		case s.isSmall:
+		if s.isSmall {
 			s.small = s.small&^(3<<sh) | uint64(to)<<sh
 			return
+		}
+		w := &s.st[i>>5]
+		switch {
 		case s.wr:
-			w := &s.st[i>>5]
 			*w = *w&^(3<<sh) | uint64(to)<<sh
 			return
+		case State(*w>>sh&3) == to:
+			return // no change: no copy
 		}
 	}
 	s.setSlow(i, to)
@@ -435,15 +438,63 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 	case KindCondition:
 		s.condition(n)
 	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+		// The rule of seqRules: through the children, from the first not
+		// completed (reactive: from the first, a completed one afresh),
+		// until one decides. It is written here, not in a method of its
+		// own, so that the update of a tree of sequences and selects is
+		// one call a level.
 		if s.pureAt(n) {
 			s.pureUpdate(n)
 			return -1
 		}
-		return s.sequence(n, h)
+		rule := seqRules[h.kind]
+		kids := s.kids[h.first : h.first+h.n]
+		for i, c := range kids {
+			cs := s.get(c)
+			if rule.reactive && cs >= StateSucceeded {
+				s.reset(c) // completed at an earlier update: afresh
+				cs = StateReady
+			}
+			if cs <= StateRunning { // updateAt, by hand: it would be a call
+				switch hc := &s.hot[c]; {
+				case !hc.is(hotPlain):
+					if f := s.updateFull(c, cs); f >= 0 {
+						return f
+					}
+				case hc.kind == KindLeaf && s.async == nil && s.emit == nil:
+					s.cur, s.what = c, whatAction
+					r := s.callAction(s.leaves[c])
+					if to := leafState(r); to != StateReady {
+						s.set(c, to)
+					} else {
+						s.actionResult(c, r)
+					}
+				default:
+					if f := s.run(c, cs); f >= 0 {
+						return f
+					}
+				}
+				cs = s.get(c)
+			}
+			if cs == rule.goOn && i < len(kids)-1 {
+				continue
+			}
+			if cs == StateReady {
+				s.fail(c, "child node was not in an expected state")
+			}
+			s.set(n, cs)
+			if rule.reactive {
+				s.endAfter(kids[i+1:])
+			}
+			return -1
+		}
+		if rule.reactive {
+			s.set(n, rule.goOn) // no children
+		}
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
 		c := s.kids[h.first]
 		if cs := s.get(c); cs <= StateRunning {
-			if f := s.update(c); f >= 0 {
+			if f := s.updateAt(c, cs); f >= 0 {
 				return f
 			}
 		}
@@ -512,9 +563,8 @@ type seqRule struct {
 	is       bool // the kind is a sequence or a select
 }
 
-// seqRules is that table, by kind: the one home of the rule, which
-// sequence, fresh evaluation (fresh) and the compiled moves (goesOn)
-// apply.
+// seqRules is that table, by kind: the one home of the rule, which run,
+// fresh evaluation (fresh) and the compiled moves (goesOn) apply.
 var seqRules = [numKinds]seqRule{
 	KindSequence:         {StateSucceeded, false, true},
 	KindSelect:           {StateFailed, false, true},
@@ -522,49 +572,33 @@ var seqRules = [numKinds]seqRule{
 	KindReactiveSelect:   {StateFailed, true, true},
 }
 
-// sequence is the update of sequence or select n (seqRules).
-func (s *stepper[L]) sequence(n int32, h *hotNode) int32 {
-	rule := seqRules[h.kind]
-	kids := s.kids[h.first : h.first+h.n]
-	for i, c := range kids {
-		cs := s.get(c)
-		if rule.reactive && cs >= StateSucceeded {
-			s.reset(c) // completed at an earlier update: afresh
-			cs = StateReady
-		}
-		if cs <= StateRunning {
-			if hc := &s.hot[c]; hc.kind == KindLeaf && hc.is(hotPlain) && s.async == nil && s.emit == nil {
-				cs = s.leafNow(c) // update(c), without the call
-			} else {
-				if f := s.update(c); f >= 0 {
-					return f
-				}
-				cs = s.get(c)
-			}
-		}
-		if cs == rule.goOn && i < len(kids)-1 {
-			continue
-		}
-		if cs == StateReady {
-			s.fail(c, "child node was not in an expected state")
-		}
-		s.set(n, cs)
-		if rule.reactive {
-			for _, c := range kids[i+1:] {
-				switch s.get(c) {
-				case StateRunning:
-					s.abort(c)
-				case StateSucceeded, StateFailed:
-					s.reset(c)
-				}
-			}
-		}
+// updateAt is update of node c, which is READY or RUNNING (cs), without
+// reading its state again; a plain action without events or pending async
+// results is called here. (It is not inlined into run, which it calls:
+// run's loop of sequences and selects has its body written out.)
+func (s *stepper[L]) updateAt(c int32, cs State) int32 {
+	h := &s.hot[c]
+	switch {
+	case !h.is(hotPlain):
+		return s.updateFull(c, cs)
+	case h.kind == KindLeaf && s.async == nil && s.emit == nil:
+		s.leafNow(c)
 		return -1
 	}
-	if rule.reactive {
-		s.set(n, rule.goOn) // no children
+	return s.run(c, cs)
+}
+
+// endAfter ends the children kids of a reactive sequence or select after
+// the one that decided: those RUNNING are aborted, those completed reset.
+func (s *stepper[L]) endAfter(kids []int32) {
+	for _, c := range kids {
+		switch s.get(c) {
+		case StateRunning:
+			s.abort(c)
+		case StateSucceeded, StateFailed:
+			s.reset(c)
+		}
 	}
-	return -1
 }
 
 // decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
