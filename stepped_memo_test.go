@@ -207,25 +207,6 @@ func BenchmarkStepManyStates(b *testing.B) {
 	benchStepped(b, Root(Repeat(All(kids...))), agent)
 }
 
-// sweepDef is a balanced binary tree of 2^height actions, levels
-// alternating select and sequence from a select at the root, its leaves
-// numbered from 0: with random answers, a small tree whose steps complete
-// every time and whose start words and answers keep changing.
-func sweepDef(height int) Node[int] {
-	var build func(h, first int) Node[int]
-	build = func(h, first int) Node[int] {
-		if h == 0 {
-			return Leaf(first)
-		}
-		l, r := build(h-1, first), build(h-1, first+1<<(h-1))
-		if (height-h)%2 == 0 {
-			return Select(l, r)
-		}
-		return Sequence(l, r)
-	}
-	return Root(build(height, 0))
-}
-
 // randomAgent answers every action from a seeded xorshift64 stream:
 // success or failure, each with probability 1/2.
 func randomAgent(seed uint64) Agent[int] {
@@ -246,7 +227,7 @@ func randomAgent(seed uint64) Agent[int] {
 // the steps stay what the rules give. A workload whose steps repeat
 // (workload (a)) keeps its cache.
 func TestStepMemoSwitchesOff(t *testing.T) {
-	def := sweepDef(4) // 31 nodes and the root: small, cached
+	def := balancedShape(4) // 16 actions, 31 nodes and the root: small, cached
 	p, err := steppedCompiled(def.n)
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +280,7 @@ func TestStepMemoSwitchesOff(t *testing.T) {
 func BenchmarkStepCacheWorst(b *testing.B) {
 	for _, mode := range []string{"pinned", "adaptive", "off"} {
 		b.Run(mode, func(b *testing.B) {
-			def := sweepDef(4)
+			def := balancedShape(4)
 			p, err := steppedCompiled(def.n)
 			if err != nil {
 				b.Fatal(err)

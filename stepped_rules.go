@@ -877,53 +877,42 @@ func (s *stepper[L]) dropAsync(n int32) {
 	}
 }
 
-// concurrent is the update of a parallel, race or all node.
+// concurrent is the update of a parallel, race or all node: every child
+// that is not completed, then its rule. A parallel or a race ends as soon
+// as one child has its early outcome (FAILED for a parallel, SUCCEEDED for
+// a race), aborting the children still running, and takes the other
+// outcome once every child has it; an all runs until every child has
+// completed, then succeeds if one did.
 func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
 	nd := &s.p.nodes[n]
-	succeeded, failed := 0, 0
+	var count [4]int // by state
 	for _, c := range nd.kids {
 		cs, f := s.child(c)
 		if f >= 0 {
 			return f
 		}
-		switch cs {
-		case StateSucceeded:
-			succeeded++
-		case StateFailed:
-			failed++
-		}
+		count[cs]++
 	}
 	k := len(nd.kids)
-	var to State
-	abort := false
-	switch nd.kind {
-	case KindParallel:
+	to, abort := StateRunning, false
+	early := StateFailed // KindParallel
+	if h.kind == KindRace {
+		early = StateSucceeded
+	}
+	late := early ^ 1 // SUCCEEDED <-> FAILED
+	switch {
+	case h.kind == KindAll:
 		switch {
-		case failed > 0:
-			to, abort = StateFailed, true
-		case succeeded == k:
-			to = StateSucceeded
-		default:
-			to = StateRunning
-		}
-	case KindRace:
-		switch {
-		case succeeded > 0:
-			to, abort = StateSucceeded, true
-		case failed == k:
-			to = StateFailed
-		default:
-			to = StateRunning
-		}
-	default: // KindAll
-		switch {
-		case succeeded+failed < k:
-			to = StateRunning
-		case succeeded > 0:
+		case count[StateSucceeded]+count[StateFailed] < k:
+		case count[StateSucceeded] > 0:
 			to = StateSucceeded
 		default:
 			to = StateFailed
 		}
+	case count[early] > 0:
+		to, abort = early, true
+	case count[late] == k:
+		to = late
 	}
 	s.set(n, to)
 	if abort {
