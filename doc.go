@@ -136,54 +136,6 @@
 // ([ParseMistreevous], [MarshalMistreevous]), whose leaves are [Call]s run
 // by a [Functions] registry (call.go).
 //
-// State. A version is four words: the shared machine (program, agent,
-// options), the node states inline (2 bits per node, for trees of up to
-// 32 nodes), a pointer to an immutable word array, and a pointer (nil
-// for most versions) to the persistent list of pending async results and
-// the agent's memory. The word array holds, for trees of more than
-// 32 nodes, the node states (2 bits each: 511 nodes are 128 bytes), then
-// two words for each node that keeps something between steps (a bounded
-// repeat's or retry's count and target, a bounded wait's time waited and
-// total, a lotto's pick; numbered at compile time, only for such nodes),
-// then the seed of the version's own generator if anything draws. A step
-// copies the array at its first write (copy on write), so old versions
-// never change, and a step that writes nothing allocates nothing: workload
-// (a) of issue 10 allocates nothing per step and keeps 32 bytes per
-// version; workload (b), which completes and resets 511 nodes per step,
-// allocates its 128-byte array and keeps 160 bytes per version. Preorder
-// makes every subtree a contiguous range of states, so a reset is a masked
-// clear of a bit range, and the extras of a node are read only while the
-// node is not READY (they are set up afresh when it starts), so a reset
-// need not touch them. Chunked path copying for very big trees is not
-// done: a step of a tree of n nodes that writes a state copies n/4 bytes.
-//
-// Speed. A step with events runs the general rules, which emit each
-// event as it happens. A step without events takes three shortcuts, each
-// checked against the general rules by the conformance test (the corpus
-// replayed without events, comparing the agent's calls and every node's
-// state) and by proptest's law S5:
-//   - The step cache (stepped_memo.go). A tree of at most 32 nodes with
-//     nothing but node states to keep (no lotto, no counted, ranged or
-//     timed node) steps as a function of its state word and of the
-//     agent's answers. The cache keeps, for each start word, the trie of
-//     the calls the step makes, answer by answer, down to the word it
-//     ends in, so a step is one table probe and then only the agent's
-//     calls. The engine fills it as steps miss, and replays its rules
-//     with the answers given so far (calling nothing twice) when a step
-//     meets an answer the trie lacks. It is shared by every version and
-//     goroutine of the definition, and bounded (512 start words, 4,096
-//     calls: a 4 KB table, and at most about half a megabyte of calls for
-//     [Call] leaves); past the bound, a missing step runs the rules.
-//   - Fresh evaluation (stepped_fresh.go). After a reset (the root's when
-//     the tree had completed, or a pure Fluent subtree's), every state below is
-//     READY, so the engine writes states without reading them. Where the
-//     subtree is made of sequences, selects (and the Fluent reactive
-//     ones), decorators, actions and conditions, what follows each leaf's
-//     outcome is compiled into a move (the states it decides and the next
-//     leaf), so there is no recursion and no decision between two calls.
-//   - Specialised updates of small and big trees (updSmall, updBig) for
-//     the kinds most trees are made of.
-//
 // A version saves to a compact binary form ([Stepped.MarshalBinary]: node
 // states, extras, generator) and restores onto any version of the same
 // definition ([Stepped.Restore], which checks a fingerprint of the

@@ -1,5 +1,42 @@
 package behaviortree
 
+// The rules of the stepped engine: one step of a version (stepRules in
+// stepped.go makes a stepper and calls run0). Each kind's rule has one
+// home: run's case for it, or the method run calls (DESIGN.md, "Engine",
+// lists them). The fast paths below are derived from those rules (the
+// same tables and functions, or code that is checked against them), never
+// a second copy of one:
+//
+//	path               applies when                         invariant                                 falls back to
+//	-----------------  -----------------------------------  ----------------------------------------  ------------------------------
+//	step cache         a tree of <= 32 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
+//	(stepped_memo.go,  words, no events, no pending async   and of the agent's answers: the trie of   replays the answers given so
+//	TickWith)          result, the cache not switched off   calls from each start word, answer by     far; once full, a window of
+//	                                                        answer, ends in the step's word           1,024 steps with > 1/8 misses
+//	                                                                                                  switches it off for good
+//	fresh evaluation   the root had completed (all READY    every node below is READY: no state is    update, for a node that is not
+//	(fresh,            after the reset) or a pure subtree,  read, each is written once, as decided;   hotFresh (guards or callbacks
+//	stepped_fresh.go)  no events                            seqRules, decorated, parallelOutcome      on it, a stateful kind)
+//	compiled moves     inside fresh: a movable region       a leaf's outcome decides fixed states     fresh's recursion, outside the
+//	(freshMoves)       (plain sequences and selects, their  and the next leaf; compiled from          regions (a region must fit the
+//	                   reactive twins, decorators, leaves)  seqRules and decorated (goesOn)           moves budget)
+//	pure evaluation    a memoryless subtree (reactive       updating it afresh is what the rules      run's reactive cases
+//	(pureUpdate,       kinds, decorators, leaves, no        give: it keeps nothing between updates
+//	fluent.go)         guards or callbacks), no events,
+//	                   no pending async result
+//	direct calls       the agent has only plain Action or   stepped_agent.go's choice is the same for machine.action, condition
+//	(machine.act,      Condition; a Fluent tree's leaves    every node                                and callback
+//	cond, fluent)      (not during a cache replay)
+//	inline action in   a plain action child, no events, no  what run's KindLeaf case does (leafNow)    updateFull (guards, callbacks)
+//	run's sequence     pending async result                                                           or run
+//	loop
+//
+// The differential tests hold each path to the rules: the conformance
+// corpora replayed with events (the rules only) and without (every fast
+// path), TestFreshMatchesRules, the step cache tests (stepped_memo_test.go,
+// TestMemoryStepCacheAgrees), FuzzStepQuiet, FuzzRestoreStepped (Step
+// against StepWith from every restored state) and proptest's law S5.
+
 import (
 	"fmt"
 	"math"
