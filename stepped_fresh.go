@@ -365,7 +365,7 @@ func (s *stepper[L]) freshMoves(r int32) State {
 	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
 	words := s.stateWords()
-	leaves, act, fl := s.leaves, s.act, s.fl
+	leaves, act, cond, fl := s.leaves, s.act, s.cond, s.fl
 	leaf := s.p.firstLeaf[r]
 	for {
 		var o State
@@ -376,6 +376,12 @@ func (s *stepper[L]) freshMoves(r int32) State {
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
+			}
+		} else if h.kind == KindCondition && cond != nil {
+			s.cur, s.what = leaf, whatCondition
+			o = StateFailed
+			if cond(leaves[leaf]) {
+				o = StateSucceeded
 			}
 		} else if h.kind == KindLeaf && fl != nil {
 			s.cur, s.what = leaf, whatAction
