@@ -64,7 +64,7 @@ type stepper[L any] struct {
 	words   []uint64       // the version's words: a big tree's node states (st), the slots, the generator
 	owned   bool           // words is this step's own copy
 	st      []uint64       // a big tree's node states, words[:p.sw]
-	wr      bool           // owned, and the tree is big: st may be written in place
+	wr      bool           // the states may be written in place: a small tree, or st owned
 	// (A small tree's states are not in st, a pointer to s.small: any
 	// pointer field that an agent function may see, such as bb, makes the
 	// escape analysis move what every pointer field of s points to, and s
@@ -85,6 +85,7 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
 	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
 	s.emit, s.cur = events, -1
+	s.wr = s.isSmall
 	if !s.isSmall {
 		s.st = s.words[:s.p.sw]
 	}
@@ -267,22 +268,16 @@ func (s *stepper[L]) own() {
 
 // set makes node i's state to.
 func (s *stepper[L]) set(i int32, to State) {
-	if s.emit == nil {
+	if s.emit == nil && s.wr {
+		w := &s.small
+		if !s.isSmall {
+			w = &s.st[i>>5]
+		}
 		sh := 2 * uint(i&31)
-		if s.isSmall {
-			s.small = s.small&^(3<<sh) | uint64(to)<<sh
-			return
-		}
-		w := &s.st[i>>5]
-		switch {
-		case s.wr:
-			*w = *w&^(3<<sh) | uint64(to)<<sh
-			return
-		case State(*w>>sh&3) == to:
-			return // no change: no copy
-		}
+		*w = *w&^(3<<sh) | uint64(to)<<sh
+		return
 	}
-	s.setSlow(i, to)
+	s.setSlow(i, to) // a copy first, unless the state does not change
 }
 
 // setSlow is set that copies the words first, or reports the change.
@@ -486,6 +481,11 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		}
 		rule := seqRules[h.kind]
 		kids := s.kids[h.first : h.first+h.n]
+		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
+			// The children that went on at earlier updates: the loop
+			// below would pass them by.
+			kids = kids[s.wentOn(kids, rule.goOn):]
+		}
 		for i, c := range kids {
 			cs := s.get(c)
 			if rule.reactive && cs >= StateSucceeded {
@@ -607,6 +607,23 @@ var seqRules = [numKinds]seqRule{
 	KindSelect:           {StateFailed, false, true},
 	KindReactiveSequence: {StateSucceeded, true, true},
 	KindReactiveSelect:   {StateFailed, true, true},
+}
+
+// wentOn returns the number of kids, the last one left out, that are
+// in state goOn, from the first.
+func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
+	i, last := 0, len(kids)-1
+	if s.isSmall {
+		for i < last && State(s.small>>(2*uint(kids[i]))&3) == goOn {
+			i++
+		}
+		return i
+	}
+	st := s.st
+	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
+		i++
+	}
+	return i
 }
 
 // updateAt is update of node c, which is READY or RUNNING (cs), without
