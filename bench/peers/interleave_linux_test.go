@@ -20,8 +20,10 @@ import (
 // milliseconds apart see the same, and the thread's CPU time leaves out
 // the time it waited for a core. It runs only with PEERS_INTERLEAVE set
 // (a number of rounds; 0 or unset skips it) and logs, for each shape, the
-// medians over the rounds of ours' and the peer's ns per tick and of
-// their ratio.
+// medians over the rounds of ours', the peer's and the floor's ns per
+// tick, of ours/peer, and of ours and the peer as multiples of the floor,
+// as a row of a Markdown table: shape, ours ns, peer ns, ours/peer,
+// ours/floor, peer/floor, floor ns.
 func TestInterleavedRatios(t *testing.T) {
 	rounds := 0
 	fmt.Sscan(os.Getenv("PEERS_INTERLEAVE"), &rounds)
@@ -40,18 +42,21 @@ func TestInterleavedRatios(t *testing.T) {
 		checkSame(t, s)
 		ours := oursTicker(t, s)
 		peer := peerTicker(t, s)
+		floor := floorTicker(s, floorFor(t, s))
 		// Ticks per slice: about 4 ms of ours.
 		k := 1
 		for threadCPU(func() { ours(k) }) < 4*time.Millisecond && k < 1<<22 {
 			k *= 2
 		}
-		var o, p, r []float64
+		var o, p, f, r, of, pf []float64
 		for range rounds {
 			a := float64(threadCPU(func() { ours(k) })) / float64(k)
 			b := float64(threadCPU(func() { peer(k) })) / float64(k)
-			o, p, r = append(o, a), append(p, b), append(r, a/b)
+			c := float64(threadCPU(func() { floor(k) })) / float64(k)
+			o, p, f = append(o, a), append(p, b), append(f, c)
+			r, of, pf = append(r, a/b), append(of, a/c), append(pf, b/c)
 		}
-		t.Logf("%-16s ours %9.1f ns  peer %9.1f ns  ours/peer %.2f  (%d rounds of %d ticks)", s.name, median(o), median(p), median(r), rounds, k)
+		t.Logf("| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f |", s.name, median(o), median(p), median(r), median(of), median(pf), median(f))
 	}
 }
 
@@ -79,6 +84,36 @@ func peerTicker(tb testing.TB, s *shape) func(n int) {
 				tb.Fatal(err)
 			}
 		}
+	}
+}
+
+// floorTicker returns a function that replays n ticks of tr, the calls of
+// our tree of s, against an oracle, as benchFloor does.
+func floorTicker(s *shape, tr *trace) func(n int) {
+	o := newOracle(s, 1)
+	reset := func() {
+		if tr.start != nil {
+			o.restore(tr.start)
+		} else {
+			o.reset()
+		}
+	}
+	reset()
+	ticks, k := len(tr.ticks), 0
+	return func(n int) {
+		sink := 0
+		for range n {
+			if k == ticks {
+				reset()
+				k = 0
+			}
+			start, end := tr.tickRange(k)
+			for _, id := range tr.ids[start:end] {
+				sink += int(o.call(int(id)))
+			}
+			k++
+		}
+		floorSink = sink
 	}
 }
 
