@@ -127,9 +127,9 @@
 // KindRepeat and KindRetry are the stepped-only kinds (attrs.go holds
 // their constructors and the attributes). stepped_compile.go compiles a
 // definition once into flat arrays in preorder, cached in the root node
-// as compile.go caches the Elixir program; stepped.go is the engine, its
-// general rules of every kind (update, run) and the fast paths of a step
-// without events; stepped_fresh.go updates subtrees known to be all READY
+// as compile.go caches the Elixir program; stepped.go is the engine's
+// API, stepped_rules.go its rules of every kind (DESIGN.md, "Engine",
+// lists the fast paths); stepped_fresh.go updates subtrees known to be all READY
 // (after a reset), with compiled moves where the subtree is made of
 // sequences, selects, decorators and leaves; stepped_memo.go is the step
 // cache of small trees; mistreevous.go reads and writes Mistreevous JSON definitions
