@@ -519,7 +519,9 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 			if cs == StateReady {
 				s.fail(c, "child node was not in an expected state")
 			}
-			s.set(n, cs)
+			if cs != st { // n's state is still st: its children do not write it
+				s.set(n, cs)
+			}
 			if rule.reactive {
 				s.endAfter(kids[i+1:])
 			}
@@ -535,7 +537,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 				return f
 			}
 		}
-		if cs := decorated(h.kind, s.get(c)); cs != StateReady {
+		if cs := decorated(h.kind, s.get(c)); cs != StateReady && cs != st {
 			s.set(n, cs)
 		}
 	case KindParallel, KindRace, KindAll:
