@@ -508,15 +508,7 @@ func markPure[L any](p *sprogram[L]) {
 
 // pureUpdate evaluates the pure subtree n afresh.
 func (s *stepper[L]) pureUpdate(n int32) {
-	lo, hi := uint(n), uint(s.p.nodes[n].end)
-	if s.isSmall {
-		s.small &^= rangeMask(2*lo, 2*hi)
-	} else {
-		s.own()
-		for w := lo >> 5; w <= (hi-1)>>5; w++ {
-			s.words[w] &^= wordMask(w, lo, hi)
-		}
-	}
+	s.clearSubtree(n)
 	s.fresh(n)
 }
 

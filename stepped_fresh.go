@@ -36,10 +36,10 @@ func (s *stepper[L]) fresh(n int32) State {
 	case KindLeaf, KindCondition:
 		st = s.leafOutcome(n)
 	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
-		goOn := StateSucceeded
-		if h.kind == KindSelect || h.kind == KindReactiveSelect {
-			goOn = StateFailed
-		}
+		// seqRules, on children that are all READY: reactive or not, the
+		// node goes through them from the first, and those after the one
+		// that decides stay READY.
+		goOn := seqRules[h.kind].goOn
 		st = goOn
 		for _, c := range s.kids[h.first : h.first+h.n] {
 			cs := s.fresh(c)
@@ -61,15 +61,7 @@ func (s *stepper[L]) fresh(n int32) State {
 				failed++
 			}
 		}
-		nd := &s.p.nodes[n]
-		switch {
-		case nd.max > 0 && succeeded >= nd.max:
-			st = StateSucceeded
-		case nd.min > 0 && failed >= nd.min:
-			st = StateFailed
-		default:
-			st = StateRunning
-		}
+		st = s.parallelOutcome(n, succeeded, failed)
 	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
 		st = decorated(h.kind, s.fresh(s.kids[h.first]))
 		if st == StateReady {
@@ -87,7 +79,7 @@ func (s *stepper[L]) put(n int32, st State) {
 	if s.isSmall {
 		s.small |= uint64(st) << (2 * uint(n&31))
 	} else {
-		s.words[n>>5] |= uint64(st) << (2 * uint(n&31))
+		s.st[n>>5] |= uint64(st) << (2 * uint(n&31))
 	}
 }
 
@@ -362,26 +354,18 @@ func (w moveWrite) node() int32 { return int32(w >> 2) }
 func (w moveWrite) bits() uint64 { return uint64(w&3) << (2 * uint(w>>2&31)) }
 
 // goesOn reports whether k is a sequence or a select, and the state of a
-// child after which it goes on to the next.
+// child after which it goes on to the next (seqRules).
 func goesOn(k Kind) (bool, State) {
-	switch k {
-	case KindSequence, KindReactiveSequence:
-		return true, StateSucceeded
-	case KindSelect, KindReactiveSelect:
-		return true, StateFailed
-	}
-	return false, 0
+	r := seqRules[k]
+	return r.is, r.goOn
 }
 
 // freshMoves is fresh for node r of a movable region.
 func (s *stepper[L]) freshMoves(r int32) State {
 	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
-	words := s.words
-	if s.isSmall {
-		words = unsafe.Slice(&s.small, 1)
-	}
-	leaves, act, fl := s.leaves, s.act, s.fl
+	words := s.stateWords()
+	leaves, act, cond, fl := s.leaves, s.act, s.cond, s.fl
 	leaf := s.p.firstLeaf[r]
 	for {
 		var o State
@@ -393,13 +377,18 @@ func (s *stepper[L]) freshMoves(r int32) State {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
+		} else if h.kind == KindCondition && cond != nil {
+			s.cur, s.what = leaf, whatCondition
+			o = StateFailed
+			if cond(leaves[leaf]) {
+				o = StateSucceeded
+			}
 		} else if h.kind == KindLeaf && fl != nil {
 			s.cur, s.what = leaf, whatAction
-			r := fl.do[leaf](s.td)
-			if uint8(r) > uint8(Failure) {
+			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
+			if o = leafState(Result{Status: r}); o == StateReady {
 				s.badStatus(leaf, r)
 			}
-			o = State(r) + 1
 		} else {
 			o = s.leafOutcome(leaf)
 		}
@@ -436,28 +425,14 @@ func (s *stepper[L]) freshMoves(r int32) State {
 // the state it ends in (an action's state is written when it is async).
 func (s *stepper[L]) leafOutcome(c int32) State {
 	s.cur = c
-	fl := s.fl
 	if s.hot[c].kind == KindCondition {
 		s.what = whatCondition
-		var ok bool
-		if fl != nil {
-			ok = fl.cond[c](s.td)
-		} else {
-			ok = s.callCondition(s.leaves[c])
-		}
-		if ok {
+		if s.callCondition(s.leaves[c]) {
 			return StateSucceeded
 		}
 		return StateFailed
 	}
 	s.what = whatAction
-	if fl != nil {
-		r := fl.do[c](s.td)
-		if uint8(r) > uint8(Failure) {
-			s.badStatus(c, r)
-		}
-		return State(r) + 1
-	}
 	r := s.callAction(s.leaves[c])
 	if st := leafState(r); st != StateReady {
 		return st

@@ -35,11 +35,22 @@ import (
 // the rules as without a cache. Its cost on a hit is one table probe and
 // one branch per call; on a miss in the middle of a trie, one more run of
 // the rules up to the miss.
+//
+// A cache never makes a step slower for long: once it is full it can no
+// longer learn, and the steps that go through it are counted, by windows
+// of memoWindow steps. A window in which more than one step in
+// memoMissShare missed (a miss costs the calls made before it plus a
+// whole step by the rules, with a replay) switches the cache off for the
+// definition: every later step takes the rules directly (off). The
+// counting costs an atomic add a step, and only once the cache is full.
 
 const (
 	memoSlots = 512     // start words, at most 3/4 of them used
 	memoProbe = 8       // slots probed for a word
 	memoNodes = 1 << 12 // calls kept, in all
+
+	memoWindow    = 1 << 10 // steps counted, once the cache is full, between two verdicts
+	memoMissShare = 8       // a window with more than memoWindow/memoMissShare misses switches the cache off
 )
 
 // memoDone marks the trie node that ends a step.
@@ -50,6 +61,31 @@ type stepMemo[L any] struct {
 	slots [memoSlots]atomic.Pointer[memoNode[L]] // the first node of each start word's trie
 	nodes atomic.Int32                           // trie nodes made, against memoNodes
 	roots atomic.Int32                           // start words kept
+	// Once the cache has no room for a start word (room): the steps and
+	// the misses of the current window, and whether the cache kept
+	// missing (it is then off for good).
+	filled atomic.Bool
+	steps  atomic.Int32
+	misses atomic.Int32
+	off    atomic.Bool
+	pinned bool // tests: never switch off (set before the first step)
+}
+
+// counted reports a step that went through the full cache, which missed
+// or not, and switches the cache off at the end of a window with too many
+// misses. It is called only once filled is set.
+func (mo *stepMemo[L]) counted(missed bool) {
+	if missed {
+		mo.misses.Add(1)
+	}
+	if mo.steps.Add(1) != memoWindow {
+		return
+	}
+	if mo.misses.Load() > memoWindow/memoMissShare && !mo.pinned {
+		mo.off.Store(true)
+	}
+	mo.misses.Store(0)
+	mo.steps.Store(0)
 }
 
 // memoNode is one call of the agent in a trie, or (call memoDone, only as
@@ -85,8 +121,14 @@ func memoSlot(word uint64) uint64 {
 }
 
 // room reports whether the cache may still take a start word.
+// Once it has none, it is filled: from then on the steps through it are
+// counted.
 func (mo *stepMemo[L]) room() bool {
-	return !mo.full() && mo.roots.Load() < memoSlots*3/4
+	if mo.full() || mo.roots.Load() >= memoSlots*3/4 {
+		mo.filled.Store(true)
+		return false
+	}
+	return true
 }
 
 // lookup returns the trie of word, or nil.
@@ -308,40 +350,11 @@ func memoAnswer(call what, k uint8) Result {
 
 // memoOther makes call e, not an action, and returns its branch.
 func (m *machine[L]) memoOther(e *memoNode[L], td TimeData, bb *Blackboard) uint8 {
-	a := &m.agent
 	switch e.call {
 	case whatCondition, whatWhile, whatUntil:
-		var holds bool
-		switch {
-		case m.fluent != nil && e.call == whatCondition:
-			holds = m.fluent.cond[e.node](td)
-		case a.MemoryCondition != nil:
-			holds = a.MemoryCondition(e.v, bb)
-		case m.agent.TimedCondition != nil:
-			holds = m.agent.TimedCondition(e.v, td)
-		default:
-			holds = m.agent.Condition(e.v)
-		}
-		return uint8(boolBranch(holds))
-	case whatEntry:
-		if a.MemoryEntry != nil {
-			a.MemoryEntry(e.v, bb)
-		} else {
-			a.Entry(e.v)
-		}
-	case whatStep:
-		if a.MemoryStep != nil {
-			a.MemoryStep(e.v, bb)
-		} else {
-			a.Step(e.v)
-		}
-	case whatExit:
-		if a.MemoryExit != nil {
-			a.MemoryExit(e.v, bb, e.succeeded, e.aborted)
-		} else {
-			a.Exit(e.v, e.succeeded, e.aborted)
-		}
+		return uint8(boolBranch(m.condition(e.node, e.call != whatCondition, e.v, bb, td)))
 	}
+	m.callback(e.call, e.v, bb, e.succeeded, e.aborted)
 	return 0
 }
 
@@ -349,6 +362,9 @@ func (m *machine[L]) memoOther(e *memoNode[L], td TimeData, bb *Blackboard) uint
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
 func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result, bb *Blackboard) (Stepped[L], error) {
+	if m.memo.filled.Load() {
+		m.memo.counted(true)
+	}
 	r := &memoRun[L]{start: t.small}
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans

@@ -131,13 +131,14 @@ func TestStepMemoBound(t *testing.T) {
 		kids = append(kids, Leaf(i))
 	}
 	def := Root(Repeat(All(kids...)))
+	p, _ := steppedCompiled(def.n)
+	p.memo.pinned = true // compare the cache with the rules all along, though it misses much
 	for seed := range uint64(3) {
 		want := memoTrace(t, def, seed+1, 2000, true, false)
 		if got := memoTrace(t, def, seed+1, 2000, false, false); got != want {
 			t.Fatalf("seed %d: without events the steps differ from the general rules", seed)
 		}
 	}
-	p, _ := steppedCompiled(def.n)
 	nodes, roots := p.memo.nodes.Load(), p.memo.roots.Load()
 	t.Logf("step cache: %d start words, %d calls counted", roots, nodes)
 	if roots > memoSlots*3/4 || nodes > memoNodes {
@@ -204,4 +205,89 @@ func BenchmarkStepManyStates(b *testing.B) {
 		return Result{Status: Status(x % 3)}
 	}}
 	benchStepped(b, Root(Repeat(All(kids...))), agent)
+}
+
+// randomAgent answers every action from a seeded xorshift64 stream:
+// success or failure, each with probability 1/2.
+func randomAgent(seed uint64) Agent[int] {
+	x := seed | 1
+	return Agent[int]{Action: func(int) Result {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		if x>>63 == 0 {
+			return ResultSuccess
+		}
+		return ResultFailure
+	}}
+}
+
+// TestStepMemoSwitchesOff: under random answers the step cache of a
+// small tree fills and then keeps missing; it switches itself off, and
+// the steps stay what the rules give. A workload whose steps repeat
+// (workload (a)) keeps its cache.
+func TestStepMemoSwitchesOff(t *testing.T) {
+	def := balancedShape(4) // 16 actions, 31 nodes and the root: small, cached
+	p, err := steppedCompiled(def.n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewStepped(def, randomAgent(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 * memoWindow {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if p.memo.off.Load() {
+			t.Logf("switched off after %d steps (%d start words, %d calls kept)", i+1, p.memo.roots.Load(), p.memo.nodes.Load())
+			break
+		}
+	}
+	if !p.memo.off.Load() {
+		t.Fatalf("the cache of a tree under random answers is still on (%d start words, %d calls kept)", p.memo.roots.Load(), p.memo.nodes.Load())
+	}
+	// Once off, steps take the rules: the same calls and states as with events.
+	for seed := range uint64(3) {
+		want := memoTrace(t, def, seed+1, 500, true, false)
+		if got := memoTrace(t, def, seed+1, 500, false, false); got != want {
+			t.Fatalf("seed %d: with the cache off the steps differ from the general rules", seed)
+		}
+	}
+
+	defA, agentA, _ := workloadA()
+	a, err := NewStepped(defA, agentA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 * memoWindow {
+		if a, err = a.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pa, _ := steppedCompiled(defA.n)
+	if pa.memo.off.Load() {
+		t.Error("workload (a)'s cache switched off, though its steps repeat")
+	}
+}
+
+// BenchmarkStepCacheWorst is the step cache's worst case: a small tree
+// (16 actions) whose answers are random, so that its start words and
+// answers keep changing and its tries keep missing. "pinned" keeps the
+// cache on whatever it costs, "adaptive" is what the engine does (the
+// cache switches itself off), "off" has no cache from the start.
+func BenchmarkStepCacheWorst(b *testing.B) {
+	for _, mode := range []string{"pinned", "adaptive", "off"} {
+		b.Run(mode, func(b *testing.B) {
+			def := balancedShape(4)
+			p, err := steppedCompiled(def.n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.memo.pinned = mode == "pinned"
+			p.memo.off.Store(mode == "off")
+			benchStepped(b, def, randomAgent(1))
+		})
+	}
 }

@@ -594,7 +594,7 @@ var errFake = errors.New("fatal")
 // timed loops of ours and the peer), at most 1<<12 ticks, and no more once
 // there are 1<<16 calls and 64 ticks, so that the recording stays small
 // enough for the caches and the floor measures calls, not memory.
-func floorFor(b *testing.B, s *shape) *trace {
+func floorFor(b testing.TB, s *shape) *trace {
 	tr := &trace{}
 	o := newOracle(s, 1)
 	t := newOurs(b, s, tr.recorder(o.call))

@@ -1,0 +1,142 @@
+//go:build linux
+
+package peers
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// TestInterleavedRatios measures ours against the peer on every shape with
+// the two interleaved in short slices, by the CPU time of the measuring
+// thread: on a machine that other work keeps busy, wall-clock benchmarks
+// run at different moments see different loads, where slices a few
+// milliseconds apart see the same, and the thread's CPU time leaves out
+// the time it waited for a core. It runs only with PEERS_INTERLEAVE set
+// (a number of rounds; 0 or unset skips it) and logs, for each shape, the
+// medians over the rounds of ours', the peer's and the floor's ns per
+// tick, of ours/peer, and of ours and the peer as multiples of the floor,
+// as a row of a Markdown table: shape, ours ns, peer ns, ours/peer,
+// ours/floor, peer/floor, floor ns.
+func TestInterleavedRatios(t *testing.T) {
+	rounds := 0
+	fmt.Sscan(os.Getenv("PEERS_INTERLEAVE"), &rounds)
+	if rounds <= 0 {
+		t.Skip("set PEERS_INTERLEAVE to a number of rounds to run it")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var shapes []shape
+	for _, h := range sweepHeights {
+		shapes = append(shapes, sweepShape(h))
+	}
+	shapes = append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape())
+	for i := range shapes {
+		s := &shapes[i]
+		checkSame(t, s)
+		ours := oursTicker(t, s)
+		peer := peerTicker(t, s)
+		floor := floorTicker(s, floorFor(t, s))
+		// Ticks per slice: about 4 ms of ours.
+		k := 1
+		for threadCPU(func() { ours(k) }) < 4*time.Millisecond && k < 1<<22 {
+			k *= 2
+		}
+		var o, p, f, r, of, pf []float64
+		for range rounds {
+			a := float64(threadCPU(func() { ours(k) })) / float64(k)
+			b := float64(threadCPU(func() { peer(k) })) / float64(k)
+			c := float64(threadCPU(func() { floor(k) })) / float64(k)
+			o, p, f = append(o, a), append(p, b), append(f, c)
+			r, of, pf = append(r, a/b), append(of, a/c), append(pf, b/c)
+		}
+		t.Logf("| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f |", s.name, median(o), median(p), median(r), median(of), median(pf), median(f))
+	}
+}
+
+// oursTicker returns a function that ticks our tree of s n times.
+func oursTicker(tb testing.TB, s *shape) func(n int) {
+	o := newOracle(s, 1)
+	tr := newOurs(tb, s, o.call)
+	return func(n int) {
+		var err error
+		for range n {
+			if tr, err = tr.Step(); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// peerTicker returns a function that ticks the peer's tree of s n times.
+func peerTicker(tb testing.TB, s *shape) func(n int) {
+	o := newOracle(s, 1)
+	root := newPeer(s, o.call)
+	return func(n int) {
+		for range n {
+			if _, err := root.Tick(); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// floorTicker returns a function that replays n ticks of tr, the calls of
+// our tree of s, against an oracle, as benchFloor does.
+func floorTicker(s *shape, tr *trace) func(n int) {
+	o := newOracle(s, 1)
+	reset := func() {
+		if tr.start != nil {
+			o.restore(tr.start)
+		} else {
+			o.reset()
+		}
+	}
+	reset()
+	ticks, k := len(tr.ticks), 0
+	return func(n int) {
+		sink := 0
+		for range n {
+			if k == ticks {
+				reset()
+				k = 0
+			}
+			start, end := tr.tickRange(k)
+			for _, id := range tr.ids[start:end] {
+				sink += int(o.call(int(id)))
+			}
+			k++
+		}
+		floorSink = sink
+	}
+}
+
+// threadCPU returns the CPU time that f takes on the calling thread
+// (locked to it by the caller).
+func threadCPU(f func()) time.Duration {
+	before := rusageThread()
+	f()
+	return rusageThread() - before
+}
+
+// rusageThread returns the calling thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID, to the nanosecond; getrusage counts in ticks).
+func rusageThread() time.Duration {
+	var ts syscall.Timespec
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3 /* CLOCK_THREAD_CPUTIME_ID */, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
+		panic(errno)
+	}
+	return time.Duration(ts.Nano())
+}
+
+func median(x []float64) float64 {
+	x = slices.Clone(x)
+	slices.Sort(x)
+	return x[len(x)/2]
+}
