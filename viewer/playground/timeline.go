@@ -215,46 +215,43 @@ func (s *Server) gotoVersion(w http.ResponseWriter, r *http.Request) {
 	s.reply(w, r, err)
 }
 
-func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
+// act runs f under the server's lock once the tree is ready, then tells
+// the waiting pages and answers the request with f's error, if any.
+func (s *Server) act(w http.ResponseWriter, r *http.Request, f func() error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.ready()
 	if err == nil {
-		if p := s.tl.nodes[s.tl.cur].parent; p >= 0 {
-			err = s.move(p)
-		} else {
-			err = errors.New("nothing to undo: this is the start")
-		}
+		err = f()
 	}
 	s.bump()
 	s.reply(w, r, err)
+}
+
+func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
+	s.act(w, r, func() error {
+		if p := s.tl.nodes[s.tl.cur].parent; p >= 0 {
+			return s.move(p)
+		}
+		return errors.New("nothing to undo: this is the start")
+	})
 }
 
 func (s *Server) redo(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.ready()
-	if err == nil {
+	s.act(w, r, func() error {
 		if k := s.tl.nodes[s.tl.cur].redo; k >= 0 {
-			err = s.move(k)
-		} else {
-			err = errors.New("nothing to redo")
+			return s.move(k)
 		}
-	}
-	s.bump()
-	s.reply(w, r, err)
+		return errors.New("nothing to redo")
+	})
 }
 
 func (s *Server) restart(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.ready()
-	if err == nil {
+	s.act(w, r, func() error {
 		s.tl = newTimeline(s.eng.start())
 		s.pend = nil
-	}
-	s.bump()
-	s.reply(w, r, err)
+		return nil
+	})
 }
 
 // liveAsyncs returns the async results pending at version id: those its
