@@ -613,15 +613,7 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 			return err
 		}
 	}
-	elixir := t.format == "elixir"
-	if !elixir {
-		if t.isStr {
-			elixir = hasElixirKinds(t.str)
-		} else {
-			elixir = hasElixirKinds(t.call)
-		}
-	}
-	if elixir {
+	if t.runsElixir() {
 		s, err := elixirTree(t)
 		if err != nil {
 			return fmt.Errorf("%s: %w", displayName(file), err)
@@ -721,4 +713,16 @@ func runElixir(w io.Writer, def bt.Node[string], sc *script, steps int, seed uin
 		fmt.Fprintf(w, "step %d: %s -> %s (%s)\n", s, v, res, status)
 	}
 	return nil
+}
+
+// runsElixir reports whether t runs in the Value/Succeed/Fail style: a
+// tree in the Elixir JSON format, or one with kinds only that style runs.
+func (t tree) runsElixir() bool {
+	if t.format == "elixir" {
+		return true
+	}
+	if t.isStr {
+		return hasElixirKinds(t.str)
+	}
+	return hasElixirKinds(t.call)
 }

@@ -125,15 +125,7 @@ func playDefinition(name string, src []byte) (playground.Definition, error) {
 	if err != nil {
 		return playground.Definition{}, err
 	}
-	elixir := t.format == "elixir"
-	if !elixir {
-		if t.isStr {
-			elixir = hasElixirKinds(t.str)
-		} else {
-			elixir = hasElixirKinds(t.call)
-		}
-	}
-	if elixir {
+	if t.runsElixir() {
 		s, err := elixirTree(t)
 		if err != nil {
 			return playground.Definition{}, fmt.Errorf("%s: %w", name, err)
