@@ -91,13 +91,7 @@ func peerTicker(tb testing.TB, s *shape) func(n int) {
 // our tree of s, against an oracle, as benchFloor does.
 func floorTicker(s *shape, tr *trace) func(n int) {
 	o := newOracle(s, 1)
-	reset := func() {
-		if tr.start != nil {
-			o.restore(tr.start)
-		} else {
-			o.reset()
-		}
-	}
+	reset := tr.resetter(o)
 	reset()
 	ticks, k := len(tr.ticks), 0
 	return func(n int) {

@@ -448,6 +448,18 @@ func (tr *trace) recorder(call func(int) answer) func(int) answer {
 
 func (tr *trace) calls() int { return len(tr.ids) }
 
+// resetter returns a function that puts o back in the state it had when
+// tr began.
+func (tr *trace) resetter(o *oracle) func() {
+	return func() {
+		if tr.start != nil {
+			o.restore(tr.start)
+		} else {
+			o.reset()
+		}
+	}
+}
+
 // tickRange returns the calls of tick i.
 func (tr *trace) tickRange(i int) (int, int) {
 	end := len(tr.ids)
@@ -634,13 +646,7 @@ func benchFloor(b *testing.B, s *shape, tr *trace, entities int) {
 			}
 		}
 	}
-	reset := func() {
-		if tr.start != nil {
-			o.restore(tr.start)
-		} else {
-			o.reset()
-		}
-	}
+	reset := tr.resetter(o)
 	reset()
 	call := o.call
 	sink := 0
