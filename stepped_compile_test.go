@@ -93,7 +93,7 @@ func branchBomb(levels, fan int) string {
 	return b.String()
 }
 
-// bombShape is the tree of branchBomb(4, 31), as ParseMDSL reads it (a
+// bombShape is the tree of branchBomb(4, 31), as mdsl.Parse reads it (a
 // Node[Call], as bt runs it): 954,306 places from 1.6 KB of text.
 func bombShape() Node[Call] {
 	def, err := parseMDSL("bomb.mdsl", []byte(branchBomb(4, 31)))
