@@ -441,7 +441,7 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 		return 0, `inner node needs a "type"`
 	case jsonscan.String:
 	default:
-		return 0, "type must be a string, got " + jsonKind(h.typ.Kind)
+		return 0, "type must be a string, got " + h.typ.Kind.Noun()
 	}
 	if h.typ.Simple { // no escape to resolve: look it up without a copy
 		if kind, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
@@ -485,7 +485,7 @@ func (p *parser[L]) headerChildren(h *header) string {
 	case jsonscan.Array:
 		return ""
 	}
-	return p.typeName(h) + ": children must be an array, got " + jsonKind(h.children.Kind)
+	return p.typeName(h) + ": children must be an array, got " + h.children.Kind.Noun()
 }
 
 // headerParams reads the parameter that kind takes, if any: "n" or
@@ -516,7 +516,7 @@ func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, stri
 			return params, ""
 		case jsonscan.Array:
 		default:
-			return params, name + ": weights must be an array, got " + jsonKind(h.weights.Kind)
+			return params, name + ": weights must be an array, got " + h.weights.Kind.Noun()
 		}
 		// The array is valid JSON: read it again, from its '['.
 		s := jsonscan.Scanner{Data: p.s.Data, Pos: h.weights.Start}
@@ -554,24 +554,7 @@ func (p *parser[L]) jsonText(t jsonscan.Token) string {
 	case jsonscan.String:
 		return quoteInput(jsonscan.DecodeString(p.s.Data, t))
 	}
-	return jsonKind(t.Kind)
-}
-
-// jsonKind names the JSON kind of a value from its first jsonscan.Token.
-func jsonKind(k jsonscan.Kind) string {
-	switch k {
-	case jsonscan.Null:
-		return "null"
-	case jsonscan.True, jsonscan.False:
-		return "a boolean"
-	case jsonscan.Number:
-		return "a number"
-	case jsonscan.String:
-		return "a string"
-	case jsonscan.Array:
-		return "an array"
-	}
-	return "an object"
+	return t.Kind.Noun()
 }
 
 // jsonKey returns the text of the key jsonscan.Token t of data, without a copy for

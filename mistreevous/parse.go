@@ -714,23 +714,7 @@ func (r *reader) int31(x value) (int, bool) {
 }
 
 // kindName names the JSON kind of a value.
-func (r *reader) kindName(v value) string {
-	switch r.kind(v) {
-	case jsonscan.Null:
-		return "null"
-	case jsonscan.True, jsonscan.False:
-		return "a boolean"
-	case jsonscan.Number:
-		return "a number"
-	case jsonscan.String:
-		return "a string"
-	case jsonscan.Array:
-		return "an array"
-	case jsonscan.None:
-		return "nothing"
-	}
-	return "an object"
-}
+func (r *reader) kindName(v value) string { return r.kind(v).Noun() }
 
 // show shows a scalar, at most 40 bytes of it, or its kind.
 func (r *reader) show(v value) string {

@@ -38,6 +38,27 @@ const (
 	Null
 )
 
+// Noun names the JSON kind of a value whose first token is of kind k, for
+// errors: "null", "a boolean", "a number", "a string", "an array", "an
+// object", or "nothing" for None.
+func (k Kind) Noun() string {
+	switch k {
+	case None:
+		return "nothing"
+	case Null:
+		return "null"
+	case True, False:
+		return "a boolean"
+	case Number:
+		return "a number"
+	case String:
+		return "a string"
+	case Array:
+		return "an array"
+	}
+	return "an object"
+}
+
 // Token is one token of the input: its kind, and its bytes
 // data[start:end], quotes included for strings and keys.
 type Token struct {
