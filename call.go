@@ -106,10 +106,10 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		// absent: in the plain map, in the memory map) or a name in both.
 		check := func(role string, plain, mem bool, call Call) error {
 			if !plain && !mem {
-				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): no %s function named %q", i, nd.kind.Mistreevous(), role, call.Name)
+				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): no %s function named %q", i, kinds[nd.kind].mistreevous, role, call.Name)
 			}
 			if plain && mem {
-				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): the %s function %q has both a plain and a memory form", i, nd.kind.Mistreevous(), role, call.Name)
+				return fmt.Errorf("behaviortree.Functions.Agent: node %d (%s): the %s function %q has both a plain and a memory form", i, kinds[nd.kind].mistreevous, role, call.Name)
 			}
 			for _, a := range call.Args {
 				if _, isProp := a.(Property); isProp {

@@ -480,10 +480,6 @@ func (b *FluentBuilder) Build() (Node[Fluent], error) {
 // and evaluates it afresh (stepped_fresh.go), writing each node's state as
 // it is decided.
 
-// pureKinds are the kinds of a pure subtree.
-var pureKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
-	KindReactiveSequence: true, KindReactiveSelect: true, KindReactiveParallel: true, KindEmptyInverter: true}
-
 // markPure sets p.pure for the roots of pure subtrees, if p has any
 // reactive node.
 func markPure[L any](p *sprogram[L]) {
@@ -498,7 +494,7 @@ func markPure[L any](p *sprogram[L]) {
 	p.pure = make([]bool, len(p.nodes))
 	for i := len(p.nodes) - 1; i >= 0; i-- { // children come after their parent
 		s := &p.nodes[i]
-		ok := pureKinds[s.kind] && s.g < 0 && s.at == nil
+		ok := kinds[s.kind].pure && s.g < 0 && s.at == nil
 		for _, c := range s.kids {
 			ok = ok && p.pure[c]
 		}

@@ -226,7 +226,7 @@ func refNode(v any) (bt.Node[string], error) {
 		switch key {
 		case "type", "children":
 		case "n":
-			if !kind.TakesN() {
+			if kind != bt.KindRepeatN {
 				return zero, errors.New("n")
 			}
 			num, _ := val.(json.Number)
@@ -237,7 +237,7 @@ func refNode(v any) (bt.Node[string], error) {
 			p.N = x
 		case "weights":
 			ws, ok := val.([]any)
-			if !kind.TakesWeights() || !ok {
+			if kind != bt.KindRandomWeighted || !ok {
 				return zero, errors.New("weights")
 			}
 			for _, w := range ws {
@@ -252,7 +252,7 @@ func refNode(v any) (bt.Node[string], error) {
 			return zero, errors.New("unknown field")
 		}
 	}
-	if kind.TakesN() && obj["n"] == nil || kind.TakesWeights() && obj["weights"] == nil {
+	if kind == bt.KindRepeatN && obj["n"] == nil || kind == bt.KindRandomWeighted && obj["weights"] == nil {
 		return zero, errors.New("missing parameter")
 	}
 	kids, ok := obj["children"].([]any)

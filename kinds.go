@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // This file is the table of node kinds: for every kind, its names (Elixir
@@ -57,27 +59,27 @@ const (
 	numKinds
 )
 
-// arity is how many children a kind takes.
-type arity uint8
-
-const (
-	noChildren   arity = iota // a leaf
-	oneChild                  // a decorator
-	someChildren              // one or more
-	anyChildren               // zero or more (the reactive kinds)
+// arity is how many children a kind takes, and param the parameter a kind
+// may take besides its children. Their values are package internal/hook's,
+// which lends the table's rows to this module's clients (kindFacts).
+type (
+	arity = hook.Arity
+	param = hook.Param
 )
 
-// param is a parameter a kind may take besides its children.
-type param uint8
-
 const (
-	paramNone      param = iota
-	paramN               // Params.N: a count >= 2 (RepeatN)
-	paramWeights         // Params.Weights: one weight > 0 per child (RandomWeighted)
-	paramLotto           // Params.Weights: none, or one weight >= 0 per child (Lotto)
-	paramBound           // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
-	paramThreshold       // Params.Success, Failure: M-of-N counts (Threshold)
-	paramCounts          // Params.Failure, Success: any ints, per-step counts (ReactiveParallel)
+	noChildren   = hook.NoChildren   // a leaf
+	oneChild     = hook.OneChild     // a decorator
+	someChildren = hook.SomeChildren // one or more
+	anyChildren  = hook.AnyChildren  // zero or more (the reactive kinds)
+
+	paramNone      = hook.ParamNone
+	paramN         = hook.ParamN         // Params.N: a count >= 2 (RepeatN)
+	paramWeights   = hook.ParamWeights   // Params.Weights: one weight > 0 per child (RandomWeighted)
+	paramLotto     = hook.ParamLotto     // Params.Weights: none, or one weight >= 0 per child (Lotto)
+	paramBound     = hook.ParamBound     // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
+	paramThreshold = hook.ParamThreshold // Params.Success, Failure: M-of-N counts (Threshold)
+	paramCounts    = hook.ParamCounts    // Params.Failure, Success: any ints, per-step counts (ReactiveParallel)
 )
 
 // kindInfo is one entry of the table of kinds.
@@ -110,6 +112,13 @@ type kindInfo struct {
 	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
 	// the zero look draws as lookUnknown, which no kind should have.
 	look look
+	// pure: a node of the kind keeps nothing between updates of the
+	// stepped engine when it has no guard or callback, so that a subtree
+	// of pure nodes may be evaluated afresh at once (markPure, fluent.go).
+	pure bool
+	// bound names a paramBound kind's count or duration: its field in
+	// Mistreevous JSON definitions, and its name in messages.
+	bound string
 }
 
 // look is how a kind is drawn: its Graphviz shape and style, its Mermaid
@@ -161,7 +170,7 @@ func lookOf(k Kind) look {
 
 // kinds is the table of node kinds, indexed by Kind.
 var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction},
+	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction, pure: true},
 	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
 	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
 	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "RepeatUntilFail", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
@@ -169,24 +178,24 @@ var kinds = [numKinds]kindInfo{
 	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
 	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},
 	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator},
+	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator, pure: true},
+	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator, pure: true},
+	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator, pure: true},
 	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren, look: lookCustom},
-	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot},
-	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition},
-	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait},
+	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot, pure: true},
+	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition, pure: true},
+	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait, bound: "duration"},
 	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel},
 	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel},
 	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel},
 	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom},
-	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator},
-	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator},
+	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator, bound: "iterations"},
+	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator, bound: "attempts"},
 	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold},
-	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence)},
-	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect)},
-	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel)},
-	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator)},
+	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence), pure: true},
+	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect), pure: true},
+	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel), pure: true},
+	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator), pure: true},
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
@@ -225,78 +234,16 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
-// IsDecorator reports whether nodes of kind k have exactly one child.
-func (k Kind) IsDecorator() bool { return k < numKinds && kinds[k].arity == oneChild }
-
-// TakesN reports whether nodes of kind k have a count, [Params.N].
-func (k Kind) TakesN() bool { return k < numKinds && kinds[k].param == paramN }
-
-// TakesWeights reports whether nodes of kind k have one weight per child,
-// [Params.Weights].
-func (k Kind) TakesWeights() bool { return k < numKinds && kinds[k].param == paramWeights }
-
-// TakesBound reports whether nodes of kind k have a count or duration,
-// [Params.Bound] with [Params.Min] and [Params.Max]: Repeat, Retry and Wait.
-func (k Kind) TakesBound() bool { return k < numKinds && kinds[k].param == paramBound }
-
-// TakesLottoWeights reports whether nodes of kind k have optional weights
-// of 0 or more, [Params.Weights]: Lotto.
-func (k Kind) TakesLottoWeights() bool { return k < numKinds && kinds[k].param == paramLotto }
-
-// Stepped reports whether nodes of kind k run only on the stepped engine
-// ([NewStepped]); [Start] refuses them.
-func (k Kind) Stepped() bool { return k < numKinds && kinds[k].stepped }
-
-// Mistreevous returns the kind's type name in Mistreevous JSON definitions
-// ("action" for KindLeaf, "selector" for KindSelect, "flip" for KindNegate,
-// ...), or "" for the Elixir-only kinds that the stepped engine refuses.
-func (k Kind) Mistreevous() string {
-	if k < numKinds {
-		return kinds[k].mistreevous
+// kindFacts returns the row of kind k that the module's clients read
+// through package internal/hook (hook.Kind): the zero KindFacts for a k
+// that is not a kind.
+func kindFacts(k uint8) hook.KindFacts {
+	if k >= uint8(numKinds) {
+		return hook.KindFacts{}
 	}
-	return ""
+	info := &kinds[k]
+	return hook.KindFacts{MDSL: info.mdsl, Mistreevous: info.mistreevous, Arity: info.arity, Param: info.param, Carries: info.carries, Stepped: info.stepped, Bound: info.bound}
 }
-
-// MDSL returns the kind's keyword in MDSL texts (package mdsl):
-// Mistreevous's type name where the kind has one ("action", "selector",
-// "flip", ...), a keyword of this library's own in the same syntax for
-// the others ("repeat_n", "threshold", ...), or "" for custom nodes.
-func (k Kind) MDSL() string {
-	if k < numKinds {
-		return kinds[k].mdsl
-	}
-	return ""
-}
-
-// Arity returns how many children nodes of kind k take: 0 and 0 for a
-// leaf, 1 and 1 for a decorator, 1 and -1 (no most) for a composite, and 0
-// and -1 for the reactive kinds, which may have none.
-func (k Kind) Arity() (least, most int) {
-	if k >= numKinds {
-		return 0, 0
-	}
-	switch kinds[k].arity {
-	case oneChild:
-		return 1, 1
-	case someChildren:
-		return 1, -1
-	case anyChildren:
-		return 0, -1
-	}
-	return 0, 0
-}
-
-// Carries reports whether nodes of kind k carry a value L: Leaf and
-// Condition nodes, made by [Leaf] and [Condition] rather than [Build].
-func (k Kind) Carries() bool { return k < numKinds && kinds[k].carries }
-
-// TakesThreshold reports whether nodes of kind k have M-of-N counts,
-// [Params.Success] and [Params.Failure] (Threshold).
-func (k Kind) TakesThreshold() bool { return k < numKinds && kinds[k].param == paramThreshold }
-
-// TakesCounts reports whether nodes of kind k have per-step counts,
-// [Params.Failure] and [Params.Success] of any value (ReactiveParallel).
-func (k Kind) TakesCounts() bool { return k < numKinds && kinds[k].param == paramCounts }
 
 // Bound says whether a Repeat or Retry has a count, or a Wait a duration,
 // and whether it is fixed or drawn from a range.
@@ -368,7 +315,7 @@ func (k Kind) check(p Params, children int) error {
 	case paramLotto:
 		return checkLottoWeights(p.Weights, children)
 	case paramBound:
-		return checkBound(info.name, p)
+		return checkBound(info.name, info.bound, p)
 	case paramThreshold:
 		_, _, err := thresholds(p, children)
 		return err
@@ -419,9 +366,9 @@ func checkLottoWeights(ws []int, children int) error {
 	return nil
 }
 
-// checkBound checks the count of a Repeat or Retry, or a Wait's duration.
-func checkBound(name string, p Params) error {
-	what := map[string]string{"repeat": "iterations", "retry": "attempts", "wait": "duration"}[name]
+// checkBound checks the count of a Repeat or Retry, or a Wait's duration,
+// named what in messages.
+func checkBound(name, what string, p Params) error {
 	switch p.Bound {
 	case Unbounded:
 		return nil

@@ -168,7 +168,7 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 			return fmt.Sprintf("nodes: more than %d", len(c.Nodes))
 		}
 		want := c.Nodes[i]
-		got := []any{info.Kind.Mistreevous(), float64(info.Parent), info.Name}
+		got := []any{kinds[info.Kind].mistreevous, float64(info.Parent), info.Name}
 		if info.Kind == KindLeaf {
 			got[0] = "action"
 		}

@@ -307,7 +307,7 @@ func (s *snode[L]) displayName() string {
 		b.WriteByte(']')
 		return b.String()
 	case KindRepeat, KindRetry, KindWait:
-		name := strings.ToUpper(s.kind.Mistreevous())
+		name := strings.ToUpper(kinds[s.kind].mistreevous)
 		unit := "x"
 		if s.kind == KindWait {
 			unit = "ms"
@@ -320,7 +320,7 @@ func (s *snode[L]) displayName() string {
 		}
 		return name
 	}
-	if m := s.kind.Mistreevous(); m != "" {
+	if m := kinds[s.kind].mistreevous; m != "" {
 		return strings.ToUpper(m)
 	}
 	return strings.ToUpper(s.kind.String())

@@ -2,11 +2,15 @@ package behaviortree
 
 import "github.com/zipbt/behaviortree/internal/hook"
 
-// The text formats, packages mdsl and mistreevous, build trees with the
-// exported constructors, Build and the table of kinds (Kind's methods),
-// and, to save a copy of every node with attributes, withFresh through
-// package internal/hook.
-func init() { hook.WithAttrs = withFresh[Call] }
+// The module's clients (the text formats, packages mdsl and mistreevous,
+// and package proptest, the bt command and the viewer) build trees with
+// the exported constructors and Build; they read the table of kinds
+// (kindFacts) through package internal/hook, and the text formats, to
+// save a copy of every node with attributes, withFresh.
+func init() {
+	hook.Kind = kindFacts
+	hook.WithAttrs = withFresh[Call]
+}
 
 // withFresh gives n the attributes as, of distinct kinds, as n.With(as...)
 // would, in place: n must have just been built, with no attributes, and

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/mdsl"
 )
 
@@ -32,7 +33,7 @@ func TestVocabularyTable(t *testing.T) {
 
 	keywords := map[string]bool{"while": true, "until": true, "entry": true, "step": true, "exit": true, "$name": true}
 	for k := bt.Kind(0); k.String() != "" && !strings.HasPrefix(k.String(), "Kind("); k++ {
-		if kw := k.MDSL(); kw != "" {
+		if kw := hook.Kind(uint8(k)).MDSL; kw != "" {
 			keywords[kw] = false // not yet seen in the table
 		}
 	}

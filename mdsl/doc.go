@@ -60,7 +60,7 @@
 //
 // Our own kinds. Where Mistreevous has a node with the same semantics, its
 // keyword is used; the others have keywords of their own in the same
-// syntax (the table of kinds, read through bt.Kind.MDSL):
+// syntax (the root package's table of kinds):
 //
 //	kind                      keyword                 arguments
 //	Leaf                      action [Name, ...]      (a leaf: its call, or one value for ParseFunc)

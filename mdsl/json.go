@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // This file converts MDSL texts into Mistreevous JSON definitions as they
@@ -36,7 +37,7 @@ func ToJSON(name string, src []byte) ([]byte, error) {
 	}
 	for i := range p.nodes {
 		n := &p.nodes[i]
-		if n.kind != kwBranch && n.kind.Mistreevous() == "" {
+		if n.kind != kwBranch && kinds[n.kind].Mistreevous == "" {
 			return nil, p.errAt(n.pos, "%s nodes have no Mistreevous form", keywords[n.kind])
 		}
 	}
@@ -63,19 +64,18 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 		return append(b, '}')
 	}
 	info := kinds[n.kind]
-	b = appendJSString(b, n.kind.Mistreevous())
+	b = appendJSString(b, info.Mistreevous)
 	if n.kind == bt.KindRoot && n.named {
 		b = append(b, `,"id":`...)
 		b = appendJSString(b, n.name)
 	}
-	if info.carries {
+	if info.Carries {
 		b = append(b, ',')
 		b = p.appendJSONCall(b, n.call)
 	}
 	ints := p.ints[n.ilo:n.ihi]
-	if info.param == paramBound && len(ints) > 0 {
-		field := map[bt.Kind]string{bt.KindRepeat: "iterations", bt.KindRetry: "attempts", bt.KindWait: "duration"}[n.kind]
-		b = append(b, `,"`+field+`":`...)
+	if info.Param == hook.ParamBound && len(ints) > 0 {
+		b = append(b, `,"`+info.Bound+`":`...)
 		if len(ints) == 1 {
 			b = strconv.AppendInt(b, int64(ints[0]), 10)
 		} else {
@@ -102,15 +102,15 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 		}
 		b = append(b, '}')
 	}
-	if info.param == paramLotto && len(ints) > 0 {
+	if info.Param == hook.ParamLotto && len(ints) > 0 {
 		b = append(b, `,"weights":`...)
 		b = appendJSONInts(b, ints)
 	}
-	switch info.arity {
-	case oneChild:
+	switch info.Arity {
+	case hook.OneChild:
 		b = append(b, `,"child":`...)
 		b = p.appendJSON(b, n.first)
-	case someChildren:
+	case hook.SomeChildren:
 		b = append(b, `,"children":[`...)
 		for c := n.first; c != -1; c = p.nextOf(c) {
 			if c != n.first {

@@ -14,14 +14,14 @@ import (
 )
 
 // keywords is the MDSL keyword of every kind, from the table of
-// kinds (kindInfo.mdsl in kinds.go). The arguments each kind takes follow
-// from its param there: paramN [n], paramWeights [w, ...] (one per child),
-// paramLotto [w, ...] (optional), paramBound [n] or [min, max] (optional),
-// paramThreshold [success, failure]; leaves that carry a value take a
-// call.
+// kinds (kindInfo.mdsl in the root's kinds.go). The arguments each kind
+// takes follow from its param there: ParamN [n], ParamWeights [w, ...]
+// (one per child), ParamLotto [w, ...] (optional), ParamBound [n] or
+// [min, max] (optional), ParamThreshold [success, failure], ParamCounts
+// [fail, succeed]; leaves that carry a value take a call.
 var keywords = func() (kw [256]string) {
 	for k := range kinds {
-		kw[k] = kinds[k].mdsl
+		kw[k] = kinds[k].MDSL
 	}
 	return kw
 }()
@@ -328,9 +328,9 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 	var out bt.Node[L]
 	height := 0
 	params := b.params(n)
-	switch kinds[n.kind].arity {
-	case noChildren:
-		if kinds[n.kind].carries {
+	switch kinds[n.kind].Arity {
+	case hook.NoChildren:
+		if kinds[n.kind].Carries {
 			v, err := b.leaf(p, p.calls[n.call-1])
 			if err != nil {
 				return built[L]{}, err
@@ -375,25 +375,25 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 
 // params returns a node's parameters from its counts or weights.
 func (b *builder[L]) params(n *node) bt.Params {
-	if n.kind == kwBranch || kinds[n.kind].param == paramNone {
+	if n.kind == kwBranch || kinds[n.kind].Param == hook.ParamNone {
 		return bt.Params{}
 	}
 	ints := b.p.ints[n.ilo:n.ihi]
-	switch kinds[n.kind].param {
-	case paramN:
+	switch kinds[n.kind].Param {
+	case hook.ParamN:
 		return bt.Params{N: ints[0]}
-	case paramWeights:
+	case hook.ParamWeights:
 		return bt.Params{Weights: append([]int(nil), ints...)}
-	case paramLotto:
+	case hook.ParamLotto:
 		if len(ints) == 0 {
 			return bt.Params{}
 		}
 		return bt.Params{Weights: append([]int(nil), ints...)}
-	case paramThreshold:
+	case hook.ParamThreshold:
 		return bt.Params{Success: ints[0], Failure: ints[1]}
-	case paramCounts: // in FluentBehaviourTree's order: fail, succeed
+	case hook.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
 		return bt.Params{Failure: ints[0], Success: ints[1]}
-	case paramBound:
+	case hook.ParamBound:
 		switch len(ints) {
 		case 1:
 			return bt.Params{Bound: bt.Fixed, Min: ints[0], Max: ints[0]}

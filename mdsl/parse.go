@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -501,7 +502,7 @@ func (p *parser) parse() error {
 				parent.nkids++
 			}
 			p.cur = -1 // the header is read
-			if kind == kwBranch || kinds[kind].arity == noChildren {
+			if kind == kwBranch || kinds[kind].Arity == hook.NoChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
 				p.cur = t.pos
@@ -530,21 +531,21 @@ func (p *parser) parse() error {
 func (p *parser) validate(i int32) *Error {
 	n := &p.nodes[i]
 	kw := keywords[n.kind]
-	switch kinds[n.kind].arity {
-	case oneChild:
+	switch kinds[n.kind].Arity {
+	case hook.OneChild:
 		if n.nkids == 0 {
 			return p.errAt(n.pos, "%s takes one child, got none", kw)
 		}
 		if n.nkids > 1 {
 			return p.errAt(n.second, "%s takes one child, got %d", kw, n.nkids)
 		}
-	case someChildren:
+	case hook.SomeChildren:
 		if n.nkids == 0 {
 			return p.errAt(n.pos, "%s needs at least one child, got none", kw)
 		}
 	}
-	switch kinds[n.kind].param {
-	case paramWeights, paramLotto:
+	switch kinds[n.kind].Param {
+	case hook.ParamWeights, hook.ParamLotto:
 		if w := n.ihi - n.ilo; (w > 0 || n.kind == bt.KindRandomWeighted) && w != n.nkids {
 			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
 		}
@@ -581,7 +582,7 @@ func (p *parser) header(i int32, kw string) error {
 			n.name, n.named = args[0].str, true
 		}
 		p.args = p.args[:lo]
-	case kinds[kind].carries:
+	case kinds[kind].Carries:
 		if !has {
 			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
 		}
@@ -590,7 +591,7 @@ func (p *parser) header(i int32, kw string) error {
 			return err
 		}
 		n.call = c
-	case kinds[kind].param == paramNone:
+	case kinds[kind].Param == hook.ParamNone:
 		if has {
 			return p.errAt(argPos, "%s takes no arguments", kw)
 		}
@@ -604,10 +605,10 @@ func (p *parser) header(i int32, kw string) error {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
-			switch kinds[kind].param {
-			case paramWeights:
+			switch kinds[kind].Param {
+			case hook.ParamWeights:
 				min = 1
-			case paramThreshold, paramCounts:
+			case hook.ParamThreshold, hook.ParamCounts:
 				min = -maxInt31
 			}
 			if a.num < float64(min) || a.num > maxInt31 {
@@ -618,23 +619,23 @@ func (p *parser) header(i int32, kw string) error {
 		n.ihi = int32(len(p.ints))
 		p.args = p.args[:lo]
 		got := n.ihi - n.ilo
-		switch kinds[kind].param {
-		case paramN:
+		switch kinds[kind].Param {
+		case hook.ParamN:
 			if got != 1 {
 				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
 			}
 			if p.ints[n.ilo] < 2 {
 				return p.errAt(n.argPos, "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
 			}
-		case paramThreshold:
+		case hook.ParamThreshold:
 			if got != 2 {
 				return p.errAt(n.argPos, "%s takes two counts: %s [success, failure]", kw, kw)
 			}
-		case paramCounts:
+		case hook.ParamCounts:
 			if got != 2 {
 				return p.errAt(n.argPos, "%s takes two counts: %s [fail, succeed]", kw, kw)
 			}
-		case paramBound:
+		case hook.ParamBound:
 			if got > 2 {
 				return p.errAt(n.argPos, "%s takes [n] or [min, max], got %d numbers", kw, got)
 			}

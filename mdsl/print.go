@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -119,7 +120,7 @@ func formatIndent[L any](def bt.Node[L], call func([]byte, L, bool) ([]byte, err
 		if b, err = appendHeader(b, nd, call); err != nil {
 			return err
 		}
-		if kinds[nd.Kind()].arity != noChildren { // braces even round no children (a reactive node may have none)
+		if kinds[nd.Kind()].Arity != hook.NoChildren { // braces even round no children (a reactive node may have none)
 			b = append(b, " {\n"...)
 			stack = append(stack, frame[L]{n: nd})
 		} else {
@@ -171,18 +172,18 @@ func appendHeader[L any](b []byte, nd bt.Node[L], call func([]byte, L, bool) ([]
 	}
 	b = append(b, kw...)
 	var err error
-	switch ps := nd.Params(); kinds[k].param {
-	case paramN:
+	switch ps := nd.Params(); kinds[k].Param {
+	case hook.ParamN:
 		b = appendInts(b, ps.N)
-	case paramWeights, paramLotto:
+	case hook.ParamWeights, hook.ParamLotto:
 		if ps.Weights != nil {
 			b = appendInts(b, ps.Weights...)
 		}
-	case paramThreshold:
+	case hook.ParamThreshold:
 		b = appendInts(b, ps.Success, ps.Failure)
-	case paramCounts:
+	case hook.ParamCounts:
 		b = appendInts(b, ps.Failure, ps.Success)
-	case paramBound:
+	case hook.ParamBound:
 		switch ps.Bound {
 		case bt.Fixed:
 			b = appendInts(b, ps.Min)
@@ -528,7 +529,7 @@ func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
 					return nil, err
 				}
 				f.item(len(stack), len(stack), n.pos, n.end, hdr)
-				if n.kind != kwBranch && kinds[n.kind].arity != noChildren {
+				if n.kind != kwBranch && kinds[n.kind].Arity != hook.NoChildren {
 					stack = append(stack, frame{i: c, next: n.first})
 				}
 				continue
@@ -580,7 +581,7 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 			b = append(b, " then succeed"...)
 		}
 	}
-	if kinds[n.kind].arity != noChildren {
+	if kinds[n.kind].Arity != hook.NoChildren {
 		b = append(b, " {"...)
 	}
 	return b, nil

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // This file writes Mistreevous JSON definitions.
@@ -66,13 +67,13 @@ func noJSONForm(root bt.Node[bt.Call]) error {
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next == 0 {
-			if k := top.n.Kind(); k.Mistreevous() == "" && !elixirForm[k] {
+			if k := top.n.Kind(); hook.Kind(uint8(k)).Mistreevous == "" && !elixirForm[k] {
 				path := "[0]"
 				if root.Kind() != bt.KindRoot {
 					path += ".child"
 				}
 				for _, f := range stack[:len(stack)-1] {
-					if f.n.Kind().IsDecorator() {
+					if hook.Kind(uint8(f.n.Kind())).Arity == hook.OneChild {
 						path += ".child"
 					} else {
 						path += ".children[" + strconv.Itoa(f.next-1) + "]"
@@ -114,7 +115,8 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		return derr(path, "the tree is deeper than %d nodes", MaxDepth)
 	}
 	k := n.Kind()
-	typ := k.Mistreevous()
+	facts := hook.Kind(uint8(k))
+	typ := facts.Mistreevous
 	if typ == "" {
 		return derr(path, "%s nodes have no Mistreevous form (the Elixir JSON form that Node.MarshalJSON writes has them)", k)
 	}
@@ -131,7 +133,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		}
 	}
 	switch {
-	case k.TakesLottoWeights():
+	case facts.Param == hook.ParamLotto:
 		if ws := n.Params().Weights; ws != nil {
 			buf.WriteString(`,"weights":[`)
 			for i, w := range ws {
@@ -142,8 +144,8 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 			}
 			buf.WriteByte(']')
 		}
-	case k.TakesBound():
-		field := map[bt.Kind]string{bt.KindRepeat: "iterations", bt.KindRetry: "attempts", bt.KindWait: "duration"}[k]
+	case facts.Param == hook.ParamBound:
+		field := facts.Bound
 		switch p := n.Params(); p.Bound {
 		case bt.Fixed:
 			fmt.Fprintf(buf, `,"%s":%d`, field, p.Min)
@@ -163,7 +165,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		buf.WriteByte('}')
 	}
 	switch {
-	case k.IsDecorator():
+	case facts.Arity == hook.OneChild:
 		buf.WriteString(`,"child":`)
 		if err := write(buf, n.Child(0), path+".child", depth+1); err != nil {
 			return err

@@ -345,24 +345,41 @@ func (r *reader) branch(name, path string, depth int) (built, error) {
 }
 
 // kindOf maps the Mistreevous type names to their kinds ("branch" is not
-// a kind: the reader expands it).
-var kindOf = func() map[string]bt.Kind {
-	m := make(map[string]bt.Kind)
+// a kind: the reader expands it), and typeFields gives the fields each
+// type may have besides "type" and the attributes, the first saying what
+// the node holds: "child", "children", or a leaf's. Both follow from the
+// table of kinds.
+var kindOf, typeFields = func() (map[string]bt.Kind, map[string][]string) {
+	kinds := make(map[string]bt.Kind)
+	fields := map[string][]string{"branch": {"ref"}}
 	for k := range 256 {
-		if name := bt.Kind(k).Mistreevous(); name != "" {
-			m[name] = bt.Kind(k)
+		f := hook.Kind(uint8(k))
+		if f.Mistreevous == "" {
+			continue
 		}
+		kinds[f.Mistreevous] = bt.Kind(k)
+		var fs []string
+		switch {
+		case f.Carries:
+			fs = []string{"call", "args"}
+		case f.Arity == hook.OneChild:
+			fs = []string{"child"}
+		case f.Arity != hook.NoChildren:
+			fs = []string{"children"}
+		}
+		switch f.Param {
+		case hook.ParamLotto:
+			fs = append(fs, "weights")
+		case hook.ParamBound:
+			fs = append(fs, f.Bound)
+		}
+		if bt.Kind(k) == bt.KindRoot {
+			fs = append(fs, "id")
+		}
+		fields[f.Mistreevous] = fs
 	}
-	return m
+	return kinds, fields
 }()
-
-// typeFields are the fields each Mistreevous type may have besides "type" and the attributes.
-var typeFields = map[string][]string{
-	"root": {"child", "id"}, "sequence": {"children"}, "selector": {"children"}, "parallel": {"children"},
-	"race": {"children"}, "all": {"children"}, "lotto": {"children", "weights"},
-	"repeat": {"child", "iterations"}, "retry": {"child", "attempts"}, "flip": {"child"}, "succeed": {"child"},
-	"fail": {"child"}, "action": {"call", "args"}, "condition": {"call", "args"}, "wait": {"duration"}, "branch": {"ref"},
-}
 
 // node reads the node definition v at path, depth nodes below the top
 // (1 for the main root).
@@ -435,7 +452,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 				n = bt.Condition(c)
 			}
 		default: // wait
-			if err := r.bound(v, "duration", path, &p); err != nil {
+			if err := r.bound(v, hook.Kind(uint8(kind)).Bound, path, &p); err != nil {
 				return built{}, err
 			}
 		}
@@ -449,11 +466,8 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, err
 		}
 		children, height = []bt.Node[bt.Call]{b.n}, b.height
-		switch typ {
-		case "repeat":
-			err = r.bound(v, "iterations", path, &p)
-		case "retry":
-			err = r.bound(v, "attempts", path, &p)
+		if f := hook.Kind(uint8(kind)); f.Param == hook.ParamBound {
+			err = r.bound(v, f.Bound, path, &p)
 		}
 		if err != nil {
 			return built{}, err

@@ -6,6 +6,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // Config bounds generated trees. Zero fields take the defaults in
@@ -105,7 +106,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	}
 	kind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
 	k := 1
-	if !kind.IsDecorator() {
+	if hook.Kind(uint8(kind)).Arity != hook.OneChild {
 		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
 	}
 	children := make([]bt.Node[L], k)
@@ -136,10 +137,10 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 func rebuild[L any](kind bt.Kind, p bt.Params, children []bt.Node[L]) bt.Node[L] {
 	var q bt.Params
 	k := len(children)
-	if kind.TakesN() {
+	if hook.Kind(uint8(kind)).Param == hook.ParamN {
 		q.N = p.N
 	}
-	if kind.TakesWeights() {
+	if hook.Kind(uint8(kind)).Param == hook.ParamWeights {
 		q.Weights = make([]int, k)
 		for i := range q.Weights {
 			q.Weights[i] = 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/leanovate/gopter"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // steppedKinds are the inner kinds SteppedTree draws, as Mistreevous has
@@ -76,7 +77,7 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 	} else {
 		kind := b.kinds[rng.Intn(len(b.kinds))]
 		k := 1
-		if !kind.IsDecorator() {
+		if hook.Kind(uint8(kind)).Arity != hook.OneChild {
 			k = 1 + rng.Intn(b.c.MaxFanOut)
 		}
 		children := make([]bt.Node[L], k)

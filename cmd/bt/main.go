@@ -45,6 +45,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -352,7 +353,7 @@ func convert(args []string, stdout, _ io.Writer) error {
 // engine runs (no Mistreevous form).
 func hasElixirKinds[L any](n bt.Node[L]) bool {
 	for c := range n.Preorder() {
-		if c.Kind().Mistreevous() == "" {
+		if hook.Kind(uint8(c.Kind())).Mistreevous == "" {
 			return true
 		}
 	}
@@ -436,7 +437,7 @@ func elixirTree(t tree) (bt.Node[string], error) {
 		s = s.Child(0)
 	}
 	for c := range s.Preorder() {
-		if c.Kind().Stepped() {
+		if hook.Kind(uint8(c.Kind())).Stepped {
 			return s, fmt.Errorf("%s nodes run only on the stepped engine: no Elixir form", c.Kind())
 		}
 		if len(c.Attrs()) > 0 {

@@ -1,7 +1,9 @@
-// Package hook holds what package behaviortree lends the text format
-// packages (mdsl, mistreevous) without exporting it: it cannot import
-// behaviortree, which imports it, so the values are set by behaviortree's
-// init and held as any; the readers assert their types once.
+// Package hook holds what package behaviortree lends its own clients (the
+// text formats mdsl and mistreevous, package proptest, the bt command and
+// the viewer) without exporting it: it cannot import behaviortree, which
+// imports it, so the values are set by behaviortree's init, as functions
+// of types declared here or held as any (the readers assert their types
+// once).
 package hook
 
 // WithAttrs is behaviortree's withFresh for trees of Calls, of type
@@ -11,3 +13,47 @@ package hook
 // every node once, so that the copy would be a quarter of what a text of
 // guarded nodes allocates.
 var WithAttrs any
+
+// Kind returns what behaviortree's table of kinds says of the kind k (a
+// bt.Kind): the zero KindFacts (a leaf with no names) for a k that is not
+// a kind. It is the one way the clients read the table; users have
+// bt.Kind's String and a node's Kind, Children and Params.
+var Kind func(k uint8) KindFacts
+
+// KindFacts is one row of the table of kinds, as the clients need it.
+type KindFacts struct {
+	MDSL        string // the MDSL keyword, or "" for a kind with no text form (custom)
+	Mistreevous string // the Mistreevous JSON type name, or "" for the Elixir-only kinds
+	Arity       Arity
+	Param       Param
+	Carries     bool // a leaf that carries a value L: Leaf and Condition
+	Stepped     bool // only the stepped engine runs it: Start refuses it
+	// Bound is a ParamBound kind's count or duration as Mistreevous JSON
+	// names its field: "iterations", "attempts" or "duration".
+	Bound string
+}
+
+// Arity is how many children a kind takes.
+type Arity uint8
+
+// The arities.
+const (
+	NoChildren   Arity = iota // a leaf
+	OneChild                  // a decorator
+	SomeChildren              // one or more
+	AnyChildren               // zero or more (the reactive kinds)
+)
+
+// Param is the parameter a kind takes besides its children.
+type Param uint8
+
+// The parameters, with the fields of bt.Params that hold them.
+const (
+	ParamNone      Param = iota
+	ParamN               // N: a count >= 2 (RepeatN)
+	ParamWeights         // Weights: one weight > 0 per child (RandomWeighted)
+	ParamLotto           // Weights: none, or one weight >= 0 per child (Lotto)
+	ParamBound           // Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
+	ParamThreshold       // Success, Failure: M-of-N counts (Threshold)
+	ParamCounts          // Failure, Success: any ints, per-step counts (ReactiveParallel)
+)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -80,7 +81,7 @@ func (s *Server) state(have int) stateJSON {
 	if have != s.treeRev {
 		for _, n := range s.eng.layout().Nodes {
 			kind := n.Kind.String()
-			if m := n.Kind.Mistreevous(); m != "" && s.eng.name() == "stepped" {
+			if m := hook.Kind(uint8(n.Kind)).Mistreevous; m != "" && s.eng.name() == "stepped" {
 				kind = m // the stepped engine's words: action, selector, flip...
 			}
 			st.Nodes = append(st.Nodes, [5]any{n.Parent, kind, n.Params, n.Label, n.Attrs})
