@@ -81,8 +81,9 @@
 // # Observing and drawing
 //
 // [Stepped.StepWith] reports every agent call and state change as an
-// [Event], in the order of the calls; [NewLogger] prints them as `bt run`
-// does, and [Stats] counts ticks, successes and failures per node.
+// [Event], in the order of the calls; package observe prints them as
+// `bt run` does (observe.NewLogger) and counts ticks, successes and
+// failures per node (observe.Stats).
 // [Tree.Picture] and [Stepped.Picture] draw a version as text, Graphviz
 // DOT or Mermaid.
 //

@@ -158,8 +158,8 @@ type Event[L any] struct {
 	Old, New  any    // EventMemory: the values before and after; nil when the key was absent, or deleted
 }
 
-// String describes e in one line, naming its node by index (a logger
-// from [NewLogger] names them as the tree does), with values written with
+// String describes e in one line, naming its node by index (the logger
+// of package observe names them as the tree does), with values written with
 // %v: "node 2: READY -> RUNNING", "node 2: action A -> running" ("async"
 // for a pending [Async]), "node 3: condition C -> false" (with " (guard)"
 // for a guard's), "node 1: entry V", "node 1: step V",
@@ -189,6 +189,14 @@ func (e Event[L]) String() string {
 		return "reset"
 	}
 	return fmt.Sprintf("node %d: %s", e.Node, e.Kind)
+}
+
+// resultString is r's status, or "async" for a pending async result.
+func resultString(r Result) string {
+	if r.Async != nil {
+		return "async"
+	}
+	return r.Status.String()
 }
 
 // Stepped is a running stepped tree (Mistreevous semantics): a definition

@@ -48,6 +48,7 @@ import (
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
+	"github.com/zipbt/behaviortree/observe"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -669,7 +670,7 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 		return err
 	}
 	var b strings.Builder
-	emit := bt.NewLogger(&b, tree)
+	emit := observe.NewLogger(&b, tree)
 	for s := 1; s <= steps; s++ {
 		b.Reset()
 		next, err := tree.StepWith(emit)

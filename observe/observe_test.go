@@ -1,20 +1,26 @@
-package behaviortree
+package observe_test
 
 import (
 	"bufio"
 	"errors"
-	"math/rand/v2"
+	"math/rand"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/observe"
+	"github.com/zipbt/behaviortree/proptest"
 )
 
 // cycleAgent answers action and condition calls by name, cycling through
 // the given answers.
-func cycleAgent(actions map[string][]Result, conds map[string][]bool) Agent[string] {
+func cycleAgent(actions map[string][]bt.Result, conds map[string][]bool) bt.Agent[string] {
 	n := map[string]int{}
-	return Agent[string]{
-		Action: func(v string) Result {
+	return bt.Agent[string]{
+		Action: func(v string) bt.Result {
 			r := actions[v][n[v]%len(actions[v])]
 			n[v]++
 			return r
@@ -31,13 +37,13 @@ func cycleAgent(actions map[string][]Result, conds map[string][]bool) Agent[stri
 // against counts worked out by hand: the wait runs over two steps of the
 // turn clock that make no event for it, and still count.
 func TestStatsHandComputed(t *testing.T) {
-	def := Root(Sequence(Leaf("A"), Wait[string](250*time.Millisecond), Condition("C")))
-	agent := cycleAgent(map[string][]Result{"A": {ResultRunning, ResultSuccess}}, map[string][]bool{"C": {false, true}})
-	tr, err := NewStepped(def, agent, WithTurnClock(100*time.Millisecond))
+	def := bt.Root(bt.Sequence(bt.Leaf("A"), bt.Wait[string](250*time.Millisecond), bt.Condition("C")))
+	agent := cycleAgent(map[string][]bt.Result{"A": {bt.ResultRunning, bt.ResultSuccess}}, map[string][]bool{"C": {false, true}})
+	tr, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Stats[string]
+	var s observe.Stats[string]
 	var states []string
 	for range 8 {
 		tr, err = tr.StepWith(s.Observe)
@@ -52,14 +58,14 @@ func TestStatsHandComputed(t *testing.T) {
 	if got, want := strings.Join(states, " "), "RUNNING RUNNING RUNNING FAILED RUNNING RUNNING RUNNING SUCCEEDED"; got != want {
 		t.Fatalf("tree states %s, want %s", got, want)
 	}
-	want := []NodeStats{
+	want := []observe.NodeStats{
 		{ID: 0, Name: "ROOT", Ticks: 8, Successes: 1, Failures: 1, Running: 6},
 		{ID: 1, Name: "SEQUENCE", Ticks: 8, Successes: 1, Failures: 1, Running: 6},
 		{ID: 2, Name: "A", Ticks: 4, Successes: 2, Running: 2},
 		{ID: 3, Name: "WAIT 250ms", Ticks: 6, Successes: 2, Running: 4},
 		{ID: 4, Name: "C", Ticks: 2, Successes: 1, Failures: 1},
 	}
-	var got []NodeStats
+	var got []observe.NodeStats
 	for n := range s.All() {
 		got = append(got, n)
 	}
@@ -74,7 +80,7 @@ func TestStatsHandComputed(t *testing.T) {
 			t.Errorf("Node(%d) = %+v, want %+v", i, n, want[i])
 		}
 	}
-	if n := s.Node(5); n != (NodeStats{ID: 5}) {
+	if n := s.Node(5); n != (observe.NodeStats{ID: 5}) {
 		t.Errorf("Node(5) of a 5-node tree = %+v, want zero counts", n)
 	}
 }
@@ -83,17 +89,17 @@ func TestStatsHandComputed(t *testing.T) {
 // the step; the guard's condition calls are not the nodes' updates, and
 // the aborted child, left READY, is not updated.
 func TestStatsGuardAbort(t *testing.T) {
-	def := Root(Sequence(Leaf("A")).With(While("G")))
+	def := bt.Root(bt.Sequence(bt.Leaf("A")).With(bt.While("G")))
 	step := 0
-	agent := Agent[string]{
-		Action:    func(string) Result { return ResultRunning },
+	agent := bt.Agent[string]{
+		Action:    func(string) bt.Result { return bt.ResultRunning },
 		Condition: func(string) bool { return step == 1 }, // G holds in the first step only
 	}
-	tr, err := NewStepped(def, agent)
+	tr, err := bt.NewStepped(def, agent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s Stats[string]
+	var s observe.Stats[string]
 	for range 2 {
 		step++
 		if tr, err = tr.StepWith(s.Observe); err != nil {
@@ -101,7 +107,7 @@ func TestStatsGuardAbort(t *testing.T) {
 		}
 		s.EndStep(tr)
 	}
-	want := []NodeStats{
+	want := []observe.NodeStats{
 		{ID: 0, Name: "ROOT", Ticks: 2, Failures: 1, Running: 1},
 		{ID: 1, Name: "SEQUENCE", Ticks: 2, Failures: 1, Running: 1},
 		{ID: 2, Name: "A", Ticks: 1, Running: 1},
@@ -113,71 +119,84 @@ func TestStatsGuardAbort(t *testing.T) {
 	}
 }
 
-// TestStatsRandomTrees steps random trees with random answers, resets now
-// and then, and checks that the root, which every step updates, has a tick
-// per step, and successes and failures as many as the steps that
-// completed the tree; every leaf has a tick per call at least, a
-// condition node a result per tick, and every node as many successes and
-// failures as changes to SUCCEEDED and FAILED, and results that add up to
-// its ticks.
+// randomAgent answers every call from r: actions succeed, fail, run or
+// give an async result (settled at once, or never); conditions and guards
+// hold two times in three.
+func randomAgent(r *rand.Rand) bt.Agent[string] {
+	nop := func(string) {}
+	return bt.Agent[string]{
+		Action: func(string) bt.Result {
+			if x := r.Intn(9); x < 7 {
+				return []bt.Result{bt.ResultSuccess, bt.ResultFailure, bt.ResultRunning}[x%3]
+			} else if x == 7 {
+				a := bt.NewAsync()
+				a.Succeed()
+				return a.Result()
+			}
+			return bt.NewAsync().Result()
+		},
+		Condition: func(string) bool { return r.Intn(3) != 0 },
+		Entry:     nop,
+		Step:      nop,
+		Exit:      func(string, bool, bool) {},
+	}
+}
+
+// TestStatsRandomTrees steps random trees (package proptest's, with
+// guards and callbacks) with random answers, resets now and then, and
+// checks that the root, which every step updates, has a tick per step,
+// and successes and failures as many as the steps that completed the
+// tree; every leaf has a tick per call at least, a condition node a
+// result per tick, and every node as many successes and failures as
+// changes to SUCCEEDED and FAILED, and results that add up to its ticks.
 func TestStatsRandomTrees(t *testing.T) {
+	trees := proptest.SteppedTree[string](gen.OneConstOf("a", "b", "c"), proptest.Config{})
 	ran := 0
-	for seed := range uint64(300) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		budget, names := 12, 0
-		def := Root(randomSteppedTree(r, 0, &budget, &names))
-		x := seed | 1
-		var log strings.Builder
-		agent, err := quietAgent(def, &x, &log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := NewStepped(def, agent, WithTurnClock(50*time.Millisecond), WithSeed(seed))
-		if err != nil {
+	for seed := range int64(300) {
+		params := gopter.DefaultGenParameters().WithSize(12)
+		params.Rng = rand.New(rand.NewSource(seed))
+		v, ok := trees(params).Retrieve()
+		if !ok {
 			continue
 		}
-		var s Stats[Call]
+		def := v.(bt.Node[string])
+		r := params.Rng
+		tr, err := bt.NewStepped(def, randomAgent(r), bt.WithTurnClock(50*time.Millisecond), bt.WithSeed(uint64(seed)))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, def)
+		}
+		var s observe.Stats[string]
 		calls := make([]int, tr.Len())
 		ends := make([][2]int, tr.Len()) // changes to SUCCEEDED, to FAILED
 		steps, completed, running := 0, 0, 0
-		events := func(e Event[Call]) {
-			if (e.Kind == EventAction || e.Kind == EventCondition && !e.Guard) && e.Node < len(calls) {
+		events := func(e bt.Event[string]) {
+			if (e.Kind == bt.EventAction || e.Kind == bt.EventCondition && !e.Guard) && e.Node < len(calls) {
 				calls[e.Node]++
 			}
-			if e.Kind == EventState && e.To == StateSucceeded {
+			if e.Kind == bt.EventState && e.To == bt.StateSucceeded {
 				ends[e.Node][0]++
 			}
-			if e.Kind == EventState && e.To == StateFailed {
+			if e.Kind == bt.EventState && e.To == bt.StateFailed {
 				ends[e.Node][1]++
 			}
 			s.Observe(e)
 		}
-		failed := false
 		for range 60 {
-			if r.IntN(15) == 0 {
+			if r.Intn(15) == 0 {
 				tr = tr.ResetWith(s.Observe)
 				continue
 			}
-			next, err := tr.StepWith(events)
-			if err != nil {
-				if !errors.Is(err, ErrEmptyInverter) {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				failed = true
-				break
+			if tr, err = tr.StepWith(events); err != nil {
+				t.Fatalf("seed %d: %v\n%s", seed, err, def)
 			}
-			tr = next
 			s.EndStep(tr)
 			steps++
 			switch tr.State() {
-			case StateSucceeded, StateFailed:
+			case bt.StateSucceeded, bt.StateFailed:
 				completed++
-			case StateRunning:
+			case bt.StateRunning:
 				running++
 			}
-		}
-		if failed {
-			continue
 		}
 		ran++
 		root := s.Node(0)
@@ -192,7 +211,7 @@ func TestStatsRandomTrees(t *testing.T) {
 			// A leaf is updated without a call when it waits for an async
 			// result, or when its guard fails it; a condition always
 			// completes.
-			if n.Ticks < calls[info.ID] || info.Kind == KindCondition && n.Ticks != n.Successes+n.Failures {
+			if n.Ticks < calls[info.ID] || info.Kind == bt.KindCondition && n.Ticks != n.Successes+n.Failures {
 				t.Fatalf("seed %d: node %d (%s): %+v, %d calls\n%s", seed, info.ID, info.Name, n, calls[info.ID], def)
 			}
 			if n.Successes != ends[info.ID][0] || n.Failures != ends[info.ID][1] {
@@ -200,7 +219,7 @@ func TestStatsRandomTrees(t *testing.T) {
 			}
 		}
 	}
-	if ran < 100 {
+	if ran < 250 {
 		t.Fatalf("only %d random trees ran", ran)
 	}
 }
@@ -209,24 +228,24 @@ func TestStatsRandomTrees(t *testing.T) {
 // included, which bt run's trees do not make, and that a write error is
 // kept by a bufio.Writer.
 func TestLoggerLines(t *testing.T) {
-	tr, err := NewStepped(Root(Leaf("A")), Agent[string]{Action: func(string) Result { return ResultSuccess }})
+	tr, err := bt.NewStepped(bt.Root(bt.Leaf("A")), bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	log := NewLogger(&b, tr)
-	for _, e := range []Event[string]{
-		{Kind: EventState, Node: 1, From: StateReady, To: StateRunning},
-		{Kind: EventAction, Node: 1, Value: "A", Result: NewAsync().Result()},
-		{Kind: EventAction, Node: 1, Value: "A", Result: ResultFailure},
-		{Kind: EventCondition, Node: 1, Value: "C", Holds: true, Guard: true},
-		{Kind: EventEntry, Value: "E"},
-		{Kind: EventStep, Value: "S"},
-		{Kind: EventExit, Value: "X", Succeeded: true},
-		{Kind: EventMemory, Node: 1, Key: "k", Old: nil, New: 2.5},
-		{Kind: EventReset},
-		{Kind: EventState, Node: 7, From: StateRunning, To: StateReady},
-		{Kind: EventKind(9), Node: 1},
+	log := observe.NewLogger(&b, tr)
+	for _, e := range []bt.Event[string]{
+		{Kind: bt.EventState, Node: 1, From: bt.StateReady, To: bt.StateRunning},
+		{Kind: bt.EventAction, Node: 1, Value: "A", Result: bt.NewAsync().Result()},
+		{Kind: bt.EventAction, Node: 1, Value: "A", Result: bt.ResultFailure},
+		{Kind: bt.EventCondition, Node: 1, Value: "C", Holds: true, Guard: true},
+		{Kind: bt.EventEntry, Value: "E"},
+		{Kind: bt.EventStep, Value: "S"},
+		{Kind: bt.EventExit, Value: "X", Succeeded: true},
+		{Kind: bt.EventMemory, Node: 1, Key: "k", Old: nil, New: 2.5},
+		{Kind: bt.EventReset},
+		{Kind: bt.EventState, Node: 7, From: bt.StateRunning, To: bt.StateReady},
+		{Kind: bt.EventKind(9), Node: 1},
 	} {
 		log(e)
 	}
@@ -237,9 +256,9 @@ func TestLoggerLines(t *testing.T) {
 		t.Fatalf("logged\n%s\nwant\n%s", b.String(), want)
 	}
 	bw := bufio.NewWriterSize(failWriter{}, 16)
-	log = NewLogger(bw, tr)
+	log = observe.NewLogger(bw, tr)
 	for range 3 {
-		log(Event[string]{Kind: EventReset})
+		log(bt.Event[string]{Kind: bt.EventReset})
 	}
 	if err := bw.Flush(); err == nil {
 		t.Fatal("Flush after a failed write: no error")
@@ -249,34 +268,3 @@ func TestLoggerLines(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
-
-// TestEventStrings checks EventKind.String and Event.String.
-func TestEventStrings(t *testing.T) {
-	var kinds []string
-	for k := range EventKind(9) {
-		kinds = append(kinds, k.String())
-	}
-	if got, want := strings.Join(kinds, " "), "state action condition entry step exit reset memory EventKind(8)"; got != want {
-		t.Errorf("kinds %s, want %s", got, want)
-	}
-	for _, c := range []struct {
-		e    Event[string]
-		want string
-	}{
-		{Event[string]{Kind: EventState, Node: 2, From: StateReady, To: StateRunning}, "node 2: READY -> RUNNING"},
-		{Event[string]{Kind: EventAction, Node: 2, Value: "A", Result: ResultRunning}, "node 2: action A -> running"},
-		{Event[string]{Kind: EventAction, Node: 2, Value: "A", Result: NewAsync().Result()}, "node 2: action A -> async"},
-		{Event[string]{Kind: EventCondition, Node: 3, Value: "C"}, "node 3: condition C -> false"},
-		{Event[string]{Kind: EventCondition, Node: 3, Value: "G", Holds: true, Guard: true}, "node 3: condition G -> true (guard)"},
-		{Event[string]{Kind: EventEntry, Node: 1, Value: "E"}, "node 1: entry E"},
-		{Event[string]{Kind: EventStep, Node: 1, Value: "S"}, "node 1: step S"},
-		{Event[string]{Kind: EventExit, Node: 1, Value: "X", Aborted: true}, "node 1: exit X (succeeded false, aborted true)"},
-		{Event[string]{Kind: EventMemory, Node: 2, Key: "hp", Old: 3, New: nil}, `node 2: memory "hp": 3 -> <nil>`},
-		{Event[string]{Kind: EventReset}, "reset"},
-		{Event[string]{Kind: EventKind(200), Node: 4}, "node 4: EventKind(200)"},
-	} {
-		if got := c.e.String(); got != c.want {
-			t.Errorf("%#v.String() = %q, want %q", c.e, got, c.want)
-		}
-	}
-}

@@ -1,10 +1,11 @@
-package behaviortree_test
+package observe_test
 
 import (
 	"fmt"
 	"os"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/observe"
 )
 
 // A logger prints what each step does, as bt run does.
@@ -18,7 +19,7 @@ func ExampleNewLogger() {
 		fmt.Println(err)
 		return
 	}
-	tree, err = tree.StepWith(bt.NewLogger(os.Stdout, tree))
+	tree, err = tree.StepWith(observe.NewLogger(os.Stdout, tree))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -51,7 +52,7 @@ func ExampleStats() {
 		fmt.Println(err)
 		return
 	}
-	var stats bt.Stats[string]
+	var stats observe.Stats[string]
 	for range 6 {
 		if tree, err = tree.StepWith(stats.Observe); err != nil {
 			fmt.Println(err)

@@ -1,52 +1,63 @@
-package behaviortree
+// Package observe watches stepped trees (behaviortree.Stepped) through
+// the events of their steps: [NewLogger] prints each event as a line, as
+// the bt command's run subcommand does, and [Stats] counts per node the
+// updates, successes, failures and running results, as
+// BehaviorTree.CPP's StdCoutLogger and TreeObserver do.
+//
+// Both take the events callback of a step (StepWith, TickWith, ResetWith
+// of [bt.Stepped], StepWith of [bt.SteppedHistory]), and read the tree's
+// node names from [bt.Stepped.Nodes].
+package observe
 
 import (
 	"fmt"
 	"io"
 	"iter"
+
+	bt "github.com/zipbt/behaviortree"
 )
 
 // NewLogger returns a function to pass as the events callback of
-// [Stepped.StepWith], [Stepped.TickWith], [Stepped.ResetWith] or
-// [SteppedHistory.StepWith]: it writes each event to w as one indented
-// line, in the format of the bt command's run subcommand, naming the node
-// of a state change with its name in t (t, or any version of the same
-// tree, only gives the names).
+// [bt.Stepped.StepWith], [bt.Stepped.TickWith], [bt.Stepped.ResetWith]
+// or [bt.SteppedHistory.StepWith]: it writes each event to w as one
+// indented line, in the format of the bt command's run subcommand, naming
+// the node of a state change with its name in t (t, or any version of the
+// same tree, only gives the names).
 //
 // The lines are "  node N NAME: FROM -> TO" for a state change,
-// "  action V -> RESULT" (RESULT is "async" for a pending [Async]),
+// "  action V -> RESULT" (RESULT is "async" for a pending [bt.Async]),
 // "  condition V -> HOLDS", "  entry V", "  step V",
 // "  exit V (succeeded S, aborted A)", "  memory KEY: OLD -> NEW" (KEY
 // quoted) and "  reset", with values written with %v.
 //
 // The function ignores w's errors: to learn of them, give a writer that
 // keeps them, such as a [bufio.Writer], whose Flush reports the first.
-func NewLogger[L any](w io.Writer, t Stepped[L]) func(Event[L]) {
+func NewLogger[L any](w io.Writer, t bt.Stepped[L]) func(bt.Event[L]) {
 	names := make([]string, 0, t.Len())
 	for info := range t.Nodes() {
 		names = append(names, info.Name)
 	}
-	return func(e Event[L]) {
+	return func(e bt.Event[L]) {
 		switch e.Kind {
-		case EventState:
+		case bt.EventState:
 			name := ""
 			if e.Node >= 0 && e.Node < len(names) {
 				name = names[e.Node]
 			}
 			fmt.Fprintf(w, "  node %d %s: %s -> %s\n", e.Node, name, e.From, e.To)
-		case EventAction:
-			fmt.Fprintf(w, "  action %v -> %s\n", e.Value, resultString(e.Result))
-		case EventCondition:
+		case bt.EventAction:
+			fmt.Fprintf(w, "  action %v -> %s\n", e.Value, resultName(e.Result))
+		case bt.EventCondition:
 			fmt.Fprintf(w, "  condition %v -> %t\n", e.Value, e.Holds)
-		case EventEntry:
+		case bt.EventEntry:
 			fmt.Fprintf(w, "  entry %v\n", e.Value)
-		case EventStep:
+		case bt.EventStep:
 			fmt.Fprintf(w, "  step %v\n", e.Value)
-		case EventExit:
+		case bt.EventExit:
 			fmt.Fprintf(w, "  exit %v (succeeded %t, aborted %t)\n", e.Value, e.Succeeded, e.Aborted)
-		case EventMemory:
+		case bt.EventMemory:
 			fmt.Fprintf(w, "  memory %q: %v -> %v\n", e.Key, e.Old, e.New)
-		case EventReset:
+		case bt.EventReset:
 			fmt.Fprintf(w, "  reset\n")
 		default:
 			fmt.Fprintf(w, "  %s\n", e)
@@ -54,8 +65,8 @@ func NewLogger[L any](w io.Writer, t Stepped[L]) func(Event[L]) {
 	}
 }
 
-// resultString is r's status, or "async" for a pending async result.
-func resultString(r Result) string {
+// resultName is r's status, or "async" for a pending async result.
+func resultName(r bt.Result) string {
 	if r.Async != nil {
 		return "async"
 	}
@@ -65,7 +76,7 @@ func resultString(r Result) string {
 // NodeStats is what a [Stats] counted for one node.
 type NodeStats struct {
 	ID   int    // the node's preorder index (0 is the root)
-	Name string // the node's name, as [NodeInfo] gives it
+	Name string // the node's name, as [bt.NodeInfo] gives it
 	// Ticks is the number of steps that updated the node (see [Stats]);
 	// Successes, Failures and Running count those whose update left it
 	// SUCCEEDED, FAILED and RUNNING, and add up to Ticks.
@@ -74,50 +85,51 @@ type NodeStats struct {
 
 // Stats counts, per node, the updates seen in the events of steps. Pass
 // its Observe method as the events callback of each step (of any version
-// of one tree, through [Stepped.StepWith], [Stepped.TickWith] or
-// [SteppedHistory.StepWith]) and call EndStep after each, with the
+// of one tree, through [bt.Stepped.StepWith], [bt.Stepped.TickWith] or
+// [bt.SteppedHistory.StepWith]) and call EndStep after each, with the
 // version the step returned (or, when it failed, the version stepped).
 //
 // A step updated a node when it called the node's action or condition
 // (not a guard's), changed the node's state to RUNNING, SUCCEEDED or
 // FAILED, or leaves the node RUNNING: a running node is updated at every
 // step, as in Mistreevous, without an event when it stays running. Each
-// step counts at most one tick per node. Resets ([Stepped.ResetWith], and
-// the reset that starts a step after the tree completed) are not updates.
+// step counts at most one tick per node. Resets ([bt.Stepped.ResetWith],
+// and the reset that starts a step after the tree completed) are not
+// updates.
 //
 // Time spent in nodes is not measured. The zero Stats is ready to use;
 // it is not safe for concurrent use.
 type Stats[L any] struct {
 	nodes   []NodeStats
-	touched []int   // nodes updated in the current step, each once
-	marked  []bool  // by node: in touched
-	result  []State // by node: the result of its update in the current step, when marked
+	touched []int      // nodes updated in the current step, each once
+	marked  []bool     // by node: in touched
+	result  []bt.State // by node: the result of its update in the current step, when marked
 }
 
 // Observe records e, an event of the current step.
-func (s *Stats[L]) Observe(e Event[L]) {
-	var to State
+func (s *Stats[L]) Observe(e bt.Event[L]) {
+	var to bt.State
 	switch e.Kind {
-	case EventAction:
-		to = StateRunning
+	case bt.EventAction:
+		to = bt.StateRunning
 		if e.Result.Async == nil {
 			switch e.Result.Status {
-			case Success:
-				to = StateSucceeded
-			case Failure:
-				to = StateFailed
+			case bt.Success:
+				to = bt.StateSucceeded
+			case bt.Failure:
+				to = bt.StateFailed
 			}
 		}
-	case EventCondition:
+	case bt.EventCondition:
 		if e.Guard {
 			return
 		}
-		to = StateFailed
+		to = bt.StateFailed
 		if e.Holds {
-			to = StateSucceeded
+			to = bt.StateSucceeded
 		}
-	case EventState:
-		if e.To == StateReady {
+	case bt.EventState:
+		if e.To == bt.StateReady {
 			return
 		}
 		to = e.To
@@ -140,7 +152,7 @@ func (s *Stats[L]) Observe(e Event[L]) {
 // grow makes room for n nodes' marks and results.
 func (s *Stats[L]) grow(n int) {
 	s.marked = append(s.marked, make([]bool, n-len(s.marked))...)
-	s.result = append(s.result, make([]State, n-len(s.result))...)
+	s.result = append(s.result, make([]bt.State, n-len(s.result))...)
 }
 
 // EndStep ends the current step, whose result is t: it counts the step's
@@ -148,7 +160,7 @@ func (s *Stats[L]) grow(n int) {
 // an abort later in the step (a race or a guard stopping the node's
 // parent) made the node READY; a node left RUNNING without an event was
 // updated and stays running.
-func (s *Stats[L]) EndStep(t Stepped[L]) {
+func (s *Stats[L]) EndStep(t bt.Stepped[L]) {
 	if len(s.nodes) != t.Len() {
 		s.nodes = s.nodes[:0]
 		for info := range t.Nodes() {
@@ -161,19 +173,19 @@ func (s *Stats[L]) EndStep(t Stepped[L]) {
 	for i := range s.nodes {
 		st := s.result[i]
 		if !s.marked[i] {
-			if t.NodeState(i) != StateRunning {
+			if t.NodeState(i) != bt.StateRunning {
 				continue
 			}
-			st = StateRunning
+			st = bt.StateRunning
 		}
 		n := &s.nodes[i]
 		n.Ticks++
 		switch st {
-		case StateRunning:
+		case bt.StateRunning:
 			n.Running++
-		case StateSucceeded:
+		case bt.StateSucceeded:
 			n.Successes++
-		case StateFailed:
+		case bt.StateFailed:
 			n.Failures++
 		}
 	}

@@ -1,0 +1,37 @@
+package behaviortree
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEventStrings checks EventKind.String and Event.String.
+func TestEventStrings(t *testing.T) {
+	var kinds []string
+	for k := range EventKind(9) {
+		kinds = append(kinds, k.String())
+	}
+	if got, want := strings.Join(kinds, " "), "state action condition entry step exit reset memory EventKind(8)"; got != want {
+		t.Errorf("kinds %s, want %s", got, want)
+	}
+	for _, c := range []struct {
+		e    Event[string]
+		want string
+	}{
+		{Event[string]{Kind: EventState, Node: 2, From: StateReady, To: StateRunning}, "node 2: READY -> RUNNING"},
+		{Event[string]{Kind: EventAction, Node: 2, Value: "A", Result: ResultRunning}, "node 2: action A -> running"},
+		{Event[string]{Kind: EventAction, Node: 2, Value: "A", Result: NewAsync().Result()}, "node 2: action A -> async"},
+		{Event[string]{Kind: EventCondition, Node: 3, Value: "C"}, "node 3: condition C -> false"},
+		{Event[string]{Kind: EventCondition, Node: 3, Value: "G", Holds: true, Guard: true}, "node 3: condition G -> true (guard)"},
+		{Event[string]{Kind: EventEntry, Node: 1, Value: "E"}, "node 1: entry E"},
+		{Event[string]{Kind: EventStep, Node: 1, Value: "S"}, "node 1: step S"},
+		{Event[string]{Kind: EventExit, Node: 1, Value: "X", Aborted: true}, "node 1: exit X (succeeded false, aborted true)"},
+		{Event[string]{Kind: EventMemory, Node: 2, Key: "hp", Old: 3, New: nil}, `node 2: memory "hp": 3 -> <nil>`},
+		{Event[string]{Kind: EventReset}, "reset"},
+		{Event[string]{Kind: EventKind(200), Node: 4}, "node 4: EventKind(200)"},
+	} {
+		if got := c.e.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
