@@ -11,10 +11,13 @@ import (
 // This file is the table of node kinds: for every kind, its names (Elixir
 // JSON, Mistreevous JSON, MDSL), how many children it takes, which
 // parameters it has and how they are checked and printed, and how it is
-// drawn. The constructors, JSON and MDSL reading and writing, String, the
-// pictures (render*.go) and the generators of package proptest all read
-// it, so a new kind is one entry here plus its runtime rule (for the
-// Elixir-style traversal, in [pos.ended] in compile.go).
+// drawn, and whether the stepped engine may evaluate it afresh (pure).
+// The constructors, String, the Elixir JSON form and the pictures
+// (render*.go) read it here; the module's clients (packages mdsl,
+// mistreevous and proptest, the bt command, the viewer) read its rows
+// through package internal/hook (kindFacts). So a new kind is one entry
+// here plus its runtime rule (for the Elixir-style traversal, in
+// [pos.ended] in compile.go).
 
 // Kind says what a [Node] is. Its String form is the node's type name in the
 // Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
