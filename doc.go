@@ -42,13 +42,13 @@
 //	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
 //
 // The runnable examples (Example_npc first) show the rest: undo with a
-// [SteppedHistory], saving with [Stepped.Save], memory through a
+// [History], saving with [Stepped.Save], memory through a
 // [Blackboard].
 //
 // # Versions, memory and saving
 //
 // A version stays valid forever and may be used from many goroutines at
-// once without locks. [History] and [SteppedHistory] keep timelines of
+// once without locks. [History] keeps timelines of
 // versions with undo and redo. [Tree.Save] and [Stepped.Save] return a
 // [Saved], which marshals to JSON or binary on its own and restores with
 // its definition ([Saved.Restore], [Saved.RestoreStepped]). The game world

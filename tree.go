@@ -143,8 +143,7 @@ func (t Tree[L]) Signal(s Status) Tree[L] {
 func (t Tree[L]) Status() Status { return t.status }
 
 // LastSignal returns the signal that made this version: Success or Failure,
-// or Running for a version made by Start (or by [History.SignalWith] with
-// Running).
+// or Running for a version made by Start. [Tree.WithMemory] keeps it.
 func (t Tree[L]) LastSignal() Status { return t.signal }
 
 // Memory returns the agent's memory in this version: what [Tree.WithMemory]
