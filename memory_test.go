@@ -251,7 +251,7 @@ func TestMemoryTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rj, err := RestoreJSON(def, js)
+	rj, err := Restore(def, js)
 	if err != nil || !rj.Equal(full) {
 		t.Fatalf("RestoreJSON: %v", err)
 	}

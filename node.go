@@ -179,22 +179,6 @@ func (n Node[L]) Children() iter.Seq[Node[L]] {
 	}
 }
 
-// N returns the repeat count of a [RepeatN] node, and 0 for any other node.
-func (n Node[L]) N() int { return n.must("N").n }
-
-// Weight returns the weight of child i of a [RandomWeighted] node, and 0 for
-// any other node. It panics if i is out of range.
-func (n Node[L]) Weight(i int) int {
-	nd := n.must("Weight")
-	if i < 0 || i >= len(nd.children) {
-		panic(fmt.Sprintf("behaviortree.Node.Weight: index %d out of range [0,%d)", i, len(nd.children)))
-	}
-	if nd.kind != KindRandomWeighted {
-		return 0
-	}
-	return nd.weights[i]
-}
-
 // Traversal returns the logic of a custom node built with [CustomNode], and
 // nil for any other node.
 func (n Node[L]) Traversal() Traversal { return n.must("Traversal").custom }
@@ -217,17 +201,6 @@ func (n Node[L]) Preorder() iter.Seq[Node[L]] {
 			}
 			for i := len(nd.children) - 1; i >= 0; i-- {
 				stack = append(stack, nd.children[i])
-			}
-		}
-	}
-}
-
-// LeafValues returns an iterator over the values of n's leaves, left to right.
-func (n Node[L]) LeafValues() iter.Seq[L] {
-	return func(yield func(L) bool) {
-		for c := range n.Preorder() {
-			if c.n.kind == KindLeaf && !yield(c.n.leaf) {
-				return
 			}
 		}
 	}

@@ -260,20 +260,46 @@ func (s *savedState) appendBinary(b []byte) []byte {
 	return append(b, s.mem...)
 }
 
-// Restore returns the version that data, from [Tree.MarshalBinary], saved,
-// running on def. It resumes exactly: the same value, and the same future
-// under any signals. Truncated, corrupted or hostile input returns a
+// Restore returns the version that data saved, running on def: data is
+// either form, the binary one of [Tree.MarshalBinary] or the JSON one of
+// [Tree.MarshalJSON] (an object: its first byte, after any white space,
+// is '{'). It resumes exactly: the same value, and the same future under
+// any signals. Truncated, corrupted or hostile input returns a
 // *StateError, never a panic; a state saved from another definition returns
 // an error that wraps ErrWrongDefinition.
+//
+// A struct that holds a saved tree and is unmarshalled as a whole should
+// hold a [Saved], which unmarshals without the definition, rather than a
+// Tree.
 func Restore[L any](def Node[L], data []byte) (Tree[L], error) {
 	if def.n == nil {
 		return Tree[L]{}, &StateError{Msg: "zero definition"}
+	}
+	if isJSONObject(data) {
+		s, err := decodeJSON(data)
+		if err != nil {
+			return Tree[L]{}, err
+		}
+		return restore(compiled(def.n), &s, jsonPlaces{})
 	}
 	s, err := decodeBinary(data)
 	if err != nil {
 		return Tree[L]{}, err
 	}
 	return restore(compiled(def.n), &s, binaryPlaces{})
+}
+
+// isJSONObject reports whether data starts, after JSON white space, with
+// '{': the JSON form of a saved state. No binary form starts so.
+func isJSONObject(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
 }
 
 // decodeBinary parses the binary form, checking its syntax and its enums,
@@ -627,7 +653,7 @@ type customJSON struct {
 const stateFormat = "behaviortree-state/1"
 
 // MarshalJSON encodes t's running state as a JSON object, which
-// [RestoreJSON] reads back against the same definition. It holds the fields
+// [Restore] reads back against the same definition. It holds the fields
 // of the binary form ([Tree.MarshalBinary]) by name, and fails as it does:
 //
 //	{"format":"behaviortree-state/1","fingerprint":"927918047884878d",
@@ -674,20 +700,6 @@ func (s *savedState) marshalJSON() ([]byte, error) {
 	}
 	j.Memory = s.mem
 	return json.Marshal(j)
-}
-
-// RestoreJSON is [Restore] for the JSON form of [Tree.MarshalJSON]. A
-// struct that holds a saved tree and is unmarshalled as a whole should hold
-// a [Saved], which unmarshals without the definition, rather than a Tree.
-func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
-	if def.n == nil {
-		return Tree[L]{}, &StateError{Msg: "zero definition"}
-	}
-	s, err := decodeJSON(data)
-	if err != nil {
-		return Tree[L]{}, err
-	}
-	return restore(compiled(def.n), &s, jsonPlaces{})
 }
 
 // decodeJSON parses the JSON form, checking its syntax and its enums, not

@@ -51,7 +51,7 @@ func roundTrip(t *testing.T, def bt.Node[string], v bt.Tree[string], probe strin
 	}
 	for name, restore := range map[string]func() (bt.Tree[string], error){
 		"binary": func() (bt.Tree[string], error) { return bt.Restore(def, bin) },
-		"json":   func() (bt.Tree[string], error) { return bt.RestoreJSON(def, js) },
+		"json":   func() (bt.Tree[string], error) { return bt.Restore(def, js) },
 	} {
 		r, err := restore()
 		if err != nil {
@@ -124,7 +124,7 @@ func TestRestoreWrongDefinition(t *testing.T) {
 		t.Fatalf("got %v, want ErrWrongDefinition", err)
 	}
 	js, _ := json.Marshal(bt.Start(a))
-	if _, err := bt.RestoreJSON(b, js); !errors.Is(err, bt.ErrWrongDefinition) {
+	if _, err := bt.Restore(b, js); !errors.Is(err, bt.ErrWrongDefinition) {
 		t.Fatalf("JSON: got %v", err)
 	}
 	// Leaf values are not part of the fingerprint.
@@ -200,7 +200,7 @@ func TestRestoreBadInput(t *testing.T) {
 			`"rng": "00" is not 32 hex digits`},
 	}
 	for _, tc := range badJSON {
-		if _, err := bt.RestoreJSON(def, []byte(tc.input)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := bt.Restore(def, []byte(tc.input)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.input, err, tc.want)
 		}
 	}
@@ -255,7 +255,7 @@ func TestRestoreEnumBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := bt.RestoreJSON(def, js)
+			back, err := bt.Restore(def, js)
 			if err != nil || !back.Equal(tr) {
 				t.Fatalf("status %#x, signal %#x: its own JSON %s does not restore: %v", status, signal, js, err)
 			}
@@ -300,7 +300,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 		`{"format":"behaviortree-state/1","fingerprint":"0000000000000000","status":"running","signal":"running","rng":"` + big + `"}`,
 		`{"` + big + `":1}`, // encoding/json's unknown field error quotes the name
 	} {
-		_, err := bt.RestoreJSON(def, []byte(input))
+		_, err := bt.Restore(def, []byte(input))
 		if err == nil {
 			t.Fatalf("%.60s...: no error", input)
 		}
@@ -323,7 +323,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 	}
 	raw["custom"] = []any{map[string]any{"node": 1, "state": base64.StdEncoding.EncodeToString([]byte(big))}}
 	js, _ = json.Marshal(raw)
-	_, err = bt.RestoreJSON(cdef, js)
+	_, err = bt.Restore(cdef, js)
 	var se *bt.StateError
 	if !errors.As(err, &se) || se.Err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), `"custom"[0]: bad resume point`) {
 		t.Errorf("custom state: %.300v", err)
@@ -343,7 +343,7 @@ func TestTreeUnmarshalJSON(t *testing.T) {
 	}
 	var g game
 	err = json.Unmarshal(js, &g)
-	if err == nil || !strings.Contains(err.Error(), "use RestoreJSON, or hold a Saved") {
+	if err == nil || !strings.Contains(err.Error(), "use Restore, or hold a Saved") {
 		t.Fatalf("got %v", err)
 	}
 }

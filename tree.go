@@ -199,15 +199,6 @@ func (t Tree[L]) Definition() Node[L] {
 	return Node[L]{t.z.root().def}
 }
 
-// Depth returns the number of inner nodes above the focused leaf: 0 when the
-// whole definition is a single leaf.
-func (t Tree[L]) Depth() int {
-	if t.z.focus == nil {
-		zeroTree("Depth")
-	}
-	return t.z.depth()
-}
-
 // Path returns an iterator over the path from the root to the focused leaf:
 // for each node on it, the node and, for inner nodes, the index of the child
 // the path goes on to (-1 for the leaf itself).

@@ -485,7 +485,7 @@ func TestMemoryLaws(t *testing.T) {
 					if b, err = v.MarshalJSON(); err != nil {
 						return fmt.Sprintf("MarshalJSON: %v", err)
 					}
-					restored, err = bt.RestoreJSON(n, b)
+					restored, err = bt.Restore(n, b)
 				}
 				if err != nil {
 					return fmt.Sprintf("%s restore: %v", form, err)
