@@ -1,5 +1,9 @@
 package behaviortree
 
+// This file saves and restores Value/Succeed/Fail versions (Tree): the
+// binary and JSON forms, Restore, and what custom nodes save
+// (SavableTraversal). Saved (saved.go) wraps them for both styles.
+
 import (
 	"bytes"
 	"encoding/base64"
