@@ -62,11 +62,14 @@
 // the rest) panic on misuse, with a message that names the constructor,
 // as regexp.MustCompile does. Everything that reads outside data (MDSL and
 // JSON definitions, saved states) returns an error that says what was
-// wrong and where, and never panics. [NewStepped] returns an error for a
-// definition the stepped engine cannot run; [Start] panics for one the
-// Value/Succeed/Fail style cannot run. An agent function that panics or
-// returns an invalid result makes [Stepped.Step] return an error, and the
-// version stepped stays valid.
+// wrong and where, and never panics. A style given a node it cannot run
+// says so in the same words, naming the node: [NewStepped], which returns
+// an error for its other failures too, returns it; [Start], which has no
+// error to return, panics with it (that mistake is in the code: readers
+// never give it such a node, since [ParseJSON] reads only the kinds Start
+// runs and every MDSL or Mistreevous tree has a Root). An agent function
+// that panics or returns an invalid result makes [Stepped.Step] return an
+// error, and the version stepped stays valid.
 //
 // # Time and randomness
 //

@@ -397,7 +397,7 @@ func TestFluentInsideStatefulTree(t *testing.T) {
 // reactive kinds.
 func TestReactiveKindsStart(t *testing.T) {
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "reactive_sequence nodes need the stepped engine") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "(reactive_sequence): the Value/Succeed/Fail style cannot run it") {
 			t.Errorf("Start: %v", r)
 		}
 	}()
