@@ -144,7 +144,7 @@ func sameTraversal(a, b Traversal) bool {
 
 // enterCustom asks custom position p which child to enter, and records its
 // new state (and any random draws) in a new extra.
-func (z zipper[L]) enterCustom(p *pos[L]) (zipper[L], int) {
+func (z zipper[L]) enterCustom(p *place[L]) (zipper[L], int) {
 	t := z.traversal(p)
 	x := *z.ext
 	i, next := t.Enter(Context{children: len(p.children), child: -1, rng: &x.rng})
@@ -156,7 +156,7 @@ func (z zipper[L]) enterCustom(p *pos[L]) (zipper[L], int) {
 
 // reactCustom tells custom position p that its child ended, records its new
 // state, and returns what it does next (checked).
-func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Move) {
+func (z zipper[L]) reactCustom(p *place[L], child int, ok bool) (zipper[L], Move) {
 	t := z.traversal(p)
 	x := *z.ext
 	c := Context{children: len(p.children), child: child, rng: &x.rng}
@@ -181,7 +181,7 @@ func (z zipper[L]) reactCustom(p *pos[L], child int, ok bool) (zipper[L], Move) 
 }
 
 // traversal returns the current state of custom position p.
-func (z zipper[L]) traversal(p *pos[L]) Traversal {
+func (z zipper[L]) traversal(p *place[L]) Traversal {
 	if z.ext.custom != nil {
 		if t, ok := z.ext.custom.Get(p.id); ok {
 			return t

@@ -208,7 +208,7 @@ func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
 	}
 	return func(yield func(Node[L], int) bool) {
 		d := t.z.depth()
-		path := make([]*pos[L], d+1)
+		path := make([]*place[L], d+1)
 		p := t.z.focus
 		for i := d; i >= 0; i-- {
 			path[i], p = p, p.parent

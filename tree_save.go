@@ -77,7 +77,7 @@ func clipMessage(s string) string {
 func (n Node[L]) Fingerprint() uint64 { return compiled(n.must("Fingerprint")).fingerprint }
 
 // fingerprint hashes the structure of a compiled program.
-func fingerprintOf[L any](all []pos[L]) uint64 {
+func fingerprintOf[L any](all []place[L]) uint64 {
 	h := fnv.New64a()
 	var buf [binary.MaxVarintLen64]byte
 	put := func(x uint64) { h.Write(buf[:binary.PutUvarint(buf[:], x)]) }
@@ -576,7 +576,7 @@ func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra[L], e
 // restoreCounts returns the stack of counters saved in counts: they belong
 // to RepeatN ancestors of focus, deepest first, and have 1 to n-1 runs
 // left.
-func restoreCounts[L any](focus *pos[L], counts [][2]uint64, at places) (*count[L], error) {
+func restoreCounts[L any](focus *place[L], counts [][2]uint64, at places) (*count[L], error) {
 	anc := focus.parent
 	cells := make([]count[L], len(counts))
 	for i, c := range counts {

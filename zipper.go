@@ -21,7 +21,7 @@ import (
 // count is one cell of the persistent stack of RepeatN counters: the RepeatN
 // position at has left runs of its child to go, this one included.
 type count[L any] struct {
-	at   *pos[L]
+	at   *place[L]
 	left int32
 	next *count[L]
 }
@@ -30,7 +30,7 @@ type count[L any] struct {
 // return zippers by value (which keeps the hot path in registers), and
 // everything it points to is never modified.
 type zipper[L any] struct {
-	focus  *pos[L]
+	focus  *place[L]
 	counts *count[L]
 	ext    *extra[L] // nil for definitions with no Random, custom or parallel node
 }
@@ -43,7 +43,7 @@ type extra[L any] struct {
 	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
 	// The fields below serve parallel positions (parallel.go).
 	frame  *frame[L] // the running parallel at the focus of this cursor, or nil
-	halted []*pos[L] // the leaves that the signal making this version halted
+	halted []*place[L] // the leaves that the signal making this version halted
 	par    bool      // the definition has parallel positions: signals take the slow path
 	// mem is the version's memory. A Tree has an extra when its program
 	// needs one (random, custom or parallel positions), or else, with
@@ -57,7 +57,7 @@ type extra[L any] struct {
 // drawing for Random nodes and asking custom nodes on the way. It is small
 // enough to inline: the common case, a static first descent to a leaf, is
 // one load.
-func (z zipper[L]) descend(p *pos[L]) zipper[L] {
+func (z zipper[L]) descend(p *place[L]) zipper[L] {
 	if p = p.enter; p.kind == KindLeaf {
 		z.focus = p
 		return z
@@ -66,7 +66,7 @@ func (z zipper[L]) descend(p *pos[L]) zipper[L] {
 }
 
 // descendFrom goes on with a descent at p, a Random or custom position.
-func (z zipper[L]) descendFrom(p *pos[L]) zipper[L] {
+func (z zipper[L]) descendFrom(p *place[L]) zipper[L] {
 	for {
 		switch p.kind {
 		case KindLeaf:
@@ -193,7 +193,7 @@ func (z zipper[L]) depth() int {
 }
 
 // root returns the compiled root position.
-func (z zipper[L]) root() *pos[L] {
+func (z zipper[L]) root() *place[L] {
 	p := z.focus
 	for p.parent != nil {
 		p = p.parent
