@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"iter"
 	"sync/atomic"
+
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // Node is a static, immutable behavior tree definition over leaf type L.
@@ -36,7 +38,7 @@ type node[L any] struct {
 	weights    []int // RandomWeighted: the weight of each child
 	cumWeights []int // RandomWeighted: cumWeights[i] = weights[0] + ... + weights[i]
 	total      int   // RandomWeighted: the sum of the weights
-	custom     Traversal
+	custom     custom.Traversal
 	size       int  // nodes in this subtree, this one included
 	random     bool // the subtree has a Random or RandomWeighted node
 	hasCust    bool // the subtree has a custom node
@@ -178,10 +180,6 @@ func (n Node[L]) Children() iter.Seq[Node[L]] {
 		}
 	}
 }
-
-// Traversal returns the logic of a custom node built with [CustomNode], and
-// nil for any other node.
-func (n Node[L]) Traversal() Traversal { return n.must("Traversal").custom }
 
 // Size returns the number of nodes in n's subtree, n included.
 func (n Node[L]) Size() int { return n.must("Size").size }

@@ -2,7 +2,7 @@ package behaviortree
 
 // This file saves and restores Value/Succeed/Fail versions (Tree): the
 // binary and JSON forms, Restore, and what custom nodes save
-// (SavableTraversal). Saved (saved.go) wraps them for both styles.
+// (custom.Savable). Saved (saved.go) wraps them for both styles.
 
 import (
 	"bytes"
@@ -18,25 +18,13 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // ErrWrongDefinition is wrapped by the error of restoring a state against a
 // definition other than the one it was saved from.
 var ErrWrongDefinition = errors.New("the state was saved from a different definition")
-
-// SavableTraversal is a [Traversal] whose state can be saved and restored
-// with the tree. A tree whose custom nodes have changed state can be saved
-// only if every such state implements it. UnmarshalState is called on the
-// definition's own Traversal value, with what MarshalState returned and the
-// node's number of children. Saved states are input: UnmarshalState must
-// reject data that does not make a valid state for the node (a child index
-// out of range, say) with an error, since a state that later names a child
-// out of range panics.
-type SavableTraversal interface {
-	Traversal
-	MarshalState() ([]byte, error)
-	UnmarshalState(data []byte, children int) (Traversal, error)
-}
 
 // StateError reports a saved state that cannot be restored. Where says
 // where: "byte 13" in the binary form, a field name in JSON. Msg repeats at
@@ -176,9 +164,9 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 	it := x.custom.Iterator()
 	for !it.Done() {
 		id, tr, _ := it.Next()
-		st, ok := tr.(SavableTraversal)
+		st, ok := tr.(custom.Savable)
 		if !ok {
-			return nil, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement SavableTraversal", id, tr)
+			return nil, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement custom.Savable", id, tr)
 		}
 		data, err := st.MarshalState()
 		if err != nil {
@@ -193,7 +181,7 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 // MarshalBinary encodes t's running state in a compact binary form, which
 // [Restore] reads back against the same definition. It returns an error for
 // the zero Tree, and for a custom node state that cannot be saved (see
-// [SavableTraversal]).
+// [custom.Savable]).
 //
 // A state holds only what a version adds to its definition: the focused
 // position, the RepeatN counters that have counted down, the random state,
@@ -217,7 +205,7 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 //   - the number of counters, then each counter's position and runs left
 //     (1 to its RepeatN's count minus 1), deepest first, all uvarints;
 //   - the number of custom states, then each one's position, byte length
-//     and bytes (from [SavableTraversal.MarshalState]), by increasing
+//     and bytes (from [custom.Savable]'s MarshalState), by increasing
 //     position, the numbers uvarints;
 //   - in format version 2 only, which a version with a non-empty memory
 //     saves in, the memory: its keys and their values with their types.
@@ -603,10 +591,10 @@ func restoreCounts[L any](focus *place[L], counts [][2]uint64, at places) (*coun
 
 // restoreCustom sets the custom states saved in custom into x: each at a
 // custom node, by increasing position, and accepted by its
-// [SavableTraversal.UnmarshalState].
-func restoreCustom[L any](prog *program[L], x *extra[L], custom []savedCustom, at places) error {
+// [custom.Savable]'s UnmarshalState.
+func restoreCustom[L any](prog *program[L], x *extra[L], saved []savedCustom, at places) error {
 	last := -1
-	for i, c := range custom {
+	for i, c := range saved {
 		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != KindCustom {
 			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("position %d is not a custom node", c.id)}
 		}
@@ -615,9 +603,9 @@ func restoreCustom[L any](prog *program[L], x *extra[L], custom []savedCustom, a
 		}
 		last = int(c.id)
 		p := &prog.all[c.id]
-		st, ok := p.def.custom.(SavableTraversal)
+		st, ok := p.def.custom.(custom.Savable)
 		if !ok {
-			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement SavableTraversal", p.def.custom)}
+			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement custom.Savable", p.def.custom)}
 		}
 		tr, err := st.UnmarshalState(c.state, len(p.children))
 		if err != nil {

@@ -13,23 +13,24 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // savableSelect is resumingSelect with its state savable.
 type savableSelect struct{ resumingSelect }
 
-func (s savableSelect) Enter(c bt.Context) (int, bt.Traversal) { return s.at, s }
-func (s savableSelect) OnSucceed(c bt.Context) (bt.Move, bt.Traversal) {
-	return bt.MoveSucceed, savableSelect{resumingSelect{at: c.Child()}}
+func (s savableSelect) Enter(c custom.Context) (int, custom.Traversal) { return s.at, s }
+func (s savableSelect) OnSucceed(c custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, savableSelect{resumingSelect{at: c.Child()}}
 }
-func (s savableSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
+func (s savableSelect) OnFail(c custom.Context) (custom.Move, custom.Traversal) {
 	if next := c.Child() + 1; next < c.Len() {
-		return bt.MoveTo(next), s
+		return custom.To(next), s
 	}
-	return bt.MoveFail, savableSelect{}
+	return custom.Fail, savableSelect{}
 }
 func (s savableSelect) MarshalState() ([]byte, error) { return []byte(strconv.Itoa(s.at)), nil }
-func (savableSelect) UnmarshalState(b []byte, children int) (bt.Traversal, error) {
+func (savableSelect) UnmarshalState(b []byte, children int) (custom.Traversal, error) {
 	at, err := strconv.Atoi(string(b))
 	if err != nil || at < 0 || at >= children {
 		return nil, fmt.Errorf("bad resume point %q for %d children", b, children)
@@ -106,7 +107,7 @@ func TestSaveRestoreRandomAndCustom(t *testing.T) {
 	// A custom state that cannot be saved is an error, not a silent loss.
 	plain := bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaves("x", "y")...))
 	w := bt.Start(plain).Fail().Succeed()
-	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement SavableTraversal") {
+	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement custom.Savable") {
 		t.Errorf("saving an unsavable custom state: %v", err)
 	}
 	if _, err := bt.Start(plain).MarshalBinary(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // trace applies signals (s/f) to t and returns the values after each,
@@ -262,7 +263,7 @@ func TestConstructorPanics(t *testing.T) {
 		}, "behaviortree.Sequence: the tree would have more than 67108864 places"},
 		{"zero step", func() { bt.Start(bt.CustomNode[string](zeroStep{}, l("a"))).Succeed() },
 			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Move"},
-		{"negative step", func() { bt.MoveTo(-1) }, "behaviortree.MoveTo: negative child index"},
+		{"negative step", func() { custom.To(-1) }, "custom.To: negative child index"},
 		{"invalid signal", func() { bt.Start(l("a")).Signal(bt.Status(7)) }, "behaviortree.Tree.Signal: invalid Status(7)"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
@@ -297,17 +298,17 @@ func TestConstructorPanics(t *testing.T) {
 
 type badEnter struct{}
 
-func (badEnter) Enter(bt.Context) (int, bt.Traversal) { return 3, nil }
+func (badEnter) Enter(custom.Context) (int, custom.Traversal) { return 3, nil }
 
 // zeroStep forgets to set its step.
 type zeroStep struct{}
 
-func (zeroStep) Enter(bt.Context) (int, bt.Traversal)         { return 0, nil }
-func (zeroStep) OnSucceed(bt.Context) (bt.Move, bt.Traversal) { return bt.Move(0), nil }
-func (zeroStep) OnFail(bt.Context) (bt.Move, bt.Traversal)    { return bt.MoveFail, nil }
+func (zeroStep) Enter(custom.Context) (int, custom.Traversal)             { return 0, nil }
+func (zeroStep) OnSucceed(custom.Context) (custom.Move, custom.Traversal) { return custom.Move(0), nil }
+func (zeroStep) OnFail(custom.Context) (custom.Move, custom.Traversal)    { return custom.Fail, nil }
 
-func (badEnter) OnSucceed(bt.Context) (bt.Move, bt.Traversal)  { return bt.MoveSucceed, nil }
-func (b badEnter) OnFail(c bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, nil }
+func (badEnter) OnSucceed(custom.Context) (custom.Move, custom.Traversal)  { return custom.Succeed, nil }
+func (b badEnter) OnFail(c custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, nil }
 
 // TestCustomStatePersists checks that custom node state is kept per version
 // and per place in the tree.

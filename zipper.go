@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/benbjohnson/immutable"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // This file holds the persistent zipper: a small immutable cursor over a
@@ -40,11 +41,11 @@ type zipper[L any] struct {
 // it, so that the zipper stays three words and lives in registers.
 type extra[L any] struct {
 	rng    rand.PCG
-	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
+	custom *immutable.Map[int32, custom.Traversal] // nil until a custom node changes state
 	// The fields below serve parallel positions (parallel.go).
-	frame  *frame[L] // the running parallel at the focus of this cursor, or nil
+	frame  *frame[L]   // the running parallel at the focus of this cursor, or nil
 	halted []*place[L] // the leaves that the signal making this version halted
-	par    bool      // the definition has parallel positions: signals take the slow path
+	par    bool        // the definition has parallel positions: signals take the slow path
 	// mem is the version's memory. A Tree has an extra when its program
 	// needs one (random, custom or parallel positions), or else, with
 	// memOnly set, only while its memory is not empty: so a Tree stays
@@ -164,15 +165,15 @@ func (z zipper[L]) repeat(m move[L]) (zipper[L], move[L]) {
 // returns the move to make next: entering a child, or the node's own end.
 func (z zipper[L]) custom(m move[L]) (zipper[L], move[L]) {
 	par := m.to.parent
-	var step Move
+	var step custom.Move
 	z, step = z.reactCustom(par, int(m.to.index), m.ok)
 	switch step {
-	case MoveSucceed:
+	case custom.Succeed:
 		return z, par.up[1]
-	case MoveFail:
+	case custom.Fail:
 		return z, par.up[0]
 	}
-	return z, move[L]{to: par.children[step.child()]} // checked by reactCustom: in range
+	return z, move[L]{to: par.children[step.Child()]} // checked by reactCustom: in range
 }
 
 // b2i is 1 for true and 0 for false.
