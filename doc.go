@@ -24,9 +24,9 @@
 //     exactly those of the Elixir library behavior_tree 0.3.1. Use it when
 //     the handlers live far from the tree: over a network, in a UI, in a
 //     turn that ends later.
-//   - Fluent: a [FluentBuilder] builds trees with FluentBehaviourTree's
-//     calls, run by [NewFluent] and [Stepped.Tick]. Its nodes start again
-//     from their first child at every tick.
+//   - Fluent: package fluent builds trees with FluentBehaviourTree's
+//     calls and runs them on the stepped engine ([Stepped.Tick]). Its
+//     nodes start again from their first child at every tick.
 //
 // A stepped NPC that walks, waits, and attacks while an enemy is near
 // (from Example_stepped; each turn, the game calls npc.Step()):

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
 // steppedForHistory returns a stepped tree whose agent is pure, so that
@@ -125,7 +126,7 @@ func TestSteppedHistoryTick(t *testing.T) {
 		seen = append(seen, td.DeltaTime)
 		return bt.Success
 	}}))
-	tree, err := bt.NewFluent(def)
+	tree, err := fluent.New(def)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ type node[L any] struct {
 	stepped  bool      // the subtree has a stepped-only kind or attributes: Start refuses it
 	sprog    atomic.Pointer[sprogram[L]]
 
-	// name is the node's name, or "" (a FluentBuilder names every node).
+	// name is the node's name, or "" (package fluent's Builder names every node).
 	name string
 }
 
@@ -139,8 +139,8 @@ func inner[L any](k Kind, children []Node[L]) Node[L] {
 // compile to gigabytes.
 const maxNodes = 1 << 26
 
-// Name returns the name n was given by a [FluentBuilder] call (the
-// first argument of Sequence, Do, ...), or "" for a node without one.
+// Name returns the name that package fluent's Builder gave n (the first
+// argument of Sequence, Do, ...), or "" for a node without one.
 func (n Node[L]) Name() string { return n.must("Name").name }
 
 // IsZero reports whether n is the zero Node, which is not a valid definition.

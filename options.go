@@ -2,7 +2,7 @@ package behaviortree
 
 import "time"
 
-// Option configures a tree: [Start], [NewStepped] and [NewFluent] take
+// Option configures a tree: [Start], [NewStepped] and fluent.New take
 // them. [WithSeed] serves both styles; [WithRandom], [WithDeltaTime] and
 // [WithTurnClock] are for stepped trees, and Start panics when given one.
 type Option func(*config)

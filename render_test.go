@@ -13,6 +13,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
 // maxTextIndent is the levels of branches that WriteText draws (its doc).
@@ -711,11 +712,11 @@ func TestReactiveKindDrawings(t *testing.T) {
 	}
 }
 
-// TestFluentPicture checks that a tree built with a FluentBuilder draws
+// TestFluentPicture checks that a tree built with a fluent.Builder draws
 // its Selector as a select and its Sequence as a sequence, both dashed
 // (they are the reactive kinds), and not alike.
 func TestFluentPicture(t *testing.T) {
-	def, err := bt.NewFluentBuilder().
+	def, err := fluent.NewBuilder().
 		Sequence("seq").
 		Selector("sel").
 		Condition("c", func(bt.TimeData) bool { return true }).
