@@ -263,17 +263,31 @@ func (n Node[L]) Attrs() []Attr[L] {
 	return out
 }
 
+// styleRefusal is how [Start] and [NewStepped] say that their style
+// cannot run a node of a definition: the same words from both, after the
+// function's name, naming the node by its preorder index and what it is.
+// Start panics with them (it has no error to return: see the package
+// doc's "Errors and panics"); NewStepped returns them as its error.
+func styleRefusal(id int, what string, stepped bool) string {
+	if stepped {
+		return fmt.Sprintf("node %d (%s): the stepped style cannot run it (a Value/Succeed/Fail kind: use Start)", id, what)
+	}
+	return fmt.Sprintf("node %d (%s): the Value/Succeed/Fail style cannot run it (a stepped kind: use NewStepped)", id, what)
+}
+
 // steppedOnly returns the panic message of Start for a definition that
 // needs the stepped engine, naming the first node that does.
 func steppedOnly[L any](fn string, root *node[L]) string {
+	id := 0
 	for c := range (Node[L]{root}).Preorder() {
 		nd := c.n
 		if kinds[nd.kind].stepped {
-			return fmt.Sprintf("behaviortree.%s: %s nodes need the stepped engine (use NewStepped)", fn, nd.kind)
+			return "behaviortree." + fn + ": " + styleRefusal(id, nd.kind.String(), false)
 		}
 		if nd.attrs != nil {
-			return fmt.Sprintf("behaviortree.%s: attributes (guards and callbacks) need the stepped engine (use NewStepped)", fn)
+			return "behaviortree." + fn + ": " + styleRefusal(id, nd.kind.String()+" with guards or callbacks", false)
 		}
+		id++
 	}
 	return "behaviortree." + fn + ": the definition needs the stepped engine (use NewStepped)"
 }

@@ -8,7 +8,7 @@ package behaviortree
 // place its own position, with a parent link, its index there, its next
 // sibling and its precomputed first descent, and works out for each
 // position and outcome where the traversal goes next: the runtime rule of
-// every Elixir-style kind is in [pos.ended].
+// every Elixir-style kind is in [place.ended].
 
 // program is a compiled definition: a transition table. Its rows are the
 // positions in preorder; a row's up[outcome] is the move to make when that
@@ -18,25 +18,25 @@ package behaviortree
 // a leaf, a Random, a RandomWeighted, a custom or a parallel position in its
 // subtree.
 type program[L any] struct {
-	all         []pos[L]
+	all         []place[L]
 	random      bool   // some position draws at random on entry
 	par         bool   // some position is a parallel (parallel.go)
 	custom      bool   // some position is a custom node
 	fingerprint uint64 // hash of the structure, for saved states
 }
 
-// pos is one place in a compiled definition.
-type pos[L any] struct {
+// place is one place in a compiled definition.
+type place[L any] struct {
 	kind     Kind
 	index    int32    // index in parent.children
 	id       int32    // preorder number
 	n        int32    // RepeatN's count
 	need     [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
-	parent   *pos[L]
-	next     *pos[L]    // next sibling, or nil
-	enter    *pos[L]    // where entering this position afresh descends to
+	parent   *place[L]
+	next     *place[L]    // next sibling, or nil
+	enter    *place[L]    // where entering this position afresh descends to
 	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
-	children []*pos[L]
+	children []*place[L]
 	def      *node[L]
 	leaf     L
 }
@@ -55,11 +55,11 @@ func compiled[L any](root *node[L]) *program[L] {
 
 // compile lays root's subtree out as positions, without recursion.
 func compile[L any](root *node[L]) *program[L] {
-	prog := &program[L]{all: make([]pos[L], root.size), random: root.random, custom: root.hasCust, par: root.frontier}
-	kids := make([]*pos[L], root.size-1) // backing store of every children slice
+	prog := &program[L]{all: make([]place[L], root.size), random: root.random, custom: root.hasCust, par: root.frontier}
+	kids := make([]*place[L], root.size-1) // backing store of every children slice
 	type item struct {
 		nd     *node[L]
-		parent *pos[L]
+		parent *place[L]
 		index  int
 	}
 	stack := []item{{nd: root}}
@@ -68,7 +68,7 @@ func compile[L any](root *node[L]) *program[L] {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		p := &prog.all[id]
-		*p = pos[L]{kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
+		*p = place[L]{kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
 		p.need = parallelNeeds(it.nd)
 		id++
 		if it.parent != nil {
@@ -114,7 +114,7 @@ func compile[L any](root *node[L]) *program[L] {
 // (a RepeatN's counter, a custom node's state) is worked out once, at
 // compile time.
 type move[L any] struct {
-	to   *pos[L]
+	to   *place[L]
 	kind moveKind
 	ok   bool // the outcome that arrives, for moveRepeat and moveCustom; the root's, for moveRestart
 }
@@ -131,7 +131,7 @@ const (
 
 // ended returns the move for p ending with outcome ok. p's parent's moves
 // must already be set.
-func (p *pos[L]) ended(ok bool) move[L] {
+func (p *place[L]) ended(ok bool) move[L] {
 	par := p.parent
 	if par == nil {
 		return move[L]{to: p, kind: moveRestart, ok: ok}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // resumingSelect is a select that resumes where it left off: each time it is
@@ -11,17 +12,17 @@ import (
 // Its state, the child to start at, is kept by the tree.
 type resumingSelect struct{ at int }
 
-func (r resumingSelect) Enter(c bt.Context) (int, bt.Traversal) { return r.at, r }
+func (r resumingSelect) Enter(c custom.Context) (int, custom.Traversal) { return r.at, r }
 
-func (r resumingSelect) OnSucceed(c bt.Context) (bt.Move, bt.Traversal) {
-	return bt.MoveSucceed, resumingSelect{at: c.Child()} // stay on the child that worked
+func (r resumingSelect) OnSucceed(c custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, resumingSelect{at: c.Child()} // stay on the child that worked
 }
 
-func (r resumingSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
+func (r resumingSelect) OnFail(c custom.Context) (custom.Move, custom.Traversal) {
 	if next := c.Child() + 1; next < c.Len() {
-		return bt.MoveTo(next), r
+		return custom.To(next), r
 	}
-	return bt.MoveFail, resumingSelect{} // all failed: next time, from the top
+	return custom.Fail, resumingSelect{} // all failed: next time, from the top
 }
 
 // A custom node: a select that remembers which child last worked. Under
@@ -51,18 +52,20 @@ func ExampleCustomNode() {
 // random state, and fails as soon as one child fails.
 type randomStart struct{}
 
-func (randomStart) Enter(c bt.Context) (int, bt.Traversal) { return c.Rand().IntN(c.Len()), nil }
-func (randomStart) OnSucceed(bt.Context) (bt.Move, bt.Traversal) {
-	return bt.MoveSucceed, nil
+func (randomStart) Enter(c custom.Context) (int, custom.Traversal) {
+	return c.Rand().IntN(c.Len()), nil
 }
-func (randomStart) OnFail(bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, nil }
+func (randomStart) OnSucceed(custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, nil
+}
+func (randomStart) OnFail(custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, nil }
 
 // holder is a custom node state that == cannot compare (it holds a slice in
 // an interface); the tree must still keep it without panicking.
 type holder struct{ seen any }
 
-func (h holder) Enter(bt.Context) (int, bt.Traversal) { return 0, holder{seen: []int{1}} }
-func (h holder) OnSucceed(bt.Context) (bt.Move, bt.Traversal) {
-	return bt.MoveSucceed, holder{seen: []int{2}}
+func (h holder) Enter(custom.Context) (int, custom.Traversal) { return 0, holder{seen: []int{1}} }
+func (h holder) OnSucceed(custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, holder{seen: []int{2}}
 }
-func (h holder) OnFail(bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, h }
+func (h holder) OnFail(custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, h }

@@ -24,9 +24,9 @@
 //     exactly those of the Elixir library behavior_tree 0.3.1. Use it when
 //     the handlers live far from the tree: over a network, in a UI, in a
 //     turn that ends later.
-//   - Fluent: a [FluentBuilder] builds trees with FluentBehaviourTree's
-//     calls, run by [NewFluent] and [Stepped.Tick]. Its nodes start again
-//     from their first child at every tick.
+//   - Fluent: package fluent builds trees with FluentBehaviourTree's
+//     calls and runs them on the stepped engine ([Stepped.Tick]). Its
+//     nodes start again from their first child at every tick.
 //
 // A stepped NPC that walks, waits, and attacks while an enemy is near
 // (from Example_stepped; each turn, the game calls npc.Step()):
@@ -42,13 +42,13 @@
 //	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))
 //
 // The runnable examples (Example_npc first) show the rest: undo with a
-// [SteppedHistory], saving with [Stepped.Save], memory through a
+// [History], saving with [Stepped.Save], memory through a
 // [Blackboard].
 //
 // # Versions, memory and saving
 //
 // A version stays valid forever and may be used from many goroutines at
-// once without locks. [History] and [SteppedHistory] keep timelines of
+// once without locks. [History] keeps timelines of
 // versions with undo and redo. [Tree.Save] and [Stepped.Save] return a
 // [Saved], which marshals to JSON or binary on its own and restores with
 // its definition ([Saved.Restore], [Saved.RestoreStepped]). The game world
@@ -62,11 +62,14 @@
 // the rest) panic on misuse, with a message that names the constructor,
 // as regexp.MustCompile does. Everything that reads outside data (MDSL and
 // JSON definitions, saved states) returns an error that says what was
-// wrong and where, and never panics. [NewStepped] returns an error for a
-// definition the stepped engine cannot run; [Start] panics for one the
-// Value/Succeed/Fail style cannot run. An agent function that panics or
-// returns an invalid result makes [Stepped.Step] return an error, and the
-// version stepped stays valid.
+// wrong and where, and never panics. A style given a node it cannot run
+// says so in the same words, naming the node: [NewStepped], which returns
+// an error for its other failures too, returns it; [Start], which has no
+// error to return, panics with it (that mistake is in the code: readers
+// never give it such a node, since [ParseJSON] reads only the kinds Start
+// runs and every MDSL or Mistreevous tree has a Root). An agent function
+// that panics or returns an invalid result makes [Stepped.Step] return an
+// error, and the version stepped stays valid.
 //
 // # Time and randomness
 //

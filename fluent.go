@@ -1,65 +1,20 @@
-// # FluentBehaviourTree
+// FluentBehaviourTree's nodes and leaves, for the engine.
 //
-// (A section for the package doc.)
-//
-// The package builds and ticks trees as the C# library FluentBehaviourTree
-// does (github.com/codecapers/Fluent-Behaviour-Tree, its last commit): a
-// [FluentBuilder] has the library's calls (Sequence, Selector, Parallel,
-// Inverter, Do, Condition, Splice, End, Build), typed for Go, and builds an
-// ordinary [Node] of leaf type [Fluent], which [NewFluent] runs on the
-// stepped engine; [Stepped.Tick] is the library's Tick(TimeData). Since the
-// tree is a stepped tree like any other, History, saving, pictures and
-// events work for it, and it may sit inside a larger stepped tree.
-//
-// The builder makes nodes of these kinds (kinds.go), whose rules live in
-// the stepped engine (stepped.go):
-//
-//   - Sequence is a [ReactiveSequence] and Selector a [ReactiveSelect]:
-//     every step updates the children from the first, so a child that was
-//     running is not resumed where an earlier child decides otherwise; the
-//     first child that does not go on (Failure or Running for a sequence,
-//     Success or Running for a selector) decides. An empty sequence
-//     succeeds and an empty selector fails.
-//   - Parallel(name, failN, succeedN) is a [ReactiveParallel]: every step
-//     updates every child, then counts the successes and failures of that
-//     step only; succeedN successes succeed (checked first), failN failures
-//     fail, and a count of 0 or less switches that outcome off. Children
-//     still running are never stopped.
-//   - Inverter is a [Negate] (which passes Running through), or, without a
-//     child, an [EmptyInverter], whose update is the error
-//     [ErrEmptyInverter] ("InverterNode must have a child node!").
-//   - Do is a [Leaf] (an action) and Condition a [Condition]; both call the
-//     function in their [Fluent] value with the step's [TimeData].
-//
-// A Fluent tree keeps nothing between ticks: what a version holds is the
-// states of the last tick's nodes, for pictures and events, and the next
-// tick gives the same leaf calls from any version.
-//
-// The conformance test (fluent_conformance_test.go) replays the 1,000
-// cases recorded from the real library (testdata/fluent-behaviour-tree.jsonl.gz):
-// the same leaf calls in the same order, with the same deltas, and the same
-// status or error at every tick, and the same builder errors, exception
-// class and message, at the same call.
-//
-// Departures, where the C# builder silently accepts a likely mistake and a
-// FluentBuilder refuses with an error whose Strict field is set (each has
-// a test in fluent_test.go, and the conformance test checks the corpus
-// cases they apply to against them):
-//
-//   - Build while nodes are still open (C# returns the node that was ended
-//     last, an inner node, and ignores the open ones);
-//   - a second top-level tree after the first was ended (C# builds both and
-//     returns the one ended last);
-//   - Build called a second time (C# returns the same tree again, or a later
-//     one);
-//   - Do or Condition with a nil function (C# fails only at the tick);
-//   - a tree of more than 67,108,864 places (C# has no limit).
+// Package fluent (fluent/) builds trees with FluentBehaviourTree's calls;
+// this file holds what the engine needs to run them: the leaf type
+// [Fluent] and the [TimeData] of a tick, the reactive kinds' constructors
+// (whose rules live in stepped.go: reactive, reactiveParallel), the errors
+// of the library ([FluentError], [ErrEmptyInverter]), and the fast path of
+// a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
+// package fluent reaches through internal/hook. The pure evaluation of
+// memoryless subtrees is at the end.
 
 package behaviortree
 
 import (
-	"fmt"
 	"strconv"
+
+	"github.com/zipbt/behaviortree/internal/hook"
 )
 
 // TimeData is what a tick passes to every leaf (FluentBehaviourTree's
@@ -72,8 +27,8 @@ type TimeData struct {
 
 // Fluent is the leaf value of a FluentBehaviourTree tree: its name, and the
 // function its leaf calls: Do for an action leaf ([Leaf]), If for a
-// condition leaf ([Condition]). A [FluentBuilder] makes them; trees built
-// by hand must set the function their kind calls.
+// condition leaf ([Condition]). Package fluent's Builder makes them; trees
+// built by hand must set the function their kind calls.
 type Fluent struct {
 	Name string
 	Do   func(td TimeData) Status
@@ -83,25 +38,21 @@ type Fluent struct {
 // String returns f's name.
 func (f Fluent) String() string { return f.Name }
 
-// fluentAgent runs Fluent leaves.
-var fluentAgent = Agent[Fluent]{
-	TimedAction:    func(v Fluent, td TimeData) Result { return Result{Status: v.Do(td)} },
-	TimedCondition: func(v Fluent, td TimeData) bool { return v.If(td) },
+// Package fluent builds and runs trees of Fluent leaves through these.
+func init() {
+	hook.NewFluent = newFluent
+	hook.NameFluent = nameFresh[Fluent]
 }
 
-// FluentAgent returns the agent that runs [Fluent] leaves: an action calls
-// its Do function and a condition its If function, with the tick's
-// [TimeData].
-func FluentAgent() Agent[Fluent] { return fluentAgent }
-
-// NewFluent returns a ready stepped tree for def, a tree of [Fluent]
-// leaves (usually from [FluentBuilder.Build]), run by [FluentAgent]. Tick
-// it with [Stepped.Tick]; [State.Status] turns its state into the status
-// FluentBehaviourTree's Tick returns.
-func NewFluent(def Node[Fluent], opts ...Option) (Stepped[Fluent], error) {
-	t, err := NewStepped(def, fluentAgent, opts...)
+// newFluent returns a ready stepped tree for def, run by a, the agent of
+// Fluent leaves (fluent.Agent: an action calls its Do function, a
+// condition its If). It is fluent.New, through internal/hook: when def has
+// a memoryless subtree, the engine calls the leaves' own functions by node
+// (machine.fluent, stepped_agent.go) rather than through a.
+func newFluent(def Node[Fluent], a Agent[Fluent], opts []Option) (Stepped[Fluent], error) {
+	t, err := NewStepped(def, a, opts...)
 	if err != nil {
-		return t, fmt.Errorf("behaviortree.NewFluent: %w", err)
+		return t, err
 	}
 	if t.m.p.pure != nil {
 		fl := &fluentFuncs{do: make([]func(TimeData) Status, len(t.m.p.leaves)), cond: make([]func(TimeData) bool, len(t.m.p.leaves))}
@@ -113,8 +64,16 @@ func NewFluent(def Node[Fluent], opts ...Option) (Stepped[Fluent], error) {
 	return t, nil
 }
 
+// nameFresh gives n the name name in place: n must have just been built
+// and be held by nothing else yet. Package fluent's builder names every
+// node it builds with it, through internal/hook.
+func nameFresh[L any](n Node[L], name string) Node[L] {
+	n.n.name = name
+	return n
+}
+
 // fluentFuncs are the functions of a Fluent tree's leaves, by node, which
-// the engine's pure evaluation calls directly, as fluentAgent would.
+// the engine's pure evaluation calls directly, as fluent.Agent would.
 type fluentFuncs struct {
 	do   []func(TimeData) Status
 	cond []func(TimeData) bool
@@ -181,10 +140,10 @@ const (
 	ArgumentNullException     = "ArgumentNullException"
 )
 
-// FluentError is an error of a [FluentBuilder] call, or of a tick of an
-// [EmptyInverter]: the exception FluentBehaviourTree throws there, or, with
-// Strict set, a refusal of our own where the library goes on silently (see
-// the package doc's departures).
+// FluentError is an error of a call of package fluent's Builder, or of a
+// tick of an [EmptyInverter]: the exception FluentBehaviourTree throws
+// there, or, with Strict set, a refusal of our own where the library goes
+// on silently (see the departures in package fluent's documentation).
 type FluentError struct {
 	// Exception is the C# class of the exception: ApplicationException,
 	// InvalidOperationException or ArgumentNullException; "" when Strict.
@@ -209,7 +168,7 @@ func (e FluentError) Error() string {
 	if e.Method == "" {
 		return e.Message
 	}
-	return "behaviortree.FluentBuilder." + e.Method + " (call " + strconv.Itoa(e.Call) + "): " + e.Message
+	return "fluent.Builder." + e.Method + " (call " + strconv.Itoa(e.Call) + "): " + e.Message
 }
 
 // Unwrap returns e.Err.
@@ -219,257 +178,6 @@ func (e FluentError) Unwrap() error { return e.Err }
 // FluentBehaviourTree's ApplicationException "InverterNode must have a
 // child node!". Step's error wraps it.
 var ErrEmptyInverter error = FluentError{Exception: ApplicationException, Message: "InverterNode must have a child node!", Call: -1}
-
-// FluentBuilder builds a tree with FluentBehaviourTree's calls, which
-// chain.
-//
-// Every node it builds starts again from its first child at every tick:
-// a Fluent Sequence asks its first condition again even while its second
-// child is running, and a running child is left, without a call, as soon
-// as an earlier child decides otherwise. That is FluentBehaviourTree's
-// semantics (its nodes keep nothing between ticks). To keep a node's place
-// between ticks, build that part with [Sequence] and [Select], which
-// resume the child that was running (see ExampleFluentBuilder_resume);
-// [NewFluent] runs trees that mix both.
-//
-// Do leaves return a [Status], not a [Result]: a Fluent leaf that waits
-// for the game returns Running at every tick until its work is done (it
-// polls), since nothing would settle an [Async] between ticks that the
-// library's Tick cannot see. There is no exit (halt) hook in the builder
-// either, as FluentBehaviourTree has none, though the engine does abort a
-// running leaf that a Fluent Sequence or Selector stops reaching. For
-// both, run the tree with [NewStepped] and an [Agent] of your own whose
-// TimedAction calls the leaf's Do (returning an Async where it needs to)
-// and whose Exit stops the work, and attach [Exit] to the leaves that
-// need it: Exit is then called with aborted set when a leaf is left
-// running.
-//
-// The calls:
-//
-//	tree, err := new(bt.FluentBuilder).
-//		Sequence("attack").
-//		Condition("enemy near", near).
-//		Do("strike", strike).
-//		End().
-//		Build()
-//
-// It keeps a stack of open nodes: Sequence, Selector, Parallel and Inverter
-// open one (as a child of the node open above, if any); Do, Condition and
-// Splice add a child to the open node; End closes the open node; Build
-// returns the tree. The first misuse is kept: later calls do nothing, and
-// Build and Err return it, a [FluentError] with the library's exception
-// class and message and the index of the call. The zero FluentBuilder is
-// ready to use; a FluentBuilder builds one tree.
-type FluentBuilder struct {
-	stack []fluentOpen
-	last  Node[Fluent] // the node ended last, or the zero Node
-	built bool
-	calls int
-	err   error
-}
-
-// fluentOpen is a node that has been opened and not yet ended.
-type fluentOpen struct {
-	kind          Kind // KindReactiveSequence, KindReactiveSelect, KindReactiveParallel, or KindNegate for an Inverter
-	name          string
-	fail, succeed int
-	kids          []Node[Fluent]
-	open          bool // a child composite is open above this node: it will be the last child
-}
-
-// NewFluentBuilder returns a new, empty builder (the same as a zero
-// FluentBuilder).
-func NewFluentBuilder() *FluentBuilder { return &FluentBuilder{} }
-
-// Err returns the builder's first error, or nil.
-func (b *FluentBuilder) Err() error { return b.err }
-
-// start begins a call: it returns the call's index and whether the call
-// may proceed (no earlier error).
-func (b *FluentBuilder) start() (int, bool) {
-	i := b.calls
-	b.calls++
-	return i, b.err == nil
-}
-
-// fail records the library's exception for call i.
-func (b *FluentBuilder) fail(i int, method, exception, msg string) *FluentBuilder {
-	b.err = FluentError{Exception: exception, Message: msg, Method: method, Call: i}
-	return b
-}
-
-// strict records a refusal of our own for call i.
-func (b *FluentBuilder) strict(i int, method string, err error, format string, args ...any) *FluentBuilder {
-	b.err = FluentError{Message: fmt.Sprintf(format, args...), Method: method, Call: i, Strict: true, Err: err}
-	return b
-}
-
-// addTo checks that the open node can take one more child, as the
-// library's AddChild does.
-func (b *FluentBuilder) addTo(i int, method string) bool {
-	top := &b.stack[len(b.stack)-1]
-	if top.kind == KindNegate && (len(top.kids) > 0 || top.open) {
-		b.fail(i, method, ApplicationException, "Can't add more than a single child to InverterNode!")
-		return false
-	}
-	return true
-}
-
-// open opens a composite node.
-func (b *FluentBuilder) open(method string, o fluentOpen) *FluentBuilder {
-	i, ok := b.start()
-	if !ok {
-		return b
-	}
-	if len(b.stack) == 0 {
-		if b.last.n != nil {
-			return b.strict(i, method, nil, "a second top-level tree: %q was already ended, and a FluentBuilder builds one tree (FluentBehaviourTree would build both and return the one ended last)", b.last.n.name)
-		}
-	} else {
-		if !b.addTo(i, method) {
-			return b
-		}
-		b.stack[len(b.stack)-1].open = true
-	}
-	b.stack = append(b.stack, o)
-	return b
-}
-
-// Sequence opens a sequence named name (a [ReactiveSequence]).
-func (b *FluentBuilder) Sequence(name string) *FluentBuilder {
-	return b.open("Sequence", fluentOpen{kind: KindReactiveSequence, name: name})
-}
-
-// Selector opens a selector named name (a [ReactiveSelect]).
-func (b *FluentBuilder) Selector(name string) *FluentBuilder {
-	return b.open("Selector", fluentOpen{kind: KindReactiveSelect, name: name})
-}
-
-// Parallel opens a parallel named name that fails when failN of its
-// children fail and succeeds when succeedN succeed, in one tick (a
-// [ReactiveParallel]; note the order, failN first, as in the library).
-// The counts are not checked: 0 or less switches the outcome off.
-func (b *FluentBuilder) Parallel(name string, failN, succeedN int) *FluentBuilder {
-	return b.open("Parallel", fluentOpen{kind: KindReactiveParallel, name: name, fail: failN, succeed: succeedN})
-}
-
-// Inverter opens an inverter named name, which takes one child: a
-// [Negate] of it, or an [EmptyInverter] if it is ended without one.
-func (b *FluentBuilder) Inverter(name string) *FluentBuilder {
-	return b.open("Inverter", fluentOpen{kind: KindNegate, name: name})
-}
-
-// leaf adds a leaf to the open node.
-func (b *FluentBuilder) leaf(method string, nd *node[Fluent], nilFn bool) *FluentBuilder {
-	i, ok := b.start()
-	if !ok {
-		return b
-	}
-	if len(b.stack) == 0 {
-		return b.fail(i, method, ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.")
-	}
-	if nilFn {
-		return b.strict(i, method, nil, "%q has a nil function (FluentBehaviourTree would fail at the tick that reaches it)", nd.name)
-	}
-	if !b.addTo(i, method) {
-		return b
-	}
-	top := &b.stack[len(b.stack)-1]
-	top.kids = append(top.kids, Node[Fluent]{nd})
-	return b
-}
-
-// Do adds an action named name that calls fn at every tick that reaches
-// it, and returns its status (a [Leaf]). It is an error outside an open
-// node, and, unlike in the library, for a nil fn.
-func (b *FluentBuilder) Do(name string, fn func(td TimeData) Status) *FluentBuilder {
-	nd := &node[Fluent]{kind: KindLeaf, leaf: Fluent{Name: name, Do: fn}, size: 1, name: name}
-	return b.leaf("Do", nd, fn == nil)
-}
-
-// Condition adds a condition named name that calls fn at every tick that
-// reaches it: it succeeds when fn returns true and fails otherwise (a
-// [Condition]). It is an error outside an open node, and, unlike in the
-// library, for a nil fn.
-func (b *FluentBuilder) Condition(name string, fn func(td TimeData) bool) *FluentBuilder {
-	nd := &node[Fluent]{kind: KindCondition, leaf: Fluent{Name: name, If: fn}, size: 1, stepped: true, name: name}
-	return b.leaf("Condition", nd, fn == nil)
-}
-
-// Splice adds tree, a built tree, as a child of the open node: the node
-// itself, shared, not a copy. The zero Node is the library's null tree.
-func (b *FluentBuilder) Splice(tree Node[Fluent]) *FluentBuilder {
-	i, ok := b.start()
-	if !ok {
-		return b
-	}
-	if tree.n == nil {
-		return b.fail(i, "Splice", ArgumentNullException, "Value cannot be null.\nParameter name: subTree")
-	}
-	if len(b.stack) == 0 {
-		return b.fail(i, "Splice", ApplicationException, "Can't splice an unnested sub-tree, there must be a parent-tree.")
-	}
-	if !b.addTo(i, "Splice") {
-		return b
-	}
-	top := &b.stack[len(b.stack)-1]
-	top.kids = append(top.kids, tree)
-	return b
-}
-
-// End closes the open node, which becomes a child of the node open below
-// it, or the tree.
-func (b *FluentBuilder) End() *FluentBuilder {
-	i, ok := b.start()
-	if !ok {
-		return b
-	}
-	if len(b.stack) == 0 {
-		return b.fail(i, "End", InvalidOperationException, "Stack empty.")
-	}
-	o := b.stack[len(b.stack)-1]
-	b.stack = b.stack[:len(b.stack)-1]
-	var nd Node[Fluent]
-	switch {
-	case o.kind == KindNegate && len(o.kids) == 0:
-		nd = build[Fluent](KindEmptyInverter, Params{}, nil)
-	default:
-		nd = build(o.kind, Params{Success: o.succeed, Failure: o.fail}, o.kids)
-	}
-	if nd.n == nil {
-		return b.strict(i, "End", errTooBig, "%q: %v", o.name, errTooBig)
-	}
-	nd.n.name = o.name
-	if len(b.stack) > 0 {
-		top := &b.stack[len(b.stack)-1]
-		top.kids = append(top.kids, nd)
-		top.open = false
-	}
-	b.last = nd
-	return b
-}
-
-// Build returns the tree: the node that was ended last, once every node
-// is ended. It returns the builder's first error if a call failed, the
-// library's error when no node was ever ended, and (unlike the library)
-// an error when nodes are still open or Build was called before.
-func (b *FluentBuilder) Build() (Node[Fluent], error) {
-	i, ok := b.start()
-	switch {
-	case !ok:
-	case b.last.n == nil:
-		b.fail(i, "Build", ApplicationException, "Can't create a behaviour tree with zero nodes")
-	case len(b.stack) > 0:
-		b.strict(i, "Build", nil, "%d node(s) still open, the innermost %q: call End for each (FluentBehaviourTree would return %q, the node ended last)",
-			len(b.stack), b.stack[len(b.stack)-1].name, b.last.n.name)
-	case b.built:
-		b.strict(i, "Build", nil, "called again: a FluentBuilder builds one tree (FluentBehaviourTree would return the node ended last again)")
-	default:
-		b.built = true
-		return b.last, nil
-	}
-	return Node[Fluent]{}, b.err
-}
 
 // The pure evaluation of memoryless subtrees. A subtree whose nodes are
 // all reactive composites, Negate, AlwaysSucceed, AlwaysFail, actions,

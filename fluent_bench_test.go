@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
 // fluentTick3 builds a FluentBehaviourTree sequence of three leaves that
@@ -13,7 +14,7 @@ func fluentTick3(calls *int) (bt.Node[bt.Fluent], error) {
 		*calls++
 		return bt.Success
 	}
-	return bt.NewFluentBuilder().Sequence("seq").Do("a", ok).Do("b", ok).Do("c", ok).End().Build()
+	return fluent.NewBuilder().Sequence("seq").Do("a", ok).Do("b", ok).Do("c", ok).End().Build()
 }
 
 // fluentTree256 builds a balanced binary tree of 256 action leaves whose
@@ -32,7 +33,7 @@ func fluentTree256(calls *int) (bt.Node[bt.Fluent], error) {
 		}
 		return bt.Failure
 	}
-	b := bt.NewFluentBuilder()
+	b := fluent.NewBuilder()
 	var build func(height int)
 	build = func(height int) {
 		if height == 0 {
@@ -58,7 +59,7 @@ func benchFluent(b *testing.B, build func(*int) (bt.Node[bt.Fluent], error)) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t, err := bt.NewFluent(def)
+	t, err := fluent.New(def)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,12 +13,13 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
 // This file replays the corpus recorded from the real FluentBehaviourTree
-// (testdata/fluent-behaviour-tree.jsonl.gz; its format and semantics are in
-// /work/shared/fluent/README.md): every case's program is built with a
-// FluentBuilder and its tree ticked, with the same leaf calls in the same
+// (testdata/fluent-behaviour-tree.jsonl.gz, or the file FLUENT_CORPUS
+// names): every case's program is built with package fluent's Builder and
+// its tree ticked, with the same leaf calls in the same
 // order, the same deltas seen, and the same status or error at every tick;
 // builder errors must be the same exception, message and call. Cases where
 // the C# builder silently accepts a likely mistake that we refuse (the
@@ -130,7 +131,7 @@ func (r *fluentReplay) cond(name string) func(bt.TimeData) bool {
 // exec runs the builder calls of program prog ("" for the main one) on a
 // fresh builder and returns the value of the last Build.
 func (r *fluentReplay) exec(prog string, raw []json.RawMessage) (bt.Node[bt.Fluent], *buildFailure) {
-	b := bt.NewFluentBuilder()
+	b := fluent.NewBuilder()
 	var result bt.Node[bt.Fluent]
 	for i, rc := range raw {
 		c, err := parseFluentCall(rc)
@@ -248,13 +249,26 @@ func fluentDeparture(c *fluentCase, prog string, raw []json.RawMessage, seen map
 // departureMethods are the builder methods at which each departure shows.
 var departureMethods = map[string]string{"open": "Build", "again": "Build", "second": "Sequence Selector Parallel Inverter"}
 
+// fluentRun is how checkFluentCase runs a tree.
+type fluentRun int
+
+const (
+	fluentPure fluentRun = iota
+	fluentEvents
+	fluentAgent
+)
+
 // checkFluentCase replays one case and returns its first difference, or
 // "" when it matches.
 //
-// With events, every tick is a TickWith with an events function, which
-// makes the engine use its general rules rather than the pure evaluation
-// of memoryless trees; the answers must be the same.
-func checkFluentCase(c *fluentCase, events bool) string {
+// How the tree runs: run is fluentPure (fluent.New, ticked with Tick: the
+// pure evaluation of memoryless trees, calling the leaves' functions
+// directly), fluentEvents (fluent.New, and every tick a TickWith with an
+// events function, which makes the engine use its general rules) or
+// fluentAgent (bt.NewStepped with fluent.Agent, ticked with Tick: the pure
+// evaluation, calling the leaves through the agent). The answers must be
+// the same.
+func checkFluentCase(c *fluentCase, run fluentRun) string {
 	r := &fluentReplay{c: c, count: map[string]int{}, cache: map[string]bt.Node[bt.Fluent]{}}
 	tree, failed := r.exec("", c.Program)
 	if len(r.calls) > 0 {
@@ -291,9 +305,12 @@ func checkFluentCase(c *fluentCase, events bool) string {
 	case tree.IsZero():
 		return "no tree"
 	}
-	t, err := bt.NewFluent(tree)
+	t, err := fluent.New(tree)
+	if run == fluentAgent {
+		t, err = bt.NewStepped(tree, fluent.Agent())
+	}
 	if err != nil {
-		return fmt.Sprintf("NewFluent: %v", err)
+		return fmt.Sprintf("New: %v", err)
 	}
 	if len(c.Trace) != c.Ticks || len(c.Deltas) == 0 {
 		return "bad case: trace and ticks disagree"
@@ -304,7 +321,7 @@ func checkFluentCase(c *fluentCase, events bool) string {
 		td := bt.TimeData{DeltaTime: float32(c.Deltas[k%len(c.Deltas)])}
 		var next bt.Stepped[bt.Fluent]
 		var err error
-		if events {
+		if run == fluentEvents {
 			next, err = t.TickWith(td, func(bt.Event[bt.Fluent]) {})
 		} else {
 			next, err = t.Tick(td)
@@ -389,7 +406,7 @@ func TestFluentConformance(t *testing.T) {
 	match := 0
 	first := ""
 	for _, c := range cases {
-		if d := checkFluentCase(c, false); d != "" {
+		if d := checkFluentCase(c, fluentPure); d != "" {
 			if first == "" {
 				first = fmt.Sprintf("%s %s: %s", c.ID, c.Name, d)
 			}
@@ -405,11 +422,15 @@ func TestFluentConformance(t *testing.T) {
 
 // TestFluentConformanceGeneralRules replays the corpus with events, so
 // through the engine's general rules for the reactive kinds rather than
-// the pure evaluation.
+// the pure evaluation, and with fluent.Agent run by bt.NewStepped, so
+// without fluent.New's direct calls of the leaves.
 func TestFluentConformanceGeneralRules(t *testing.T) {
 	for _, c := range readFluentCorpus(t, "testdata/fluent-behaviour-tree.jsonl.gz") {
-		if d := checkFluentCase(c, true); d != "" {
-			t.Fatalf("%s %s: %s", c.ID, c.Name, d)
+		if d := checkFluentCase(c, fluentEvents); d != "" {
+			t.Fatalf("events: %s %s: %s", c.ID, c.Name, d)
+		}
+		if d := checkFluentCase(c, fluentAgent); d != "" {
+			t.Fatalf("fluent.Agent: %s %s: %s", c.ID, c.Name, d)
 		}
 	}
 }
@@ -433,7 +454,7 @@ func TestFluentConformanceCanFail(t *testing.T) {
 		c.Trace = append(c.Trace[:0:0], c.Trace...)
 		c.Trace[0].Calls = [][]any{append([]any(nil), c.Trace[0].Calls[0]...), append([]any(nil), c.Trace[0].Calls[1]...)}
 		f(&c)
-		if d := checkFluentCase(&c, false); d == "" {
+		if d := checkFluentCase(&c, fluentPure); d == "" {
 			t.Errorf("a changed %s matches", what)
 		}
 	}
@@ -441,7 +462,7 @@ func TestFluentConformanceCanFail(t *testing.T) {
 	e := *c.Error
 	e.Message = "something else"
 	c.Error = &e
-	if d := checkFluentCase(&c, false); d == "" {
+	if d := checkFluentCase(&c, fluentPure); d == "" {
 		t.Error("a changed builder error matches")
 	}
 }

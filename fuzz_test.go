@@ -74,7 +74,7 @@ func FuzzRestoreJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data string) {
 		for _, def := range fuzzDefs {
-			tr, err := bt.RestoreJSON(def, []byte(data))
+			tr, err := bt.Restore(def, []byte(data))
 			if err == nil {
 				checkRestored(t, def, tr)
 			} else if !errors.As(err, new(*bt.StateError)) {
@@ -131,7 +131,7 @@ func checkRestored(t *testing.T, def bt.Node[string], tr bt.Tree[string]) {
 	if err != nil || !fromBin.Equal(tr) {
 		t.Fatalf("its binary state % x restores to an Equal tree: %v (error %v)", bin, err == nil, err)
 	}
-	fromJSON, err := bt.RestoreJSON(def, js)
+	fromJSON, err := bt.Restore(def, js)
 	if err != nil || !fromJSON.Equal(tr) {
 		t.Fatalf("its JSON state %s restores to an Equal tree: %v (error %v)", js, err == nil, err)
 	}

@@ -6,31 +6,34 @@ import (
 	"sync/atomic"
 )
 
-// History is a timeline of tree versions: a start version and the versions
-// that signals made from it, with a position that Undo and Redo move. It is
-// a value: every operation returns a new History that shares its versions
-// with the receiver, and leaves the receiver as it was. So a game can keep a
-// History per turn, or branch one, at the cost of the versions themselves.
-// History values may be used, and signalled, from many goroutines at once.
+// History is a timeline of versions: a start version and the versions
+// pushed after it, with a position that Undo and Redo move. V is the
+// version type: [Tree] for the Value/Succeed/Fail style, [Stepped] for
+// stepped and Fluent trees (or any value a game keeps versions of).
 //
-// A signal after an Undo drops the redo tail of that History value only;
-// older History values, and the versions they hold, are untouched.
+// A History is a value: every operation returns a new History that shares
+// its versions with the receiver and leaves the receiver as it was. So a
+// game can keep a History per turn, or branch one, at the cost of the
+// versions themselves. History values may be used, and pushed to, from many
+// goroutines at once. A push after an Undo drops the redo tail of that
+// History value only; older History values, and the versions they hold,
+// are untouched.
 //
-// Costs: versions are stored in chunks of 63. A signal from the newest
-// History value of a line writes the new version into spare room of the
-// last chunk, so it usually allocates nothing; a new chunk is allocated
-// every 63 signals. A signal from any other value (after an Undo, or a
-// second signal from the same value) starts a branch: it allocates one
-// small cell per signal, as a linked list would, until the branch reaches
-// the end of its chunk, where its versions move into a chunk of their own.
-// A chunk shared by several branches keeps the versions of all of them.
+// Costs: versions are stored in chunks of 63. A push to the newest History
+// value of a line writes the version into spare room of the last chunk, so
+// it usually allocates nothing; a new chunk is allocated every 63 pushes. A
+// push to any other value (after an Undo, or a second push to the same
+// value) starts a branch: it allocates one small cell per push, as a linked
+// list would, until the branch reaches the end of its chunk, where its
+// versions move into a chunk of their own. A chunk shared by several
+// branches keeps the versions of all of them.
 //
 // The zero History is not valid: use [NewHistory] or [Replay].
-type History[L any] struct {
-	tl timeline[Tree[L]]
+type History[V any] struct {
+	tl timeline[V]
 }
 
-// timeline is the storage of a History or a SteppedHistory: versions of
+// timeline is the storage of a History: versions of
 // type V and the current position.
 type timeline[V any] struct {
 	// Layout: the versions are kept in chunks of chunkSize. Versions base
@@ -92,13 +95,27 @@ type index[V any] struct {
 	filled atomic.Int32   // slots claimed, as in a chunk
 }
 
-// NewHistory returns a History whose only version is t.
-func NewHistory[L any](t Tree[L]) History[L] {
-	if t.z.focus == nil {
-		zeroTree("NewHistory")
+// NewHistory returns a History whose only version is v. It panics with
+// "behaviortree.NewHistory: zero Tree (use Start)" for a zero Tree, and
+// likewise for a zero Stepped.
+func NewHistory[V any](v V) History[V] {
+	if z, ok := any(v).(zeroVersion); ok && z.isZero() {
+		panic("behaviortree.NewHistory: " + z.zeroMessage())
 	}
-	return History[L]{newTimeline(t)}
+	return History[V]{newTimeline(v)}
 }
+
+// zeroVersion is implemented by the version types whose zero value is not
+// a valid version.
+type zeroVersion interface {
+	isZero() bool
+	zeroMessage() string
+}
+
+func (t Tree[L]) isZero() bool           { return t.z.focus == nil }
+func (t Tree[L]) zeroMessage() string    { return "zero Tree (use Start)" }
+func (t Stepped[L]) isZero() bool        { return t.m == nil }
+func (t Stepped[L]) zeroMessage() string { return "zero Stepped (use NewStepped)" }
 
 // newTimeline returns a timeline whose only version is v.
 func newTimeline[V any](v V) timeline[V] {
@@ -110,10 +127,10 @@ func newTimeline[V any](v V) timeline[V] {
 
 // Replay returns the History of starting def with seed and applying
 // signals: the same definition, seed and signals always give the same
-// versions. Running signals are skipped, as [History.Signal] skips them.
-// Replay panics with "behaviortree.Replay: invalid Status(7) at index 3"
+// versions. Running signals are skipped: they make no version. Replay
+// panics with "behaviortree.Replay: invalid Status(7) at index 3"
 // (say) if a signal is not Success, Failure or Running.
-func Replay[L any](def Node[L], seed uint64, signals []Status) History[L] {
+func Replay[L any](def Node[L], seed uint64, signals []Status) History[Tree[L]] {
 	for i, s := range signals {
 		if s != Running && s != Success && s != Failure {
 			panic(fmt.Sprintf("behaviortree.Replay: invalid Status(%d) at index %d", int(s), i))
@@ -121,13 +138,15 @@ func Replay[L any](def Node[L], seed uint64, signals []Status) History[L] {
 	}
 	h := NewHistory(Start(def, WithSeed(seed)))
 	for _, s := range signals {
-		h = h.Signal(s)
+		if s != Running {
+			h = h.Push(h.Current().Signal(s))
+		}
 	}
 	return h
 }
 
 // Current returns the current version.
-func (h History[L]) Current() Tree[L] {
+func (h History[V]) Current() V {
 	h.must("Current")
 	return h.tl.current()
 }
@@ -160,57 +179,33 @@ func (h timeline[V]) chunk(c int) *chunk[V] {
 	return x.chunks[c%fan]
 }
 
-// Pos returns the current version's index: the number of signals from the
-// start to the current version. It is 0 for a new History, and Undo and
+// Pos returns the current version's index: 0 for a new History; Undo and
 // Redo move it down and up.
-func (h History[L]) Pos() int {
+func (h History[V]) Pos() int {
 	h.must("Pos")
 	return h.tl.pos
 }
 
 // Len returns the number of versions in h: the start version, the versions
 // up to the current one, and the redo tail after it.
-func (h History[L]) Len() int {
+func (h History[V]) Len() int {
 	h.must("Len")
 	return h.tl.n
 }
 
-// Signal returns a new History whose current version is the current
-// version given s, appended after it; any redo tail is dropped. Running
-// changes nothing, and returns h itself. Signal panics with
-// "behaviortree.History.Signal: invalid Status(7)" (say) if s is not
-// Success, Failure or Running.
-func (h History[L]) Signal(s Status) History[L] {
-	h.must("Signal")
-	if s != Success && s != Failure {
-		if s == Running {
-			return h
-		}
-		panic(fmt.Sprintf("behaviortree.History.Signal: invalid Status(%d)", int(s)))
-	}
-	h.tl.push(h.tl.current().Signal(s))
-	return h
-}
-
-// SignalWith returns a new History whose current version is the current
-// version with the memory m, given s ([Tree.WithMemory], then
-// [Tree.Signal]), appended after it; any redo tail is dropped. It is how a
-// handler that keeps state in memory reports: one new version holds both
-// the signal and the memory. With s Running, the new version has the same
-// focus and the memory m, and its [Tree.LastSignal] is Running (it was
-// made by no signal: [History.Signals] leaves it out). It panics as Signal does for an invalid s.
-func (h History[L]) SignalWith(s Status, m Memory) History[L] {
-	h.must("SignalWith")
-	if !s.Valid() {
-		panic(fmt.Sprintf("behaviortree.History.SignalWith: invalid Status(%d)", int(s)))
-	}
-	t := h.tl.current().WithMemory(m)
-	if s == Running {
-		t.status, t.signal = Running, Running // made by no signal: Signals leaves it out
-	} else {
-		t = t.Signal(s)
-	}
-	h.tl.push(t)
+// Push returns a new History whose current version is v, appended after
+// the current version; any redo tail is dropped. Push does not look at v:
+// pushing the version a step returned, or one a signal returned, is how a
+// History follows a game:
+//
+//	h = h.Push(h.Current().Succeed())
+//	next, err := h.Current().Step()
+//	if err == nil { h = h.Push(next) }
+//
+// It usually allocates nothing (see the costs above).
+func (h History[V]) Push(v V) History[V] {
+	h.must("Push")
+	h.tl.push(v)
 	return h
 }
 
@@ -338,43 +333,15 @@ func (h timeline[V]) truncate(n int) timeline[V] {
 	return h
 }
 
-// SignalAt returns a new History whose current version is the current
-// version with its focused leaf f ended with s ([Tree.SignalAt]), appended
-// after it; any redo tail is dropped. Running changes nothing, and returns
-// h itself. It returns h itself and the error of [Tree.SignalAt] when the
-// current version refuses f or s: f must come from the current version's
-// [Tree.Frontier].
-//
-// [History.Signals] and [Replay] record statuses, not leaves: they replay
-// a History only while each signal went to the first leaf of its frontier.
-func (h History[L]) SignalAt(f Focus[L], s Status) (History[L], error) {
-	h.must("SignalAt")
-	if s == Running {
-		return h, nil
-	}
-	t, err := h.tl.current().SignalAt(f, s)
-	if err != nil {
-		return h, err
-	}
-	h.tl.push(t)
-	return h, nil
-}
-
-// Succeed is h.Signal(Success).
-func (h History[L]) Succeed() History[L] { return h.Signal(Success) }
-
-// Fail is h.Signal(Failure).
-func (h History[L]) Fail() History[L] { return h.Signal(Failure) }
-
 // CanUndo reports whether there is a version before the current one.
-func (h History[L]) CanUndo() bool { return h.must("CanUndo") && h.tl.pos > 0 }
+func (h History[V]) CanUndo() bool { return h.must("CanUndo") && h.tl.pos > 0 }
 
 // CanRedo reports whether an Undo can be redone.
-func (h History[L]) CanRedo() bool { return h.must("CanRedo") && h.tl.pos+1 < h.tl.n }
+func (h History[V]) CanRedo() bool { return h.must("CanRedo") && h.tl.pos+1 < h.tl.n }
 
 // Undo returns a History whose current version is the one before; with
 // nothing to undo, it returns h itself.
-func (h History[L]) Undo() History[L] {
+func (h History[V]) Undo() History[V] {
 	if !h.CanUndo() {
 		return h
 	}
@@ -384,7 +351,7 @@ func (h History[L]) Undo() History[L] {
 
 // Redo returns a History whose current version is the one after, undone
 // before; with nothing to redo, it returns h itself.
-func (h History[L]) Redo() History[L] {
+func (h History[V]) Redo() History[V] {
 	if !h.CanRedo() {
 		return h
 	}
@@ -400,16 +367,10 @@ func (h timeline[V]) moved(d int) timeline[V] {
 }
 
 // All returns an iterator over the versions from the start to the current
-// one, each with the signal that made it (Running for the start).
-func (h History[L]) All() iter.Seq2[Tree[L], Status] {
+// one.
+func (h History[V]) All() iter.Seq[V] {
 	h.must("All")
-	return func(yield func(Tree[L], Status) bool) {
-		for t := range h.tl.all() {
-			if !yield(t, t.signal) {
-				return
-			}
-		}
-	}
+	return h.tl.all()
 }
 
 // all returns an iterator over the versions from the start to the current
@@ -447,19 +408,7 @@ func (h timeline[V]) all() iter.Seq[V] {
 	}
 }
 
-// Signals returns the signals from the start to the current version.
-func (h History[L]) Signals() []Status {
-	h.must("Signals")
-	out := make([]Status, 0, h.tl.pos)
-	for _, s := range h.All() {
-		if s != Running {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (h History[L]) must(method string) bool {
+func (h History[V]) must(method string) bool {
 	if h.tl.last == nil {
 		panic("behaviortree.History." + method + ": zero History (use NewHistory)")
 	}

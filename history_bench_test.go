@@ -19,7 +19,7 @@ func BenchmarkHistorySignalShort(b *testing.B) {
 		if i&1023 == 0 {
 			h = start
 		}
-		h = h.Signal(statusOf(sig[i&(1<<16-1)]))
+		h = signal(h, statusOf(sig[i&(1<<16-1)]))
 	}
 }
 
@@ -30,12 +30,12 @@ func BenchmarkHistoryBranch(b *testing.B) {
 	h := bt.NewHistory(bt.Start(balanced(8)))
 	sig := bits(1 << 16)
 	for i := 0; i < 1000; i++ {
-		h = h.Signal(statusOf(sig[i]))
+		h = signal(h, statusOf(sig[i]))
 	}
-	h.Succeed() // takes the next slot
+	signal(h, bt.Success) // takes the next slot
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		h.Signal(statusOf(sig[i&(1<<16-1)]))
+		signal(h, statusOf(sig[i&(1<<16-1)]))
 	}
 }
 
@@ -45,10 +45,10 @@ func BenchmarkHistoryUndoSignal(b *testing.B) {
 	h := bt.NewHistory(bt.Start(balanced(8)))
 	sig := bits(1 << 16)
 	for i := 0; i < 1000; i++ {
-		h = h.Signal(statusOf(sig[i]))
+		h = signal(h, statusOf(sig[i]))
 	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		h = h.Undo().Signal(statusOf(sig[i&(1<<16-1)]))
+		h = signal(h.Undo(), statusOf(sig[i&(1<<16-1)]))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
 // steppedForHistory returns a stepped tree whose agent is pure, so that
@@ -43,31 +44,31 @@ func saved(t *testing.T, s bt.Stepped[string]) []byte {
 }
 
 // TestSteppedHistoryModel applies random steps, resets, undos and redos to
-// a SteppedHistory and to a plain model (a slice of versions and a
-// position), keeping every SteppedHistory value, and checks at the end that
+// a History of stepped versions and to a plain model (a slice of versions
+// and a position), keeping every History value, and checks at the end that
 // every kept value still holds exactly the versions it held.
 func TestSteppedHistoryModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	h := bt.NewSteppedHistory(steppedForHistory(t))
+	h := bt.NewHistory(steppedForHistory(t))
 	m := steppedModel{versions: [][]byte{saved(t, h.Current())}}
 	type kept struct {
-		h bt.SteppedHistory[string]
+		h bt.History[bt.Stepped[string]]
 		m steppedModel
 	}
 	var all []kept
 	for op := 0; op < 2000; op++ {
 		switch r := rng.IntN(10); {
 		case r < 6:
-			next, err := h.Step()
+			next, err := h.Current().Step()
 			if err != nil {
 				t.Fatal(err)
 			}
 			want, _ := m.versionAt(t, h).Step()
 			m.versions = append(append([][]byte{}, m.versions[:m.pos+1]...), saved(t, want))
 			m.pos++
-			h = next
+			h = h.Push(next)
 		case r < 7:
-			h = h.Reset()
+			h = h.Push(h.Current().Reset())
 			m.versions = append(append([][]byte{}, m.versions[:m.pos+1]...), saved(t, m.versionAt(t, h).Reset()))
 			m.pos++
 		case r < 9:
@@ -101,7 +102,7 @@ func TestSteppedHistoryModel(t *testing.T) {
 	}
 }
 
-// steppedModel is the plain model of a SteppedHistory: its versions, saved,
+// steppedModel is the plain model of a History of stepped versions: its versions, saved,
 // and the position.
 type steppedModel struct {
 	versions [][]byte
@@ -110,7 +111,7 @@ type steppedModel struct {
 
 // versionAt returns the model's current version, restored against h's
 // definition.
-func (m steppedModel) versionAt(t *testing.T, h bt.SteppedHistory[string]) bt.Stepped[string] {
+func (m steppedModel) versionAt(t *testing.T, h bt.History[bt.Stepped[string]]) bt.Stepped[string] {
 	t.Helper()
 	s, err := h.Current().Restore(m.versions[m.pos])
 	if err != nil {
@@ -125,18 +126,21 @@ func TestSteppedHistoryTick(t *testing.T) {
 		seen = append(seen, td.DeltaTime)
 		return bt.Success
 	}}))
-	tree, err := bt.NewFluent(def)
+	tree, err := fluent.New(def)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := bt.NewSteppedHistory(tree)
+	h := bt.NewHistory(tree)
 	var events int
-	if h, err = h.TickWith(bt.TimeData{DeltaTime: 0.5}, func(bt.Event[bt.Fluent]) { events++ }); err != nil {
+	next, err := h.Current().TickWith(bt.TimeData{DeltaTime: 0.5}, func(bt.Event[bt.Fluent]) { events++ })
+	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err = h.Tick(bt.TimeData{DeltaTime: 0.25}); err != nil {
+	h = h.Push(next)
+	if next, err = h.Current().Tick(bt.TimeData{DeltaTime: 0.25}); err != nil {
 		t.Fatal(err)
 	}
+	h = h.Push(next)
 	if h.Len() != 3 || events == 0 || len(seen) != 2 || seen[0] != 0.5 || seen[1] != 0.25 {
 		t.Fatalf("%d versions, %d events, deltas %v", h.Len(), events, seen)
 	}
@@ -148,7 +152,7 @@ func TestSteppedHistoryTick(t *testing.T) {
 // BenchmarkSteppedHistoryKeep is the cost of keeping every version of a
 // stepped tree of 65 nodes (a sequence of 64 actions that each run 3
 // ticks, then succeed): "step" keeps none, "slice" appends each to a
-// slice, "history" steps a SteppedHistory. The difference to "step" is
+// slice, "history" pushes each to a History. The difference to "step" is
 // what keeping a version costs.
 func BenchmarkSteppedHistoryKeep(b *testing.B) {
 	var kids []bt.Node[int]
@@ -190,11 +194,13 @@ func BenchmarkSteppedHistoryKeep(b *testing.B) {
 	})
 	b.Run("history", func(b *testing.B) {
 		b.ReportAllocs()
-		h := bt.NewSteppedHistory(t)
+		h := bt.NewHistory(t)
 		for range b.N {
-			if h, err = h.Step(); err != nil {
+			v, err := h.Current().Step()
+			if err != nil {
 				b.Fatal(err)
 			}
+			h = h.Push(v)
 		}
 	})
 }

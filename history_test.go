@@ -10,6 +10,29 @@ import (
 	bt "github.com/zipbt/behaviortree"
 )
 
+// signal is how a game follows a History of trees: it pushes the current
+// version given each status in turn; Running makes no version.
+func signal[L any](h bt.History[bt.Tree[L]], ss ...bt.Status) bt.History[bt.Tree[L]] {
+	for _, s := range ss {
+		if s != bt.Running {
+			h = h.Push(h.Current().Signal(s))
+		}
+	}
+	return h
+}
+
+// signalsOf returns the signals that made h's versions up to the current
+// one.
+func signalsOf[L any](h bt.History[bt.Tree[L]]) []bt.Status {
+	var out []bt.Status
+	for v := range h.All() {
+		if s := v.LastSignal(); s != bt.Running {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func statuses(sig string) []bt.Status {
 	out := make([]bt.Status, len(sig))
 	for i, s := range sig {
@@ -24,7 +47,7 @@ func TestHistoryLaws(t *testing.T) {
 	for i, c := range firstCases(loadConformance(t), 400) {
 		h := bt.NewHistory(bt.Start(c.Tree, bt.WithSeed(1)))
 		for k, s := range statuses(c.Signals) {
-			next := h.Signal(s)
+			next := signal(h, s)
 			if u := next.Undo(); u.Current() != h.Current() || u.Pos() != h.Pos() {
 				t.Fatalf("case %d step %d: Undo after Signal is not the identity", i, k)
 			}
@@ -36,7 +59,7 @@ func TestHistoryLaws(t *testing.T) {
 			}
 			h = next
 		}
-		replayed := bt.Replay(c.Tree, 1, h.Signals())
+		replayed := bt.Replay(c.Tree, 1, signalsOf(h))
 		if replayed.Pos() != h.Pos() {
 			t.Fatalf("case %d: replay has %d signals, live %d", i, replayed.Pos(), h.Pos())
 		}
@@ -45,8 +68,8 @@ func TestHistoryLaws(t *testing.T) {
 			live = append(live, v)
 		}
 		k := 0
-		for v, s := range replayed.All() {
-			if !v.Equal(live[k]) || s != live[k].LastSignal() {
+		for v := range replayed.All() {
+			if !v.Equal(live[k]) {
 				t.Fatalf("case %d: replayed version %d differs from the live one", i, k)
 			}
 			k++
@@ -58,9 +81,9 @@ func TestHistoryLaws(t *testing.T) {
 // of that value only.
 func TestHistoryBranching(t *testing.T) {
 	h := bt.NewHistory(bt.Start(bt.Sequence(bt.Leaves("a", "b", "c")...)))
-	abc := h.Succeed().Succeed() // at c
-	back := abc.Undo()           // at b, c redoable
-	branch := back.Fail()        // b fails: the tree starts over at a
+	abc := signal(h, bt.Success, bt.Success) // at c
+	back := abc.Undo()                       // at b, c redoable
+	branch := signal(back, bt.Failure)       // b fails: the tree starts over at a
 	if branch.CanRedo() || branch.Current().Value() != "a" || branch.Pos() != 2 {
 		t.Fatalf("branch: redo %v, value %q, pos %d", branch.CanRedo(), branch.Current().Value(), branch.Pos())
 	}
@@ -70,12 +93,12 @@ func TestHistoryBranching(t *testing.T) {
 	if abc.Current().Value() != "c" || abc.Pos() != 2 {
 		t.Fatal("the oldest History changed")
 	}
-	if fmt.Sprint(branch.Signals()) != "[success failure]" || fmt.Sprint(abc.Signals()) != "[success success]" {
-		t.Fatalf("signals %v and %v", branch.Signals(), abc.Signals())
+	if fmt.Sprint(signalsOf(branch)) != "[success failure]" || fmt.Sprint(signalsOf(abc)) != "[success success]" {
+		t.Fatalf("signals %v and %v", signalsOf(branch), signalsOf(abc))
 	}
 	// No-ops return the receiver itself.
 	start := bt.NewHistory(bt.Start(bt.Leaf("x")))
-	if start.Undo() != start || start.Redo() != start || start.Signal(bt.Running) != start {
+	if start.Undo() != start || start.Redo() != start {
 		t.Fatal("a no-op did not return the receiver")
 	}
 }
@@ -88,7 +111,7 @@ func historyBytes(count int, sig []bool) float64 {
 	return heapPerItem(count, func() any {
 		h := bt.NewHistory(bt.Start(def))
 		for i := 1; i < count; i++ {
-			h = h.Signal(statusOf(sig[i%len(sig)]))
+			h = signal(h, statusOf(sig[i%len(sig)]))
 		}
 		return h
 	})
@@ -100,7 +123,7 @@ func BenchmarkHistorySignal(b *testing.B) {
 	sig := bits(1 << 16)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		h = h.Signal(statusOf(sig[i&(1<<16-1)]))
+		h = signal(h, statusOf(sig[i&(1<<16-1)]))
 	}
 }
 
@@ -122,13 +145,13 @@ func TestHistoryAgainstModel(t *testing.T) {
 	def := balanced(4)
 	r := rand.New(rand.NewPCG(77, 1))
 	type kept struct {
-		h bt.History[string]
+		h bt.History[bt.Tree[string]]
 		m model
 	}
 	var all []kept
 	h := bt.NewHistory(bt.Start(def))
 	m := model{versions: []bt.Tree[string]{h.Current()}}
-	check := func(step int, h bt.History[string], m model) {
+	check := func(step int, h bt.History[bt.Tree[string]], m model) {
 		t.Helper()
 		if !h.Current().Equal(m.versions[m.pos]) || h.Pos() != m.pos || h.Len() != len(m.versions) {
 			t.Fatalf("step %d: current, Pos or Len differs (pos %d, len %d; model %d, %d)",
@@ -138,8 +161,8 @@ func TestHistoryAgainstModel(t *testing.T) {
 			t.Fatalf("step %d: CanUndo/CanRedo differ", step)
 		}
 		i := 0
-		for v, s := range h.All() {
-			if !v.Equal(m.versions[i]) || s != m.versions[i].LastSignal() {
+		for v := range h.All() {
+			if !v.Equal(m.versions[i]) {
 				t.Fatalf("step %d: All differs at %d", step, i)
 			}
 			i++
@@ -156,7 +179,7 @@ func TestHistoryAgainstModel(t *testing.T) {
 			s := []bt.Status{bt.Success, bt.Failure}[r.IntN(2)]
 			next := m.versions[m.pos].Signal(s)
 			m = model{versions: append(append([]bt.Tree[string]{}, m.versions[:m.pos+1]...), next), pos: m.pos + 1}
-			h = h.Signal(s)
+			h = signal(h, s)
 		case op < 19:
 			for k := r.IntN(20); k > 0 && m.pos > 0; k-- {
 				m.pos--
@@ -198,10 +221,10 @@ func TestHistoryLongBranches(t *testing.T) {
 	trunk := []bt.Tree[string]{bt.Start(def)}
 	h := bt.NewHistory(trunk[0])
 	for len(trunk) < n {
-		h = h.Signal(statusOf(r.IntN(2) == 0))
+		h = signal(h, statusOf(r.IntN(2) == 0))
 		trunk = append(trunk, h.Current())
 	}
-	check := func(what string, h bt.History[string], want []bt.Tree[string]) {
+	check := func(what string, h bt.History[bt.Tree[string]], want []bt.Tree[string]) {
 		t.Helper()
 		if h.Len() != len(want) || h.Pos() != len(want)-1 || !h.Current().Equal(want[len(want)-1]) {
 			t.Fatalf("%s: Len %d, Pos %d, want %d versions", what, h.Len(), h.Pos(), len(want))
@@ -216,7 +239,7 @@ func TestHistoryLongBranches(t *testing.T) {
 	}
 	check("trunk", h, trunk)
 	type branch struct {
-		h    bt.History[string]
+		h    bt.History[bt.Tree[string]]
 		want []bt.Tree[string]
 	}
 	var branches []branch
@@ -232,7 +255,7 @@ func TestHistoryLongBranches(t *testing.T) {
 		want := append([]bt.Tree[string]{}, trunk[:from+1]...)
 		for k := 1 + r.IntN(3000); k > 0; k-- {
 			s := statusOf(r.IntN(2) == 0)
-			b = b.Signal(s)
+			b = signal(b, s)
 			want = append(want, want[len(want)-1].Signal(s))
 		}
 		check(fmt.Sprintf("branch %d from %d", trial, from), b, want)
@@ -248,48 +271,32 @@ func TestHistoryLongBranches(t *testing.T) {
 // Len the number of versions, redo tail included.
 func TestHistoryPosAndLen(t *testing.T) {
 	h := bt.NewHistory(bt.Start(balanced(3)))
-	check := func(what string, h bt.History[string], pos, n int) {
+	check := func(what string, h bt.History[bt.Tree[string]], pos, n int) {
 		t.Helper()
 		if h.Pos() != pos || h.Len() != n {
 			t.Errorf("%s: Pos %d, Len %d; want %d, %d", what, h.Pos(), h.Len(), pos, n)
 		}
 	}
 	check("new", h, 0, 1)
-	three := h.Succeed().Fail().Succeed()
+	three := signal(h, bt.Success, bt.Failure, bt.Success)
 	check("three signals", three, 3, 4)
 	check("undone", three.Undo(), 2, 4)
 	check("undone twice, redone", three.Undo().Undo().Redo(), 2, 4)
-	check("undone and branched", three.Undo().Undo().Fail(), 2, 3)
+	check("undone and branched", signal(three.Undo().Undo(), bt.Failure), 2, 3)
 	check("the older value", three, 3, 4)
 }
 
-// TestHistoryInvalidSignal checks that Signal and Replay refuse a status
-// that is not Success, Failure or Running, with a precise message, and that
-// the History is unchanged.
-func TestHistoryInvalidSignal(t *testing.T) {
+// TestReplayInvalidSignal checks that Replay refuses a status that is not
+// Success, Failure or Running, with a precise message.
+func TestReplayInvalidSignal(t *testing.T) {
 	def := balanced(3)
-	h := bt.NewHistory(bt.Start(def)).Succeed()
-	for _, tc := range []struct {
-		want string
-		call func()
-	}{
-		{"behaviortree.History.Signal: invalid Status(7)", func() { h.Signal(bt.Status(7)) }},
-		{"behaviortree.History.Signal: invalid Status(-1)", func() { h.Signal(bt.Status(-1)) }},
-		{"behaviortree.Replay: invalid Status(3) at index 2", func() {
-			bt.Replay(def, 1, []bt.Status{bt.Success, bt.Running, bt.Status(3)})
-		}},
-	} {
-		got := func() (msg any) {
-			defer func() { msg = recover() }()
-			tc.call()
-			return nil
-		}()
-		if got != tc.want {
-			t.Errorf("panic %v, want %q", got, tc.want)
-		}
-	}
-	if h.Pos() != 1 || h.Len() != 2 || h.Succeed().Len() != 3 {
-		t.Errorf("after the refused signals: Pos %d, Len %d", h.Pos(), h.Len())
+	got := func() (msg any) {
+		defer func() { msg = recover() }()
+		bt.Replay(def, 1, []bt.Status{bt.Success, bt.Running, bt.Status(3)})
+		return nil
+	}()
+	if want := "behaviortree.Replay: invalid Status(3) at index 2"; got != want {
+		t.Errorf("panic %v, want %q", got, want)
 	}
 }
 
@@ -302,10 +309,10 @@ func TestHistoryConcurrentSignals(t *testing.T) {
 	start := bt.NewHistory(bt.Start(def))
 	for i := 0; i < 31*33+20; i++ { // into the second chunk of the second index node
 
-		start = start.Signal(statusOf(i%3 != 0))
+		start = signal(start, statusOf(i%3 != 0))
 	}
-	shared := []bt.History[string]{start, start, start.Undo(), start.Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo()}
-	versions := func(h bt.History[string]) []bt.Tree[string] {
+	shared := []bt.History[bt.Tree[string]]{start, start, start.Undo(), start.Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo().Undo()}
+	versions := func(h bt.History[bt.Tree[string]]) []bt.Tree[string] {
 		var out []bt.Tree[string]
 		for v := range h.All() {
 			out = append(out, v)
@@ -332,7 +339,7 @@ func TestHistoryConcurrentSignals(t *testing.T) {
 		type result struct {
 			from    int
 			signals []bt.Status
-			got     bt.History[string]
+			got     bt.History[bt.Tree[string]]
 		}
 		results := make([]result, workers)
 		var wg sync.WaitGroup
@@ -345,7 +352,7 @@ func TestHistoryConcurrentSignals(t *testing.T) {
 				res.got = shared[res.from]
 				for k := 1 + r.IntN(70); k > 0; k-- {
 					s := statusOf(r.IntN(2) == 0)
-					res.got = res.got.Signal(s)
+					res.got = signal(res.got, s)
 					res.signals = append(res.signals, s)
 				}
 				results[w] = res
@@ -357,7 +364,7 @@ func TestHistoryConcurrentSignals(t *testing.T) {
 				t.Fatalf("round %d: shared History %d changed", round, i)
 			}
 		}
-		var next []bt.History[string]
+		var next []bt.History[bt.Tree[string]]
 		for w, res := range results {
 			want := append([]bt.Tree[string]{}, before[res.from]...)
 			for _, s := range res.signals {
@@ -380,23 +387,27 @@ func TestHistoryConcurrentSignals(t *testing.T) {
 func ExampleHistory() {
 	plan := bt.Sequence(bt.Leaves("scout", "attack", "retreat")...)
 	h := bt.NewHistory(bt.Start(plan))
-	h = h.Succeed() // scouting worked: now attack
-	attacked := h.Succeed()
+	h = h.Push(h.Current().Succeed()) // scouting worked: now attack
+	attacked := h.Push(h.Current().Succeed())
 	fmt.Println(attacked.Current().Value(), attacked.Pos())
 
-	undone := attacked.Undo() // back before the attack
-	failed := undone.Fail()   // this time it fails: the plan starts over
-	fmt.Println(failed.Current().Value(), failed.Signals())
-	fmt.Println(attacked.Current().Value(), attacked.Signals()) // unchanged
+	undone := attacked.Undo()                      // back before the attack
+	failed := undone.Push(undone.Current().Fail()) // this time it fails: the plan starts over
+	fmt.Println(failed.Current().Value(), failed.Pos())
+	fmt.Println(attacked.Current().Value(), attacked.Pos()) // unchanged
+	for v := range failed.All() {
+		fmt.Print(v.Value(), " ")
+	}
+	fmt.Println()
 	// Output:
 	// retreat 2
-	// scout [success failure]
-	// retreat [success success]
+	// scout 2
+	// retreat 2
+	// scout attack scout
 }
 
-// TestHistorySignalAt: a History signals any leaf of a running parallel's
-// frontier, as Tree.SignalAt does, keeps each version, and undoes them;
-// refused signals leave it as it was.
+// TestHistorySignalAt: a History keeps the versions that Tree.SignalAt
+// makes from any leaf of a running parallel's frontier, and undoes them.
 func TestHistorySignalAt(t *testing.T) {
 	def := bt.Sequence(bt.Parallel(bt.Leaf("move"), bt.Leaf("scan")), bt.Leaf("report"))
 	h := bt.NewHistory(bt.Start(def))
@@ -414,31 +425,25 @@ func TestHistorySignalAt(t *testing.T) {
 	if f.Value() != "scan" {
 		t.Fatalf("second leaf %q", f.Value())
 	}
-	h1, err := h.SignalAt(f, bt.Success) // scan ends; move still runs
+	scanned, err := h.Current().SignalAt(f, bt.Success) // scan ends; move still runs
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := h.Current().SignalAt(f, bt.Success)
-	if h1.Len() != 2 || h1.Pos() != 1 || !slices.Equal(slices.Collect(h1.Current().Values()), slices.Collect(want.Values())) {
-		t.Fatalf("after SignalAt: len %d pos %d values %v, want %v", h1.Len(), h1.Pos(), slices.Collect(h1.Current().Values()), slices.Collect(want.Values()))
+	h1 := h.Push(scanned)
+	if h1.Len() != 2 || h1.Pos() != 1 {
+		t.Fatalf("after SignalAt: len %d pos %d", h1.Len(), h1.Pos())
 	}
 	if got := slices.Collect(h1.Current().Values()); !slices.Equal(got, []string{"move"}) {
 		t.Fatalf("after scan succeeded the frontier is %v, want [move]", got)
 	}
 	if h.Len() != 1 {
-		t.Fatal("SignalAt changed its receiver")
+		t.Fatal("Push changed its receiver")
 	}
-	// A focus of an older version is refused, and the History kept.
-	if h2, err := h1.SignalAt(f, bt.Success); err == nil || h2.Len() != 2 {
-		t.Errorf("signalling a stale focus: %v, len %d", err, h2.Len())
+	// A focus of an older version is refused.
+	if _, err := h1.Current().SignalAt(f, bt.Success); err == nil {
+		t.Errorf("signalling a stale focus: no error")
 	}
-	if h2, err := h1.SignalAt(f, bt.Status(7)); err == nil || h2.Len() != 2 {
-		t.Errorf("an invalid status: %v, len %d", err, h2.Len())
-	}
-	if h2, err := h1.SignalAt(f, bt.Running); err != nil || h2.Len() != 2 {
-		t.Errorf("Running: %v, len %d", err, h2.Len())
-	}
-	h3 := h1.Succeed() // move succeeds: the parallel succeeds, report is next
+	h3 := signal(h1, bt.Success) // move succeeds: the parallel succeeds, report is next
 	if v := h3.Current().Value(); v != "report" {
 		t.Errorf("then Succeed: at %q, want report", v)
 	}

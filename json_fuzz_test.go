@@ -136,7 +136,7 @@ func checkAnyLeaves(t *testing.T, data []byte) {
 func sameDefinition(t *testing.T, what string, want, got bt.Node[string]) {
 	t.Helper()
 	if got.String() != want.String() || got.Fingerprint() != want.Fingerprint() ||
-		!slices.Equal(slices.Collect(got.LeafValues()), slices.Collect(want.LeafValues())) {
+		!slices.Equal(leafValues(got), leafValues(want)) {
 		t.Fatalf("%s gives %v, want %v", what, got, want)
 	}
 }
@@ -268,4 +268,15 @@ func refNode(v any) (bt.Node[string], error) {
 		children = append(children, c)
 	}
 	return bt.Build(kind, p, children...)
+}
+
+// leafValues returns the values of n's action leaves, left to right.
+func leafValues[L any](n bt.Node[L]) []L {
+	var out []L
+	for c := range n.Preorder() {
+		if v, ok := c.Leaf(); ok && c.Kind() == bt.KindLeaf {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -50,12 +50,14 @@ func ExampleMemory() {
 		fmt.Println(err)
 		return
 	}
-	h := bt.NewSteppedHistory(npc)
+	h := bt.NewHistory(npc)
 	for range 2 {
-		if h, err = h.Step(); err != nil {
+		next, err := h.Current().Step()
+		if err != nil {
 			fmt.Println(err)
 			return
 		}
+		h = h.Push(next)
 	}
 	fmt.Println("two turns:", h.Current().State(), h.Current().Memory())
 	h = h.Undo() // back into the attack: its turns left come back with the tree

@@ -314,7 +314,7 @@ func checkTreeResave(t *testing.T, tr bt.Tree[string], data []byte) {
 	if err != nil {
 		t.Fatalf("a restored tree does not save as JSON: %v", err)
 	}
-	fromJSON, err := bt.RestoreJSON(memTreeDef, js)
+	fromJSON, err := bt.Restore(memTreeDef, js)
 	if err != nil {
 		t.Fatalf("RestoreJSON(%s): %v", js, err)
 	}
@@ -404,7 +404,7 @@ func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string
 	if err != nil {
 		t.Fatalf("MarshalJSON: %v", err)
 	}
-	if r, err = bt.RestoreJSON(memTreeDef, js); err != nil {
+	if r, err = bt.Restore(memTreeDef, js); err != nil {
 		t.Fatalf("RestoreJSON(%s): %v", js, err)
 	}
 	if d := memDiff(r.Memory(), m); d != "" {

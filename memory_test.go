@@ -251,7 +251,7 @@ func TestMemoryTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rj, err := RestoreJSON(def, js)
+	rj, err := Restore(def, js)
 	if err != nil || !rj.Equal(full) {
 		t.Fatalf("RestoreJSON: %v", err)
 	}
@@ -278,14 +278,11 @@ func TestMemoryTree(t *testing.T) {
 
 func TestMemoryHistory(t *testing.T) {
 	h := NewHistory(Start(Sequence(Leaf("a"), Leaf("b"))))
-	h = h.SignalWith(Running, keyTurns.Set(Memory{}, 1))
-	h = h.SignalWith(Success, keyTurns.Set(h.Current().Memory(), 2))
-	h = h.Succeed()
+	h = h.Push(h.Current().WithMemory(keyTurns.Set(Memory{}, 1)))
+	h = h.Push(h.Current().WithMemory(keyTurns.Set(h.Current().Memory(), 2)).Succeed())
+	h = h.Push(h.Current().Succeed())
 	if n, _ := keyTurns.Get(h.Current().Memory()); n != 2 || h.Len() != 4 {
 		t.Fatalf("memory %v, %d versions", h.Current().Memory(), h.Len())
-	}
-	if s := h.Signals(); !slices.Equal(s, []Status{Success, Success}) {
-		t.Errorf("Signals %v", s)
 	}
 	u := h.Undo().Undo()
 	if n, _ := keyTurns.Get(u.Current().Memory()); n != 1 || u.Current().Value() != "a" {
@@ -338,13 +335,19 @@ func TestMemoryStepped(t *testing.T) {
 		}
 	}
 	// Undo into the middle of the attack and step again: the memory comes back with the tree.
-	h := NewSteppedHistory(s0)
-	for range 2 {
-		h, _ = h.Step()
+	h := NewHistory(s0)
+	step := func() {
+		next, err := h.Current().Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h = h.Push(next)
 	}
+	step()
+	step()
 	h = h.Undo()
-	h, _ = h.Step()
-	h, _ = h.Step()
+	step()
+	step()
 	if h.Current().NodeState(1) != StateSucceeded {
 		t.Errorf("after undo, the attack ran %v: memory %s", h.Current().NodeState(1), h.Current().Memory())
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"iter"
 	"sync/atomic"
+
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // Node is a static, immutable behavior tree definition over leaf type L.
@@ -36,7 +38,7 @@ type node[L any] struct {
 	weights    []int // RandomWeighted: the weight of each child
 	cumWeights []int // RandomWeighted: cumWeights[i] = weights[0] + ... + weights[i]
 	total      int   // RandomWeighted: the sum of the weights
-	custom     Traversal
+	custom     custom.Traversal
 	size       int  // nodes in this subtree, this one included
 	random     bool // the subtree has a Random or RandomWeighted node
 	hasCust    bool // the subtree has a custom node
@@ -52,7 +54,7 @@ type node[L any] struct {
 	stepped  bool      // the subtree has a stepped-only kind or attributes: Start refuses it
 	sprog    atomic.Pointer[sprogram[L]]
 
-	// name is the node's name, or "" (a FluentBuilder names every node).
+	// name is the node's name, or "" (package fluent's Builder names every node).
 	name string
 }
 
@@ -137,8 +139,8 @@ func inner[L any](k Kind, children []Node[L]) Node[L] {
 // compile to gigabytes.
 const maxNodes = 1 << 26
 
-// Name returns the name n was given by a [FluentBuilder] call (the
-// first argument of Sequence, Do, ...), or "" for a node without one.
+// Name returns the name that package fluent's Builder gave n (the first
+// argument of Sequence, Do, ...), or "" for a node without one.
 func (n Node[L]) Name() string { return n.must("Name").name }
 
 // IsZero reports whether n is the zero Node, which is not a valid definition.
@@ -179,26 +181,6 @@ func (n Node[L]) Children() iter.Seq[Node[L]] {
 	}
 }
 
-// N returns the repeat count of a [RepeatN] node, and 0 for any other node.
-func (n Node[L]) N() int { return n.must("N").n }
-
-// Weight returns the weight of child i of a [RandomWeighted] node, and 0 for
-// any other node. It panics if i is out of range.
-func (n Node[L]) Weight(i int) int {
-	nd := n.must("Weight")
-	if i < 0 || i >= len(nd.children) {
-		panic(fmt.Sprintf("behaviortree.Node.Weight: index %d out of range [0,%d)", i, len(nd.children)))
-	}
-	if nd.kind != KindRandomWeighted {
-		return 0
-	}
-	return nd.weights[i]
-}
-
-// Traversal returns the logic of a custom node built with [CustomNode], and
-// nil for any other node.
-func (n Node[L]) Traversal() Traversal { return n.must("Traversal").custom }
-
 // Size returns the number of nodes in n's subtree, n included.
 func (n Node[L]) Size() int { return n.must("Size").size }
 
@@ -217,17 +199,6 @@ func (n Node[L]) Preorder() iter.Seq[Node[L]] {
 			}
 			for i := len(nd.children) - 1; i >= 0; i-- {
 				stack = append(stack, nd.children[i])
-			}
-		}
-	}
-}
-
-// LeafValues returns an iterator over the values of n's leaves, left to right.
-func (n Node[L]) LeafValues() iter.Seq[L] {
-	return func(yield func(L) bool) {
-		for c := range n.Preorder() {
-			if c.n.kind == KindLeaf && !yield(c.n.leaf) {
-				return
 			}
 		}
 	}

@@ -2,7 +2,7 @@ package behaviortree
 
 import "time"
 
-// Option configures a tree: [Start], [NewStepped] and [NewFluent] take
+// Option configures a tree: [Start], [NewStepped] and fluent.New take
 // them. [WithSeed] serves both styles; [WithRandom], [WithDeltaTime] and
 // [WithTurnClock] are for stepped trees, and Start panics when given one.
 type Option func(*config)
@@ -26,7 +26,7 @@ func (c *config) setSteppedOnly(name string) {
 // WithSeed seeds the tree's random state, which is kept in every version,
 // so that the same version given the same input draws the same. A
 // Value/Succeed/Fail tree's Random and RandomWeighted nodes (and custom
-// nodes, through [Context.Rand]) draw from it; a stepped tree's lotto
+// nodes, through their Context's Rand) draw from it; a stepped tree's lotto
 // draws and ranged repeats, retries and waits do. Two trees started from
 // the same definition with the same seed, and given the same signals or
 // answers, go through the same versions. Without it (and, for a stepped

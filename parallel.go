@@ -63,7 +63,7 @@ func parallelNeeds[L any](nd *node[L]) [2]int32 {
 // Invariants: ok + failed is the number of ended branches, and neither
 // threshold of at is reached; at least one branch runs.
 type frame[L any] struct {
-	at       *pos[L]
+	at       *place[L]
 	branches []branch[L]
 	ok       int32 // branches that succeeded
 	failed   int32 // branches that failed
@@ -71,7 +71,7 @@ type frame[L any] struct {
 
 // branch is one child of a running parallel position.
 type branch[L any] struct {
-	focus  *pos[L]   // the focused leaf; or the nested parallel whose frame is sub; nil once ended
+	focus  *place[L]   // the focused leaf; or the nested parallel whose frame is sub; nil once ended
 	counts *count[L] // RepeatN counters between the child and the focus
 	sub    *frame[L] // the nested parallel's frame, when focus is one
 	ended  Status    // Running while the branch runs; then how it ended
@@ -80,7 +80,7 @@ type branch[L any] struct {
 // enterFrame enters parallel position p afresh: every child is entered, in
 // order (random draws happen in that order), and the cursor's focus becomes
 // the first leaf of the frontier.
-func (z zipper[L]) enterFrame(p *pos[L]) zipper[L] {
+func (z zipper[L]) enterFrame(p *place[L]) zipper[L] {
 	f := &frame[L]{at: p, branches: make([]branch[L], len(p.children))}
 	x := z.ext.withFrame(nil)
 	for i, c := range p.children {
@@ -104,7 +104,7 @@ func (x *extra[L]) withFrame(f *frame[L]) *extra[L] {
 }
 
 // first returns the first leaf of f's frontier.
-func (f *frame[L]) first() *pos[L] {
+func (f *frame[L]) first() *place[L] {
 	for {
 		for i := range f.branches {
 			b := &f.branches[i]
@@ -121,7 +121,7 @@ func (f *frame[L]) first() *pos[L] {
 }
 
 // leaves appends the leaves of f's frontier, in order, to out.
-func (f *frame[L]) leaves(out []*pos[L]) []*pos[L] {
+func (f *frame[L]) leaves(out []*place[L]) []*place[L] {
 	for i := range f.branches {
 		b := &f.branches[i]
 		switch {
@@ -137,7 +137,7 @@ func (f *frame[L]) leaves(out []*pos[L]) []*pos[L] {
 
 // branchOf returns the index of the branch of f whose child holds leaf, or
 // -1 when leaf is not below f's position.
-func (f *frame[L]) branchOf(leaf *pos[L]) int {
+func (f *frame[L]) branchOf(leaf *place[L]) int {
 	for q := leaf; q != nil; q = q.parent {
 		if q.parent == f.at {
 			return int(q.index)
@@ -184,7 +184,7 @@ var errNotFocused = errors.New("the leaf is not focused in this version")
 // signalIn signals leaf, a leaf of this cursor's frontier, with outcome ok.
 // It returns what advance returns: ended true when the signal ended the
 // child of the parallel that holds this cursor, with its outcome.
-func (z zipper[L]) signalIn(leaf *pos[L], ok bool) (zipper[L], Status, bool, error) {
+func (z zipper[L]) signalIn(leaf *place[L], ok bool) (zipper[L], Status, bool, error) {
 	f := z.ext.frame
 	if f == nil {
 		if z.focus != leaf {
@@ -243,7 +243,7 @@ func (f *frame[L]) outcome() (ok, done bool) {
 // Focus is one focused leaf of a version: a handle for [Tree.SignalAt].
 // The zero Focus is not a handle.
 type Focus[L any] struct {
-	leaf *pos[L]
+	leaf *place[L]
 }
 
 // Value returns the focused leaf's value.
@@ -262,7 +262,7 @@ func (f Focus[L]) Path() []int {
 	return path
 }
 
-func (f Focus[L]) must(method string) *pos[L] {
+func (f Focus[L]) must(method string) *place[L] {
 	if f.leaf == nil {
 		panic("behaviortree.Focus." + method + ": zero Focus")
 	}
@@ -333,7 +333,7 @@ func (t Tree[L]) SignalAt(f Focus[L], s Status) (Tree[L], error) {
 }
 
 // signalFrontier is SignalAt for a definition with parallel positions.
-func (t Tree[L]) signalFrontier(leaf *pos[L], ok bool) (Tree[L], error) {
+func (t Tree[L]) signalFrontier(leaf *place[L], ok bool) (Tree[L], error) {
 	z, st, err := t.z.signalLeaf(leaf, ok)
 	if err != nil {
 		return t, errors.New("behaviortree.Tree.SignalAt: " + err.Error())
@@ -349,7 +349,7 @@ func (t Tree[L]) signalFrontier(leaf *pos[L], ok bool) (Tree[L], error) {
 // signalLeaf signals leaf, which must be in the frontier of a cursor at the
 // root of a definition with parallel positions, clearing the halted leaves
 // of the version before.
-func (z zipper[L]) signalLeaf(leaf *pos[L], ok bool) (zipper[L], Status, error) {
+func (z zipper[L]) signalLeaf(leaf *place[L], ok bool) (zipper[L], Status, error) {
 	if len(z.ext.halted) > 0 {
 		z.ext = z.ext.withHalted(nil)
 	}
@@ -365,7 +365,7 @@ func (z zipper[L]) signalFirst(ok bool) (zipper[L], Status) {
 }
 
 // withHalted returns x with the halted leaves h, as a copy.
-func (x *extra[L]) withHalted(h []*pos[L]) *extra[L] {
+func (x *extra[L]) withHalted(h []*place[L]) *extra[L] {
 	y := *x
 	y.halted = h
 	return &y

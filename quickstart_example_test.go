@@ -9,7 +9,7 @@ import (
 
 // Example_npc is the stepped quickstart: a guard NPC that patrols (a walk
 // that takes two turns, a wait, then a radio call that the game answers
-// later), and fights when an enemy comes near. A SteppedHistory keeps
+// later), and fights when an enemy comes near. A History keeps
 // every turn's version, to undo; a version saves to bytes and restores.
 //
 // In turn 4 the enemy comes near: the until guard stops the patrol in the
@@ -53,10 +53,10 @@ func Example_npc() {
 		fmt.Println(err)
 		return
 	}
-	h := bt.NewSteppedHistory(npc)
+	h := bt.NewHistory(npc)
 	turn := func(n int) {
 		var did []string
-		h, err = h.StepWith(func(e bt.Event[string]) {
+		next, err := h.Current().StepWith(func(e bt.Event[string]) {
 			if e.Kind == bt.EventAction {
 				did = append(did, e.Value)
 			}
@@ -65,6 +65,7 @@ func Example_npc() {
 			fmt.Println(err)
 			return
 		}
+		h = h.Push(next)
 		fmt.Printf("turn %2d: %-9s %-9v %v\n", n, fmt.Sprint(did), h.Current().State(), h.Current().Memory())
 		if call != nil {
 			call.Succeed() // the game answers the radio call

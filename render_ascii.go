@@ -237,12 +237,9 @@ var glyphs = [...]textGlyphs{
 	ASCII:   {"|- ", "`- ", "|  ", "   ", [4]string{"[ ]", "[>]", "[+]", "[x]"}, "  <- focus"},
 }
 
-// MaxTextIndent is the number of levels of branches that [Picture.WriteText]
-// draws in front of a node. A node deeper than that is drawn with its
-// depth in front ("…(depth 5000) ") and only the last MaxTextIndent levels
-// of branches, so that a chain of 100,000 decorators prints in linear
-// space.
-const MaxTextIndent = 48
+// maxTextIndent is the number of levels of branches that [Picture.WriteText]
+// draws in front of a node.
+const maxTextIndent = 48
 
 // WriteText writes p to w in the given style, one node per line: the
 // branches from its parent, its state, its kind (as the table of kinds
@@ -256,8 +253,11 @@ const MaxTextIndent = 48
 //	      |- [x] leaf go_right
 //	      `- [>] leaf beginning_of_next_row  <- focus
 //
-// It uses no recursion, and returns an error for a Picture whose nodes are
-// not in preorder (see [Picture]) or that w refuses.
+// A node more than 48 levels deep is drawn with its depth in front
+// ("…(depth 5000) ") and only the last 48 levels of branches, so that a
+// chain of 100,000 decorators prints in linear space. It uses no
+// recursion, and returns an error for a Picture whose nodes are not in
+// preorder (see [Picture]) or that w refuses.
 func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 	if int(style) >= len(glyphs) {
 		return fmt.Errorf("behaviortree.Picture.WriteText: unknown style %d", style)
@@ -275,8 +275,8 @@ func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 		more = append(more[:min(d, len(more))], false)
 		if d > 0 {
 			from := 1
-			if d-1 > MaxTextIndent {
-				from = d - MaxTextIndent
+			if d-1 > maxTextIndent {
+				from = d - maxTextIndent
 				if style == ASCII {
 					fmt.Fprintf(bw, "...(depth %d) ", d)
 				} else {

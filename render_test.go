@@ -13,7 +13,11 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
+
+// maxTextIndent is the levels of branches that WriteText draws (its doc).
+const maxTextIndent = 48
 
 func text(t *testing.T, p bt.Picture, style bt.TextStyle) string {
 	t.Helper()
@@ -244,14 +248,14 @@ func TestWriteTextHuge(t *testing.T) {
 	for _, l := range lines {
 		maxLen = max(maxLen, len(l))
 	}
-	if maxLen > 3*bt.MaxTextIndent+60 {
+	if maxLen > 3*maxTextIndent+60 {
 		t.Errorf("longest line has %d bytes: indentation is not bounded", maxLen)
 	}
 	if last := lines[n-1]; !strings.HasPrefix(last, fmt.Sprintf("...(depth %d) ", n-1)) || !strings.HasSuffix(last, "`- [>] leaf bottom  <- focus") {
 		t.Errorf("last line %q", last)
 	}
-	if l := lines[bt.MaxTextIndent+1]; strings.HasPrefix(l, "...") {
-		t.Errorf("line at depth %d folded: %q", bt.MaxTextIndent+1, l)
+	if l := lines[maxTextIndent+1]; strings.HasPrefix(l, "...") {
+		t.Errorf("line at depth %d folded: %q", maxTextIndent+1, l)
 	}
 
 	wide := bt.Select(bt.Leaves(strings.Split(strings.Repeat("x,", n-2)+"y", ",")...)...)
@@ -708,11 +712,11 @@ func TestReactiveKindDrawings(t *testing.T) {
 	}
 }
 
-// TestFluentPicture checks that a tree built with a FluentBuilder draws
+// TestFluentPicture checks that a tree built with a fluent.Builder draws
 // its Selector as a select and its Sequence as a sequence, both dashed
 // (they are the reactive kinds), and not alike.
 func TestFluentPicture(t *testing.T) {
-	def, err := bt.NewFluentBuilder().
+	def, err := fluent.NewBuilder().
 		Sequence("seq").
 		Selector("sel").
 		Condition("c", func(bt.TimeData) bool { return true }).

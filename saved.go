@@ -147,11 +147,11 @@ func (s *Saved[L]) UnmarshalBinary(data []byte) error {
 }
 
 // errTreeUnmarshal is the error of [Tree.UnmarshalJSON].
-var errTreeUnmarshal = errors.New("behaviortree: a Tree cannot be unmarshalled, since it cannot restore without its definition: use RestoreJSON, or hold a Saved instead of the Tree")
+var errTreeUnmarshal = errors.New("behaviortree: a Tree cannot be unmarshalled, since it cannot restore without its definition: use Restore, or hold a Saved instead of the Tree")
 
 // UnmarshalJSON returns an error, always, and leaves t unchanged: a Tree
 // cannot restore without its definition, which its JSON form does not hold.
-// Use [RestoreJSON] with the definition, or hold a [Saved] in place of the
+// Use [Restore] with the definition, or hold a [Saved] in place of the
 // Tree, which unmarshals on its own and restores with [Saved.Restore]. It
 // exists so that unmarshalling a struct that holds a Tree fails, where it
 // would otherwise succeed and leave the zero Tree, which panics when used.

@@ -266,12 +266,12 @@ type machine[L any] struct {
 	random func() float64 // nil: the version's own generator
 	delta  func() float64 // nil: the wall clock
 	def    Node[L]
-	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
+	fluent *fluentFuncs // newFluent (fluent.go): the leaves' functions, by node
 	memo   *stepMemo[L] // p.memo
 	mem    bool         // the agent has memory forms: steps make a Blackboard
 	// The agent's Action and Condition when every action or condition
 	// calls them (plainForms, stepped_agent.go; a Fluent agent has timed
-	// forms, so NewFluent's leaves leave them nil): the fast paths call
+	// forms, so newFluent's leaves leave them nil): the fast paths call
 	// them directly.
 	act  func(L) Result
 	cond func(L) bool

@@ -4,7 +4,7 @@ package behaviortree
 // the only place where an action, a condition (or guard) or a callback
 // picks among the agent's forms. The rule: the memory form when the agent
 // has one, else the timed form (actions and conditions), else the plain
-// one; the leaves of a Fluent tree ([NewFluent]) call their own functions,
+// one; the leaves of a Fluent tree (newFluent) call their own functions,
 // by node. Every path of the engine (the rules, fresh evaluation, the step
 // cache and its replays) calls through here, except for two fast cases
 // that this rule decides once for the whole tree: machine.act and

@@ -276,7 +276,7 @@ func reactiveCount(c, k int) int32 {
 }
 
 // displayName is a node's name as Mistreevous's getTreeNodeDetails gives
-// it, or the name a FluentBuilder gave it.
+// it, or the name a fluent.Builder gave it.
 func (s *snode[L]) displayName() string {
 	if s.def != nil && s.def.name != "" {
 		return s.def.name

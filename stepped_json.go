@@ -110,27 +110,14 @@ var errSteppedUnmarshal = errors.New("behaviortree: a Stepped cannot be unmarsha
 // a zero Stepped without an error.
 func (t *Stepped[L]) UnmarshalJSON(data []byte) error { return errSteppedUnmarshal }
 
-// MarshalJSON always fails, with an error saying how to save a
-// SteppedHistory instead: it has no JSON form of its own. It is there so
-// that encoding/json does not write a SteppedHistory as {}, which would
-// lose it.
-func (h SteppedHistory[L]) MarshalJSON() ([]byte, error) {
-	return nil, errors.New("behaviortree.SteppedHistory.MarshalJSON: a SteppedHistory has no JSON form: save its versions (All, Stepped.MarshalJSON) and its position (Pos) instead")
-}
-
-// UnmarshalJSON always fails, as [SteppedHistory.MarshalJSON] does.
-func (h *SteppedHistory[L]) UnmarshalJSON(data []byte) error {
-	return errors.New("behaviortree.SteppedHistory.UnmarshalJSON: a SteppedHistory has no JSON form: save the versions you need (All) with Stepped.MarshalJSON and restore them with Stepped.RestoreJSON")
-}
-
 // MarshalJSON always fails, with an error saying how to save a History
 // instead: it has no JSON form of its own. It is there so that
 // encoding/json does not write a History as {}, which would lose it.
-func (h History[L]) MarshalJSON() ([]byte, error) {
-	return nil, errors.New("behaviortree.History.MarshalJSON: a History has no JSON form: save its versions (All, Tree.MarshalJSON or Tree.Save) and its position (Pos) instead")
+func (h History[V]) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("behaviortree.History.MarshalJSON: a History has no JSON form: save its versions (All; Tree.Save or Stepped.Save) and its position (Pos) instead")
 }
 
 // UnmarshalJSON always fails, as [History.MarshalJSON] does.
-func (h *History[L]) UnmarshalJSON(data []byte) error {
-	return errors.New("behaviortree.History.UnmarshalJSON: a History has no JSON form: save the versions you need (All) with Tree.MarshalJSON and restore them with RestoreJSON")
+func (h *History[V]) UnmarshalJSON(data []byte) error {
+	return errors.New("behaviortree.History.UnmarshalJSON: a History has no JSON form: restore the saved versions you need (Saved.Restore, Saved.RestoreStepped) and push them to a new History")
 }

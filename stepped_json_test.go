@@ -88,19 +88,19 @@ func TestSteppedJSON(t *testing.T) {
 		t.Error("RestoreJSON against another definition: no error")
 	}
 
-	h := NewSteppedHistory(tr)
-	if _, err := json.Marshal(struct{ H SteppedHistory[Call] }{h}); err == nil {
-		t.Error("a SteppedHistory marshalled without an error")
+	h := NewHistory(tr)
+	if _, err := json.Marshal(struct{ H History[Stepped[Call]] }{h}); err == nil {
+		t.Error("a History of Stepped marshalled without an error")
 	}
-	var hh struct{ H SteppedHistory[Call] }
+	var hh struct{ H History[Stepped[Call]] }
 	if err := json.Unmarshal([]byte(`{"H":{}}`), &hh); err == nil {
-		t.Error("a SteppedHistory unmarshalled without an error")
+		t.Error("a History of Stepped unmarshalled without an error")
 	}
 	th := NewHistory(Start(Leaf("x")))
-	if _, err := json.Marshal(struct{ H History[string] }{th}); err == nil {
+	if _, err := json.Marshal(struct{ H History[Tree[string]] }{th}); err == nil {
 		t.Error("a History marshalled without an error")
 	}
-	var th2 struct{ H History[string] }
+	var th2 struct{ H History[Tree[string]] }
 	if err := json.Unmarshal([]byte(`{"H":{}}`), &th2); err == nil {
 		t.Error("a History unmarshalled without an error")
 	}

@@ -13,9 +13,9 @@ func TestStartRefusesSteppedKinds(t *testing.T) {
 		def  Node[string]
 		want string
 	}{
-		{Sequence(Leaf("a"), Wait[string](10*time.Millisecond)), "behaviortree.Start: wait nodes need the stepped engine (use NewStepped)"},
-		{Root(Leaf("a")), "behaviortree.Start: root nodes need the stepped engine"},
-		{Select(Leaf("a").With(While("ok"))), "behaviortree.Start: attributes (guards and callbacks) need the stepped engine"},
+		{Sequence(Leaf("a"), Wait[string](10*time.Millisecond)), "behaviortree.Start: node 2 (wait): the Value/Succeed/Fail style cannot run it (a stepped kind: use NewStepped)"},
+		{Root(Leaf("a")), "behaviortree.Start: node 0 (root): the Value/Succeed/Fail style cannot run it"},
+		{Select(Leaf("a").With(While("ok"))), "behaviortree.Start: node 1 (leaf with guards or callbacks): the Value/Succeed/Fail style cannot run it"},
 	} {
 		func() {
 			defer func() {

@@ -143,8 +143,7 @@ func (t Tree[L]) Signal(s Status) Tree[L] {
 func (t Tree[L]) Status() Status { return t.status }
 
 // LastSignal returns the signal that made this version: Success or Failure,
-// or Running for a version made by Start (or by [History.SignalWith] with
-// Running).
+// or Running for a version made by Start. [Tree.WithMemory] keeps it.
 func (t Tree[L]) LastSignal() Status { return t.signal }
 
 // Memory returns the agent's memory in this version: what [Tree.WithMemory]
@@ -200,15 +199,6 @@ func (t Tree[L]) Definition() Node[L] {
 	return Node[L]{t.z.root().def}
 }
 
-// Depth returns the number of inner nodes above the focused leaf: 0 when the
-// whole definition is a single leaf.
-func (t Tree[L]) Depth() int {
-	if t.z.focus == nil {
-		zeroTree("Depth")
-	}
-	return t.z.depth()
-}
-
 // Path returns an iterator over the path from the root to the focused leaf:
 // for each node on it, the node and, for inner nodes, the index of the child
 // the path goes on to (-1 for the leaf itself).
@@ -218,7 +208,7 @@ func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
 	}
 	return func(yield func(Node[L], int) bool) {
 		d := t.z.depth()
-		path := make([]*pos[L], d+1)
+		path := make([]*place[L], d+1)
 		p := t.z.focus
 		for i := d; i >= 0; i-- {
 			path[i], p = p, p.parent

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // trace applies signals (s/f) to t and returns the values after each,
@@ -121,8 +122,12 @@ func TestDeepChain(t *testing.T) {
 	}
 	n = bt.Sequence(n, l("b"))
 	tree := bt.Start(n)
-	if tree.Depth() != depth+1 {
-		t.Fatalf("depth %d", tree.Depth())
+	d := -1 // the inner nodes above the leaf
+	for range tree.Path() {
+		d++
+	}
+	if d != depth+1 {
+		t.Fatalf("depth %d", d)
 	}
 	// The chain (outermost AlwaysSucceed) always succeeds: on to b.
 	if got := tree.Fail().Value(); got != "b" {
@@ -258,7 +263,7 @@ func TestConstructorPanics(t *testing.T) {
 		}, "behaviortree.Sequence: the tree would have more than 67108864 places"},
 		{"zero step", func() { bt.Start(bt.CustomNode[string](zeroStep{}, l("a"))).Succeed() },
 			"behaviortree: behaviortree_test.zeroStep.OnSucceed returned the zero Move"},
-		{"negative step", func() { bt.MoveTo(-1) }, "behaviortree.MoveTo: negative child index"},
+		{"negative step", func() { custom.To(-1) }, "custom.To: negative child index"},
 		{"invalid signal", func() { bt.Start(l("a")).Signal(bt.Status(7)) }, "behaviortree.Tree.Signal: invalid Status(7)"},
 		{"nil traversal", func() { bt.CustomNode[string](nil, l("a")) }, "behaviortree.CustomNode: nil Traversal"},
 		{"zero tree", func() { var tr bt.Tree[string]; tr.Succeed() }, "behaviortree.Tree.Succeed: zero Tree (use Start)"},
@@ -293,17 +298,17 @@ func TestConstructorPanics(t *testing.T) {
 
 type badEnter struct{}
 
-func (badEnter) Enter(bt.Context) (int, bt.Traversal) { return 3, nil }
+func (badEnter) Enter(custom.Context) (int, custom.Traversal) { return 3, nil }
 
 // zeroStep forgets to set its step.
 type zeroStep struct{}
 
-func (zeroStep) Enter(bt.Context) (int, bt.Traversal)         { return 0, nil }
-func (zeroStep) OnSucceed(bt.Context) (bt.Move, bt.Traversal) { return bt.Move(0), nil }
-func (zeroStep) OnFail(bt.Context) (bt.Move, bt.Traversal)    { return bt.MoveFail, nil }
+func (zeroStep) Enter(custom.Context) (int, custom.Traversal)             { return 0, nil }
+func (zeroStep) OnSucceed(custom.Context) (custom.Move, custom.Traversal) { return custom.Move(0), nil }
+func (zeroStep) OnFail(custom.Context) (custom.Move, custom.Traversal)    { return custom.Fail, nil }
 
-func (badEnter) OnSucceed(bt.Context) (bt.Move, bt.Traversal)  { return bt.MoveSucceed, nil }
-func (b badEnter) OnFail(c bt.Context) (bt.Move, bt.Traversal) { return bt.MoveFail, nil }
+func (badEnter) OnSucceed(custom.Context) (custom.Move, custom.Traversal)  { return custom.Succeed, nil }
+func (b badEnter) OnFail(c custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, nil }
 
 // TestCustomStatePersists checks that custom node state is kept per version
 // and per place in the tree.
@@ -376,15 +381,10 @@ func TestIncomparableCustomState(t *testing.T) {
 	}
 }
 
-// TestWeightIsPerChild is the regression test of Weight returning prefix
-// sums (3, 4, 9 for weights 3, 1, 5).
+// TestWeightIsPerChild is the regression test of weights read back as
+// prefix sums (3, 4, 9 for weights 3, 1, 5).
 func TestWeightIsPerChild(t *testing.T) {
 	n := bt.RandomWeighted(bt.WithWeight(3, l("a")), bt.WithWeight(1, l("b")), bt.WithWeight(5, l("c")))
-	for i, want := range []int{3, 1, 5} {
-		if got := n.Weight(i); got != want {
-			t.Errorf("Weight(%d) = %d, want %d", i, got, want)
-		}
-	}
 	if got := n.Params().Weights; fmt.Sprint(got) != "[3 1 5]" {
 		t.Errorf("Params().Weights = %v, want [3 1 5]", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/benbjohnson/immutable"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // This file holds the persistent zipper: a small immutable cursor over a
@@ -21,7 +22,7 @@ import (
 // count is one cell of the persistent stack of RepeatN counters: the RepeatN
 // position at has left runs of its child to go, this one included.
 type count[L any] struct {
-	at   *pos[L]
+	at   *place[L]
 	left int32
 	next *count[L]
 }
@@ -30,7 +31,7 @@ type count[L any] struct {
 // return zippers by value (which keeps the hot path in registers), and
 // everything it points to is never modified.
 type zipper[L any] struct {
-	focus  *pos[L]
+	focus  *place[L]
 	counts *count[L]
 	ext    *extra[L] // nil for definitions with no Random, custom or parallel node
 }
@@ -40,11 +41,11 @@ type zipper[L any] struct {
 // it, so that the zipper stays three words and lives in registers.
 type extra[L any] struct {
 	rng    rand.PCG
-	custom *immutable.Map[int32, Traversal] // nil until a custom node changes state
+	custom *immutable.Map[int32, custom.Traversal] // nil until a custom node changes state
 	// The fields below serve parallel positions (parallel.go).
-	frame  *frame[L] // the running parallel at the focus of this cursor, or nil
-	halted []*pos[L] // the leaves that the signal making this version halted
-	par    bool      // the definition has parallel positions: signals take the slow path
+	frame  *frame[L]   // the running parallel at the focus of this cursor, or nil
+	halted []*place[L] // the leaves that the signal making this version halted
+	par    bool        // the definition has parallel positions: signals take the slow path
 	// mem is the version's memory. A Tree has an extra when its program
 	// needs one (random, custom or parallel positions), or else, with
 	// memOnly set, only while its memory is not empty: so a Tree stays
@@ -57,7 +58,7 @@ type extra[L any] struct {
 // drawing for Random nodes and asking custom nodes on the way. It is small
 // enough to inline: the common case, a static first descent to a leaf, is
 // one load.
-func (z zipper[L]) descend(p *pos[L]) zipper[L] {
+func (z zipper[L]) descend(p *place[L]) zipper[L] {
 	if p = p.enter; p.kind == KindLeaf {
 		z.focus = p
 		return z
@@ -66,7 +67,7 @@ func (z zipper[L]) descend(p *pos[L]) zipper[L] {
 }
 
 // descendFrom goes on with a descent at p, a Random or custom position.
-func (z zipper[L]) descendFrom(p *pos[L]) zipper[L] {
+func (z zipper[L]) descendFrom(p *place[L]) zipper[L] {
 	for {
 		switch p.kind {
 		case KindLeaf:
@@ -164,15 +165,15 @@ func (z zipper[L]) repeat(m move[L]) (zipper[L], move[L]) {
 // returns the move to make next: entering a child, or the node's own end.
 func (z zipper[L]) custom(m move[L]) (zipper[L], move[L]) {
 	par := m.to.parent
-	var step Move
+	var step custom.Move
 	z, step = z.reactCustom(par, int(m.to.index), m.ok)
 	switch step {
-	case MoveSucceed:
+	case custom.Succeed:
 		return z, par.up[1]
-	case MoveFail:
+	case custom.Fail:
 		return z, par.up[0]
 	}
-	return z, move[L]{to: par.children[step.child()]} // checked by reactCustom: in range
+	return z, move[L]{to: par.children[step.Child()]} // checked by reactCustom: in range
 }
 
 // b2i is 1 for true and 0 for false.
@@ -193,7 +194,7 @@ func (z zipper[L]) depth() int {
 }
 
 // root returns the compiled root position.
-func (z zipper[L]) root() *pos[L] {
+func (z zipper[L]) root() *place[L] {
 	p := z.focus
 	for p.parent != nil {
 		p = p.parent

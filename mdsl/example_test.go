@@ -8,7 +8,7 @@ import (
 )
 
 // A tree written in MDSL, run by a registry of functions, and kept in a
-// SteppedHistory so that a step can be undone.
+// History so that a step can be undone.
 func ExampleParse() {
 	src := `root {
     selector {
@@ -42,10 +42,18 @@ func ExampleParse() {
 		fmt.Println(err)
 		return
 	}
-	h := bt.NewSteppedHistory(tree)
-	h, _ = h.Step() // aims and fires: the shot is under way
+	h := bt.NewHistory(tree)
+	step := func() {
+		next, err := h.Current().Step()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		h = h.Push(next)
+	}
+	step() // aims and fires: the shot is under way
 	enemy = false
-	h, _ = h.Step() // the guard no longer holds: the attack is aborted
+	step() // the guard no longer holds: the attack is aborted
 	fmt.Println(h.Current().State(), "after", h.Pos(), "steps")
 	h = h.Undo()
 	fmt.Println("undone: back at step", h.Pos(), h.Current().State())

@@ -5,8 +5,8 @@
 // BehaviorTree.CPP's StdCoutLogger and TreeObserver do.
 //
 // Both take the events callback of a step (StepWith, TickWith, ResetWith
-// of [bt.Stepped], StepWith of [bt.SteppedHistory]), and read the tree's
-// node names from [bt.Stepped.Nodes].
+// of [bt.Stepped]), and read the tree's node names from
+// [bt.Stepped.Nodes].
 package observe
 
 import (
@@ -18,11 +18,10 @@ import (
 )
 
 // NewLogger returns a function to pass as the events callback of
-// [bt.Stepped.StepWith], [bt.Stepped.TickWith], [bt.Stepped.ResetWith]
-// or [bt.SteppedHistory.StepWith]: it writes each event to w as one
-// indented line, in the format of the bt command's run subcommand, naming
-// the node of a state change with its name in t (t, or any version of the
-// same tree, only gives the names).
+// [bt.Stepped.StepWith], [bt.Stepped.TickWith] or [bt.Stepped.ResetWith]:
+// it writes each event to w as one indented line, in the format of the
+// bt command's run subcommand, naming the node of a state change with its
+// name in t (t, or any version of the same tree, only gives the names).
 //
 // The lines are "  node N NAME: FROM -> TO" for a state change,
 // "  action V -> RESULT" (RESULT is "async" for a pending [bt.Async]),
@@ -85,9 +84,9 @@ type NodeStats struct {
 
 // Stats counts, per node, the updates seen in the events of steps. Pass
 // its Observe method as the events callback of each step (of any version
-// of one tree, through [bt.Stepped.StepWith], [bt.Stepped.TickWith] or
-// [bt.SteppedHistory.StepWith]) and call EndStep after each, with the
-// version the step returned (or, when it failed, the version stepped).
+// of one tree, through [bt.Stepped.StepWith] or [bt.Stepped.TickWith])
+// and call EndStep after each, with the version the step returned (or,
+// when it failed, the version stepped).
 //
 // A step updated a node when it called the node's action or condition
 // (not a guard's), changed the node's state to RUNNING, SUCCEEDED or

@@ -178,14 +178,18 @@ func clampCount(c, k int) int {
 func parts[L any](n bt.Node[L]) (bt.Params, []bt.Node[L]) {
 	children := make([]bt.Node[L], 0, n.Len())
 	weights := make([]int, 0, n.Len())
+	p := n.Params()
 	i := 0
 	for c := range n.Children() {
 		children = append(children, c)
-		weights = append(weights, max(1, n.Weight(i)))
+		w := 0
+		if n.Kind() == bt.KindRandomWeighted {
+			w = p.Weights[i]
+		}
+		weights = append(weights, max(1, w))
 		i++
 	}
-	p := n.Params()
-	p.N, p.Weights = n.N(), weights
+	p.Weights = weights
 	return p, children
 }
 

@@ -232,9 +232,9 @@ func concurrently(f func(g int) string) string {
 }
 
 // treeOp applies one scripted operation, x, to the current version of h: a
-// signal with a memory change (SignalWith), a plain signal, or a version
-// with a new memory (WithMemory) pushed through SignalWith(Running).
-func treeOp(h bt.History[string], x uint32) bt.History[string] {
+// signal with a memory change (WithMemory, then Signal), a plain signal,
+// or a version with a new memory (WithMemory) and no signal.
+func treeOp(h bt.History[bt.Tree[string]], x uint32) bt.History[bt.Tree[string]] {
 	cur := h.Current()
 	m := cur.Memory()
 	k := memKeys[x>>2%uint32(len(memKeys))]
@@ -248,17 +248,17 @@ func treeOp(h bt.History[string], x uint32) bt.History[string] {
 	}
 	switch x % 4 {
 	case 0:
-		return h.SignalWith(bt.Success, m)
+		return h.Push(cur.WithMemory(m).Succeed())
 	case 1:
-		return h.SignalWith(bt.Failure, m)
+		return h.Push(cur.WithMemory(m).Fail())
 	case 2:
-		return h.SignalWith(bt.Running, m)
+		return h.Push(cur.WithMemory(m))
 	}
-	return h.Signal([]bt.Status{bt.Success, bt.Failure}[x>>9%2])
+	return h.Push(cur.Signal([]bt.Status{bt.Success, bt.Failure}[x>>9%2]))
 }
 
 // historyVersions returns the versions of h and their models.
-func historyVersions(h bt.History[string]) ([]bt.Tree[string], []map[string]any) {
+func historyVersions(h bt.History[bt.Tree[string]]) ([]bt.Tree[string], []map[string]any) {
 	var vs []bt.Tree[string]
 	var ms []map[string]any
 	for v := range h.All() {
@@ -485,7 +485,7 @@ func TestMemoryLaws(t *testing.T) {
 					if b, err = v.MarshalJSON(); err != nil {
 						return fmt.Sprintf("MarshalJSON: %v", err)
 					}
-					restored, err = bt.RestoreJSON(n, b)
+					restored, err = bt.Restore(n, b)
 				}
 				if err != nil {
 					return fmt.Sprintf("%s restore: %v", form, err)
@@ -537,7 +537,7 @@ func TestMemoryLaws(t *testing.T) {
 			return memAgainst(h.Current().Memory(), ms[top])
 		}, anyTree, scripts, gen.IntRange(0, 40)))
 
-	props.Property("M5s undo then redo returns the same memory (SteppedHistory)", prop.ForAll(
+	props.Property("M5s undo then redo returns the same memory (History of stepped versions)", prop.ForAll(
 		func(n bt.Node[string], k, u int, seed uint64) string {
 			s, err := newMemStepped(n, seed)
 			if err != nil {
@@ -547,11 +547,13 @@ func TestMemoryLaws(t *testing.T) {
 			if err != nil {
 				return err.Error()
 			}
-			h := bt.NewSteppedHistory(s)
+			h := bt.NewHistory(s)
 			for range k {
-				if h, err = h.Step(); err != nil {
+				next, err := h.Current().Step()
+				if err != nil {
 					return err.Error()
 				}
+				h = h.Push(next)
 			}
 			u = min(u, k)
 			back := h
@@ -609,14 +611,6 @@ func TestMemoryLaws(t *testing.T) {
 			}
 			// The writes before the failure were reported as they were
 			// made, by calls that returned, and are in no version.
-			h := bt.NewSteppedHistory(start)
-			h2, herr := h.Step()
-			if herr == nil || h2.Len() != 1 || h2.Pos() != 0 {
-				return fmt.Sprintf("SteppedHistory.Step of the failing version: error %v, %d versions", herr, h2.Len())
-			}
-			if d := memAgainst(h2.Current().Memory(), model); d != "" {
-				return fmt.Sprintf("SteppedHistory after a failed step: %s", d)
-			}
 			// Without the trap, the same version steps as the run did.
 			if k < len(r.events) {
 				next, ev2, err := stepRecord(start.WithMemory(start.Memory().Delete(trapKey.Name())))

@@ -43,7 +43,7 @@ func NewModel[L any](def bt.Node[L], rng *rand.Rand) *Model[L] {
 }
 
 func copyDef[L any](n bt.Node[L]) *mnode[L] {
-	m := &mnode[L]{kind: n.Kind(), n: n.N()}
+	m := &mnode[L]{kind: n.Kind(), n: n.Params().N}
 	switch k := n.Len(); m.kind {
 	case bt.KindParallel:
 		m.needOK, m.needFail = k, 1
@@ -63,7 +63,11 @@ func copyDef[L any](n bt.Node[L]) *mnode[L] {
 	i := 0
 	for c := range n.Children() {
 		m.children = append(m.children, copyDef(c))
-		m.weights = append(m.weights, n.Weight(i))
+		w := 0
+		if m.kind == bt.KindRandomWeighted {
+			w = n.Params().Weights[i]
+		}
+		m.weights = append(m.weights, w)
 		i++
 	}
 	return m

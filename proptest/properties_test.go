@@ -21,8 +21,10 @@ func TestProperties(t *testing.T) {
 	props.Property("1 value is always a leaf", prop.ForAll(
 		func(n bt.Node[string], sig []bt.Status, seed uint64) string {
 			leafSet := map[string]bool{}
-			for v := range n.LeafValues() {
-				leafSet[v] = true
+			for c := range n.Preorder() {
+				if v, ok := c.Leaf(); ok && c.Kind() == bt.KindLeaf {
+					leafSet[v] = true
+				}
 			}
 			for i, s := range traceOf(bt.Start(n, bt.WithSeed(seed)), sig) {
 				if !leafSet[s.Value] {

@@ -9,12 +9,11 @@ import (
 )
 
 // TreesReplay returns a Replay of versions of the Elixir-style tree def,
-// one step per version, in order, each paired with the signal that made
-// it (Running for a start), as [bt.History.All] yields them. Each step
+// one step per version, in order, as [bt.History.All] yields them. Each step
 // shows the version's node states as [bt.Tree.Picture] does, its focus,
-// the signal, and when the root ended, how. It returns an
+// the signal that made it ([bt.Tree.LastSignal]), and when the root ended, how. It returns an
 // error for a version of another definition and for no versions at all.
-func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree[L], bt.Status]) (*Replay, error) {
+func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq[bt.Tree[L]]) (*Replay, error) {
 	if def.IsZero() {
 		return nil, fmt.Errorf("viewer.TreesReplay: zero definition")
 	}
@@ -25,14 +24,14 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 	var states []bt.State
 	focus := make([]int, 1)
 	k := 0
-	for v, signal := range versions {
+	for v := range versions {
 		if v.Definition() != def {
 			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Definition())
 		}
 		states, focus[0] = v.NodeStates(states)
 		s := Step{States: states, Focus: focus, Memory: v.Memory()}
 		sig := byte('-')
-		switch signal {
+		switch v.LastSignal() {
 		case bt.Success:
 			sig = 's'
 		case bt.Failure:
@@ -55,12 +54,12 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq2[bt.Tree
 // HistoryReplay returns a Replay of h's versions from its start to its
 // current one (the line that Undo and Redo walk, without the redo tail),
 // as [TreesReplay] draws them.
-func HistoryReplay[L any](title string, h bt.History[L]) (*Replay, error) {
+func HistoryReplay[L any](title string, h bt.History[bt.Tree[L]]) (*Replay, error) {
 	return TreesReplay(title, h.Current().Definition(), h.All())
 }
 
 // WriteHistory writes a viewer page of h (see [HistoryReplay]) to w.
-func WriteHistory[L any](w io.Writer, title string, h bt.History[L]) error {
+func WriteHistory[L any](w io.Writer, title string, h bt.History[bt.Tree[L]]) error {
 	r, err := HistoryReplay(title, h)
 	if err != nil {
 		return err

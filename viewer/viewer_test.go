@@ -88,17 +88,17 @@ func letters(states []bt.State) string {
 
 // history is a History with an undo in it: 40 signals, 10 undone, 15
 // others.
-func history() bt.History[string] {
+func history() bt.History[bt.Tree[string]] {
 	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h := bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
-		h = h.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])
+		h = h.Push(h.Current().Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3]))
 	}
 	for i := 0; i < 10; i++ {
 		h = h.Undo()
 	}
 	for i := 0; i < 15; i++ {
-		h = h.Signal([]bt.Status{bt.Failure, bt.Success}[i%2])
+		h = h.Push(h.Current().Signal([]bt.Status{bt.Failure, bt.Success}[i%2]))
 	}
 	return h
 }
@@ -131,8 +131,8 @@ func TestWriteHistory(t *testing.T) {
 		t.Errorf("nodes %v", r.Nodes)
 	}
 	k = 0
-	for v, sig := range h.All() {
-		want := map[bt.Status]byte{bt.Running: '-', bt.Success: 's', bt.Failure: 'f'}[sig]
+	for v := range h.All() {
+		want := map[bt.Status]byte{bt.Running: '-', bt.Success: 's', bt.Failure: 'f'}[v.LastSignal()]
 		if r.Sig[k] != want {
 			t.Errorf("step %d: signal %c, want %c", k, r.Sig[k], want)
 		}
@@ -171,7 +171,7 @@ func TestPageIsSelfContained(t *testing.T) {
 func TestLabelsCannotEscapeTheScript(t *testing.T) {
 	def := bt.Select(bt.Leaf("</script><script>alert(1)</script>"), bt.Leaf("{{JS}} {{DATA}}"))
 	var b bytes.Buffer
-	if err := viewer.WriteHistory(&b, "{{CSS}}", bt.NewHistory(bt.Start(def)).Fail()); err != nil {
+	if err := viewer.WriteHistory(&b, "{{CSS}}", bt.NewHistory(bt.Start(def)).Push(bt.Start(def).Fail())); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()
@@ -277,14 +277,7 @@ func TestReplayErrors(t *testing.T) {
 		t.Errorf("error %v does not wrap the writer's", err)
 	}
 	other := bt.NewHistory(bt.Start(bt.Select(bt.Leaf("a"), bt.Leaf("b"))))
-	seq := func(yield func(bt.Tree[string], bt.Status) bool) {
-		for v, s := range other.All() {
-			if !yield(v, s) {
-				return
-			}
-		}
-	}
-	if _, err := viewer.TreesReplay("x", def, seq); err == nil {
+	if _, err := viewer.TreesReplay("x", def, other.All()); err == nil {
 		t.Error("versions of another definition: no error")
 	}
 }
@@ -534,7 +527,8 @@ func TestBattleshipMemory(t *testing.T) {
 func TestMemoryCannotEscapeTheScript(t *testing.T) {
 	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
 	v := bt.Start(def)
-	h := bt.NewHistory(v).SignalWith(bt.Success, bt.Memory{}.Set("</script><b>key</b>", "<img src=x onerror=alert(1)>"))
+	h := bt.NewHistory(v)
+	h = h.Push(v.WithMemory(bt.Memory{}.Set("</script><b>key</b>", "<img src=x onerror=alert(1)>")).Succeed())
 	var b bytes.Buffer
 	if err := viewer.WriteHistory(&b, "memory", h); err != nil {
 		t.Fatal(err)
@@ -549,7 +543,7 @@ func TestMemoryCannotEscapeTheScript(t *testing.T) {
 	}
 	// A history without memory has no memory panel.
 	b.Reset()
-	if err := viewer.WriteHistory(&b, "no memory", bt.NewHistory(v).Succeed()); err != nil {
+	if err := viewer.WriteHistory(&b, "no memory", bt.NewHistory(v).Push(v.Succeed())); err != nil {
 		t.Fatal(err)
 	}
 	if p := readPage(t, b.String()); p.Replays[0].Mem != nil {

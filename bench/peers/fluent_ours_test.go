@@ -1,7 +1,7 @@
 package peers
 
 // Our benchmark of FluentTick3 (workload_test.go): a FluentBehaviourTree
-// sequence of fluentLeaves succeeding leaves, built with our FluentBuilder
+// sequence of fluentLeaves succeeding leaves, built with our fluent.Builder
 // and ticked with Stepped.Tick, one tick per iteration, side by side with
 // BenchmarkPeerFluentTick3 (go-behaviortree's memoryless Sequence).
 
@@ -9,16 +9,17 @@ import (
 	"testing"
 
 	ours "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/fluent"
 )
 
-// oursFluent3 builds the FluentTick3 tree with our FluentBuilder, counting
+// oursFluent3 builds the FluentTick3 tree with our fluent.Builder, counting
 // leaf calls in *calls.
 func oursFluent3(calls *int) (ours.Node[ours.Fluent], error) {
 	ok := func(ours.TimeData) ours.Status {
 		*calls++
 		return ours.Success
 	}
-	b := ours.NewFluentBuilder().Sequence("seq")
+	b := fluent.NewBuilder().Sequence("seq")
 	for range fluentLeaves {
 		b.Do("ok", ok)
 	}
@@ -26,7 +27,7 @@ func oursFluent3(calls *int) (ours.Node[ours.Fluent], error) {
 }
 
 // BenchmarkFluentTick3 measures one tick of a memoryless sequence of three
-// succeeding leaves with our FluentBuilder's tree.
+// succeeding leaves with our fluent.Builder's tree.
 func BenchmarkFluentTick3(b *testing.B) {
 	var calls int
 	def, err := oursFluent3(&calls)
@@ -43,7 +44,7 @@ func BenchmarkFluentTick3(b *testing.B) {
 // benchFluent ticks a Fluent tree of def b.N times, timed, and returns the
 // last version.
 func benchFluent(b *testing.B, def ours.Node[ours.Fluent]) ours.Stepped[ours.Fluent] {
-	t, err := ours.NewFluent(def)
+	t, err := fluent.New(def)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestOursFluent3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := ours.NewFluent(def)
+	tr, err := fluent.New(def)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestOursFluent3(t *testing.T) {
 }
 
 // oursFluent256 builds workload (b)'s tree (workload_test.go) with our
-// FluentBuilder: memoryless selectors and sequences over treeBLeaves
+// fluent.Builder: memoryless selectors and sequences over treeBLeaves
 // leaves, each answering the next result of r.
 func oursFluent256(r *results) (ours.Node[ours.Fluent], error) {
 	leaf := func(ours.TimeData) ours.Status {
@@ -91,7 +92,7 @@ func oursFluent256(r *results) (ours.Node[ours.Fluent], error) {
 		}
 		return ours.Failure
 	}
-	b := ours.NewFluentBuilder()
+	b := fluent.NewBuilder()
 	var build func(height int)
 	build = func(height int) {
 		if height == 0 {
@@ -112,7 +113,7 @@ func oursFluent256(r *results) (ours.Node[ours.Fluent], error) {
 }
 
 // BenchmarkFluentTick256 measures one tick of workload (b)'s tree built
-// with our FluentBuilder, side by side with BenchmarkPeerStepB
+// with our fluent.Builder, side by side with BenchmarkPeerStepB
 // (go-behaviortree's Sequence and Selector are memoryless too).
 func BenchmarkFluentTick256(b *testing.B) {
 	r := newResults()
@@ -124,7 +125,7 @@ func BenchmarkFluentTick256(b *testing.B) {
 	b.ReportMetric(float64(r.calls)/float64(b.N), "calls/op")
 }
 
-// TestOursFluent256 checks that our FluentBuilder's tree of workload (b)
+// TestOursFluent256 checks that our fluent.Builder's tree of workload (b)
 // completes at every tick, with about 41 leaf calls per tick, as
 // go-behaviortree's does.
 func TestOursFluent256(t *testing.T) {
@@ -133,7 +134,7 @@ func TestOursFluent256(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := ours.NewFluent(def)
+	tr, err := fluent.New(def)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,9 @@
 // Package hook holds what package behaviortree lends its own clients (the
-// text formats mdsl and mistreevous, package proptest, the bt command and
-// the viewer) without exporting it: it cannot import behaviortree, which
-// imports it, so the values are set by behaviortree's init, as functions
-// of types declared here or held as any (the readers assert their types
-// once).
+// text formats mdsl and mistreevous, the builder fluent, package
+// proptest, the bt command and the viewer) without exporting it: it
+// cannot import behaviortree, which imports it, so the values are set by
+// behaviortree's init, as functions of types declared here or held as any
+// (the clients assert their types once).
 package hook
 
 // WithAttrs is behaviortree's withFresh for trees of Calls, of type
@@ -13,6 +13,19 @@ package hook
 // every node once, so that the copy would be a quarter of what a text of
 // guarded nodes allocates.
 var WithAttrs any
+
+// NewFluent is behaviortree's newFluent, of type
+// func(bt.Node[bt.Fluent], bt.Agent[bt.Fluent], []bt.Option) (bt.Stepped[bt.Fluent], error):
+// NewStepped with the agent of Fluent leaves, which also gives a
+// memoryless tree the engine's fast path (the leaves' functions called by
+// node). It is fluent.New.
+var NewFluent any
+
+// NameFluent is behaviortree's nameFresh for trees of Fluent leaves, of
+// type func(bt.Node[bt.Fluent], string) bt.Node[bt.Fluent]: it gives a
+// node that was just built, and that nothing else holds yet, its name in
+// place (Node.Name). Only the fluent builder names nodes.
+var NameFluent any
 
 // Kind returns what behaviortree's table of kinds says of the kind k (a
 // bt.Kind): the zero KindFacts (a leaf with no names) for a k that is not

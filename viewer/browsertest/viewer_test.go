@@ -309,7 +309,7 @@ type expected struct {
 	focus  []int
 }
 
-func expect(h bt.History[string]) expected {
+func expect(h bt.History[bt.Tree[string]]) expected {
 	var e expected
 	var buf []bt.State
 	for v := range h.All() {
@@ -340,18 +340,18 @@ func (e expected) check(t *testing.T, what string, got shown, k int) {
 // undoHistory is a History of the brute-force bot with an undo in it: 40
 // signals, 10 undone, then 15 others; the versions after the undo point
 // differ from the ones undone.
-func undoHistory() (h bt.History[string], undoneAt int) {
+func undoHistory() (h bt.History[bt.Tree[string]], undoneAt int) {
 	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h = bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
-		h = h.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])
+		h = h.Push(h.Current().Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3]))
 	}
 	for i := 0; i < 10; i++ {
 		h = h.Undo()
 	}
 	undoneAt = h.Pos()
 	for i := 0; i < 15; i++ {
-		h = h.Signal([]bt.Status{bt.Failure, bt.Success}[i%2])
+		h = h.Push(h.Current().Signal([]bt.Status{bt.Failure, bt.Success}[i%2]))
 	}
 	return h, undoneAt
 }
@@ -441,7 +441,7 @@ func TestHistoryViewer(t *testing.T) {
 }
 
 // versionAt returns version k of h.
-func versionAt(h bt.History[string], k int) bt.Tree[string] {
+func versionAt(h bt.History[bt.Tree[string]], k int) bt.Tree[string] {
 	i := 0
 	for v := range h.All() {
 		if i == k {
@@ -453,12 +453,12 @@ func versionAt(h bt.History[string], k int) bt.Tree[string] {
 }
 
 // undoneLine is the line of undoHistory before its undo: the 40 signals.
-func undoneLine() bt.History[string] {
+func undoneLine() bt.History[bt.Tree[string]] {
 	h, _ := undoHistory()
 	def := h.Current().Definition()
 	u := bt.NewHistory(bt.Start(def))
 	for i := 0; i < 40; i++ {
-		u = u.Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3])
+		u = u.Push(u.Current().Signal([]bt.Status{bt.Success, bt.Success, bt.Failure}[i%3]))
 	}
 	return u
 }
@@ -568,9 +568,9 @@ func TestViewerSizes(t *testing.T) {
 	for h.Len() < 10_000 {
 		x = x*6364136223846793005 + 1442695040888963407
 		if x>>62 == 0 {
-			h = h.Fail()
+			h = h.Push(h.Current().Fail())
 		} else {
-			h = h.Succeed()
+			h = h.Push(h.Current().Succeed())
 		}
 	}
 	hist, histSize := writePage(t, "history10k.html", func(f *os.File) error { return viewer.WriteHistory(f, "10,000 steps", h) })
@@ -704,7 +704,8 @@ func TestMemoryPanel(t *testing.T) {
 
 	// A key and a value written as markup show as text.
 	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
-	h := bt.NewHistory(bt.Start(def)).SignalWith(bt.Success, bt.Memory{}.Set("<b>key</b>", "<i>value</i>"))
+	start := bt.Start(def)
+	h := bt.NewHistory(start).Push(start.WithMemory(bt.Memory{}.Set("<b>key</b>", "<i>value</i>")).Succeed())
 	path, _ = writePage(t, "markup.html", func(f *os.File) error { return viewer.WriteHistory(f, "markup", h) })
 	b.open(t, path)
 	b.scrub(t, 1)

@@ -337,9 +337,9 @@ func (e *elixirEngine) step(v any, r *run) (out stepped, err error) {
 }
 
 func (e *elixirEngine) export(w io.Writer, title string, line []*vnode) error {
-	seq := iter.Seq2[bt.Tree[string], bt.Status](func(yield func(bt.Tree[string], bt.Status) bool) {
+	seq := iter.Seq[bt.Tree[string]](func(yield func(bt.Tree[string]) bool) {
 		for _, n := range line {
-			if !yield(n.v.(bt.Tree[string]), n.signal) {
+			if !yield(n.v.(bt.Tree[string])) {
 				return
 			}
 		}

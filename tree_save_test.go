@@ -13,23 +13,24 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // savableSelect is resumingSelect with its state savable.
 type savableSelect struct{ resumingSelect }
 
-func (s savableSelect) Enter(c bt.Context) (int, bt.Traversal) { return s.at, s }
-func (s savableSelect) OnSucceed(c bt.Context) (bt.Move, bt.Traversal) {
-	return bt.MoveSucceed, savableSelect{resumingSelect{at: c.Child()}}
+func (s savableSelect) Enter(c custom.Context) (int, custom.Traversal) { return s.at, s }
+func (s savableSelect) OnSucceed(c custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, savableSelect{resumingSelect{at: c.Child()}}
 }
-func (s savableSelect) OnFail(c bt.Context) (bt.Move, bt.Traversal) {
+func (s savableSelect) OnFail(c custom.Context) (custom.Move, custom.Traversal) {
 	if next := c.Child() + 1; next < c.Len() {
-		return bt.MoveTo(next), s
+		return custom.To(next), s
 	}
-	return bt.MoveFail, savableSelect{}
+	return custom.Fail, savableSelect{}
 }
 func (s savableSelect) MarshalState() ([]byte, error) { return []byte(strconv.Itoa(s.at)), nil }
-func (savableSelect) UnmarshalState(b []byte, children int) (bt.Traversal, error) {
+func (savableSelect) UnmarshalState(b []byte, children int) (custom.Traversal, error) {
 	at, err := strconv.Atoi(string(b))
 	if err != nil || at < 0 || at >= children {
 		return nil, fmt.Errorf("bad resume point %q for %d children", b, children)
@@ -51,7 +52,7 @@ func roundTrip(t *testing.T, def bt.Node[string], v bt.Tree[string], probe strin
 	}
 	for name, restore := range map[string]func() (bt.Tree[string], error){
 		"binary": func() (bt.Tree[string], error) { return bt.Restore(def, bin) },
-		"json":   func() (bt.Tree[string], error) { return bt.RestoreJSON(def, js) },
+		"json":   func() (bt.Tree[string], error) { return bt.Restore(def, js) },
 	} {
 		r, err := restore()
 		if err != nil {
@@ -106,7 +107,7 @@ func TestSaveRestoreRandomAndCustom(t *testing.T) {
 	// A custom state that cannot be saved is an error, not a silent loss.
 	plain := bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaves("x", "y")...))
 	w := bt.Start(plain).Fail().Succeed()
-	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement SavableTraversal") {
+	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement custom.Savable") {
 		t.Errorf("saving an unsavable custom state: %v", err)
 	}
 	if _, err := bt.Start(plain).MarshalBinary(); err != nil {
@@ -124,7 +125,7 @@ func TestRestoreWrongDefinition(t *testing.T) {
 		t.Fatalf("got %v, want ErrWrongDefinition", err)
 	}
 	js, _ := json.Marshal(bt.Start(a))
-	if _, err := bt.RestoreJSON(b, js); !errors.Is(err, bt.ErrWrongDefinition) {
+	if _, err := bt.Restore(b, js); !errors.Is(err, bt.ErrWrongDefinition) {
 		t.Fatalf("JSON: got %v", err)
 	}
 	// Leaf values are not part of the fingerprint.
@@ -200,7 +201,7 @@ func TestRestoreBadInput(t *testing.T) {
 			`"rng": "00" is not 32 hex digits`},
 	}
 	for _, tc := range badJSON {
-		if _, err := bt.RestoreJSON(def, []byte(tc.input)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := bt.Restore(def, []byte(tc.input)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.input, err, tc.want)
 		}
 	}
@@ -255,7 +256,7 @@ func TestRestoreEnumBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := bt.RestoreJSON(def, js)
+			back, err := bt.Restore(def, js)
 			if err != nil || !back.Equal(tr) {
 				t.Fatalf("status %#x, signal %#x: its own JSON %s does not restore: %v", status, signal, js, err)
 			}
@@ -300,7 +301,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 		`{"format":"behaviortree-state/1","fingerprint":"0000000000000000","status":"running","signal":"running","rng":"` + big + `"}`,
 		`{"` + big + `":1}`, // encoding/json's unknown field error quotes the name
 	} {
-		_, err := bt.RestoreJSON(def, []byte(input))
+		_, err := bt.Restore(def, []byte(input))
 		if err == nil {
 			t.Fatalf("%.60s...: no error", input)
 		}
@@ -323,7 +324,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 	}
 	raw["custom"] = []any{map[string]any{"node": 1, "state": base64.StdEncoding.EncodeToString([]byte(big))}}
 	js, _ = json.Marshal(raw)
-	_, err = bt.RestoreJSON(cdef, js)
+	_, err = bt.Restore(cdef, js)
 	var se *bt.StateError
 	if !errors.As(err, &se) || se.Err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), `"custom"[0]: bad resume point`) {
 		t.Errorf("custom state: %.300v", err)
@@ -343,7 +344,7 @@ func TestTreeUnmarshalJSON(t *testing.T) {
 	}
 	var g game
 	err = json.Unmarshal(js, &g)
-	if err == nil || !strings.Contains(err.Error(), "use RestoreJSON, or hold a Saved") {
+	if err == nil || !strings.Contains(err.Error(), "use Restore, or hold a Saved") {
 		t.Fatalf("got %v", err)
 	}
 }

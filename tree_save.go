@@ -1,5 +1,9 @@
 package behaviortree
 
+// This file saves and restores Value/Succeed/Fail versions (Tree): the
+// binary and JSON forms, Restore, and what custom nodes save
+// (custom.Savable). Saved (saved.go) wraps them for both styles.
+
 import (
 	"bytes"
 	"encoding/base64"
@@ -14,25 +18,13 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/zipbt/behaviortree/custom"
 )
 
 // ErrWrongDefinition is wrapped by the error of restoring a state against a
 // definition other than the one it was saved from.
 var ErrWrongDefinition = errors.New("the state was saved from a different definition")
-
-// SavableTraversal is a [Traversal] whose state can be saved and restored
-// with the tree. A tree whose custom nodes have changed state can be saved
-// only if every such state implements it. UnmarshalState is called on the
-// definition's own Traversal value, with what MarshalState returned and the
-// node's number of children. Saved states are input: UnmarshalState must
-// reject data that does not make a valid state for the node (a child index
-// out of range, say) with an error, since a state that later names a child
-// out of range panics.
-type SavableTraversal interface {
-	Traversal
-	MarshalState() ([]byte, error)
-	UnmarshalState(data []byte, children int) (Traversal, error)
-}
 
 // StateError reports a saved state that cannot be restored. Where says
 // where: "byte 13" in the binary form, a field name in JSON. Msg repeats at
@@ -73,7 +65,7 @@ func clipMessage(s string) string {
 func (n Node[L]) Fingerprint() uint64 { return compiled(n.must("Fingerprint")).fingerprint }
 
 // fingerprint hashes the structure of a compiled program.
-func fingerprintOf[L any](all []pos[L]) uint64 {
+func fingerprintOf[L any](all []place[L]) uint64 {
 	h := fnv.New64a()
 	var buf [binary.MaxVarintLen64]byte
 	put := func(x uint64) { h.Write(buf[:binary.PutUvarint(buf[:], x)]) }
@@ -172,9 +164,9 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 	it := x.custom.Iterator()
 	for !it.Done() {
 		id, tr, _ := it.Next()
-		st, ok := tr.(SavableTraversal)
+		st, ok := tr.(custom.Savable)
 		if !ok {
-			return nil, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement SavableTraversal", id, tr)
+			return nil, fmt.Errorf("behaviortree: cannot save custom node %d: its state %T does not implement custom.Savable", id, tr)
 		}
 		data, err := st.MarshalState()
 		if err != nil {
@@ -189,7 +181,7 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 // MarshalBinary encodes t's running state in a compact binary form, which
 // [Restore] reads back against the same definition. It returns an error for
 // the zero Tree, and for a custom node state that cannot be saved (see
-// [SavableTraversal]).
+// [custom.Savable]).
 //
 // A state holds only what a version adds to its definition: the focused
 // position, the RepeatN counters that have counted down, the random state,
@@ -213,7 +205,7 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 //   - the number of counters, then each counter's position and runs left
 //     (1 to its RepeatN's count minus 1), deepest first, all uvarints;
 //   - the number of custom states, then each one's position, byte length
-//     and bytes (from [SavableTraversal.MarshalState]), by increasing
+//     and bytes (from [custom.Savable]'s MarshalState), by increasing
 //     position, the numbers uvarints;
 //   - in format version 2 only, which a version with a non-empty memory
 //     saves in, the memory: its keys and their values with their types.
@@ -260,20 +252,46 @@ func (s *savedState) appendBinary(b []byte) []byte {
 	return append(b, s.mem...)
 }
 
-// Restore returns the version that data, from [Tree.MarshalBinary], saved,
-// running on def. It resumes exactly: the same value, and the same future
-// under any signals. Truncated, corrupted or hostile input returns a
+// Restore returns the version that data saved, running on def: data is
+// either form, the binary one of [Tree.MarshalBinary] or the JSON one of
+// [Tree.MarshalJSON] (an object: its first byte, after any white space,
+// is '{'). It resumes exactly: the same value, and the same future under
+// any signals. Truncated, corrupted or hostile input returns a
 // *StateError, never a panic; a state saved from another definition returns
 // an error that wraps ErrWrongDefinition.
+//
+// A struct that holds a saved tree and is unmarshalled as a whole should
+// hold a [Saved], which unmarshals without the definition, rather than a
+// Tree.
 func Restore[L any](def Node[L], data []byte) (Tree[L], error) {
 	if def.n == nil {
 		return Tree[L]{}, &StateError{Msg: "zero definition"}
+	}
+	if isJSONObject(data) {
+		s, err := decodeJSON(data)
+		if err != nil {
+			return Tree[L]{}, err
+		}
+		return restore(compiled(def.n), &s, jsonPlaces{})
 	}
 	s, err := decodeBinary(data)
 	if err != nil {
 		return Tree[L]{}, err
 	}
 	return restore(compiled(def.n), &s, binaryPlaces{})
+}
+
+// isJSONObject reports whether data starts, after JSON white space, with
+// '{': the JSON form of a saved state. No binary form starts so.
+func isJSONObject(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c == '{'
+	}
+	return false
 }
 
 // decodeBinary parses the binary form, checking its syntax and its enums,
@@ -546,7 +564,7 @@ func restoreRNG[L any](prog *program[L], rng *[16]byte, at places) (*extra[L], e
 // restoreCounts returns the stack of counters saved in counts: they belong
 // to RepeatN ancestors of focus, deepest first, and have 1 to n-1 runs
 // left.
-func restoreCounts[L any](focus *pos[L], counts [][2]uint64, at places) (*count[L], error) {
+func restoreCounts[L any](focus *place[L], counts [][2]uint64, at places) (*count[L], error) {
 	anc := focus.parent
 	cells := make([]count[L], len(counts))
 	for i, c := range counts {
@@ -573,10 +591,10 @@ func restoreCounts[L any](focus *pos[L], counts [][2]uint64, at places) (*count[
 
 // restoreCustom sets the custom states saved in custom into x: each at a
 // custom node, by increasing position, and accepted by its
-// [SavableTraversal.UnmarshalState].
-func restoreCustom[L any](prog *program[L], x *extra[L], custom []savedCustom, at places) error {
+// [custom.Savable]'s UnmarshalState.
+func restoreCustom[L any](prog *program[L], x *extra[L], saved []savedCustom, at places) error {
 	last := -1
-	for i, c := range custom {
+	for i, c := range saved {
 		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != KindCustom {
 			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("position %d is not a custom node", c.id)}
 		}
@@ -585,9 +603,9 @@ func restoreCustom[L any](prog *program[L], x *extra[L], custom []savedCustom, a
 		}
 		last = int(c.id)
 		p := &prog.all[c.id]
-		st, ok := p.def.custom.(SavableTraversal)
+		st, ok := p.def.custom.(custom.Savable)
 		if !ok {
-			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement SavableTraversal", p.def.custom)}
+			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("custom node %T does not implement custom.Savable", p.def.custom)}
 		}
 		tr, err := st.UnmarshalState(c.state, len(p.children))
 		if err != nil {
@@ -627,7 +645,7 @@ type customJSON struct {
 const stateFormat = "behaviortree-state/1"
 
 // MarshalJSON encodes t's running state as a JSON object, which
-// [RestoreJSON] reads back against the same definition. It holds the fields
+// [Restore] reads back against the same definition. It holds the fields
 // of the binary form ([Tree.MarshalBinary]) by name, and fails as it does:
 //
 //	{"format":"behaviortree-state/1","fingerprint":"927918047884878d",
@@ -674,20 +692,6 @@ func (s *savedState) marshalJSON() ([]byte, error) {
 	}
 	j.Memory = s.mem
 	return json.Marshal(j)
-}
-
-// RestoreJSON is [Restore] for the JSON form of [Tree.MarshalJSON]. A
-// struct that holds a saved tree and is unmarshalled as a whole should hold
-// a [Saved], which unmarshals without the definition, rather than a Tree.
-func RestoreJSON[L any](def Node[L], data []byte) (Tree[L], error) {
-	if def.n == nil {
-		return Tree[L]{}, &StateError{Msg: "zero definition"}
-	}
-	s, err := decodeJSON(data)
-	if err != nil {
-		return Tree[L]{}, err
-	}
-	return restore(compiled(def.n), &s, jsonPlaces{})
 }
 
 // decodeJSON parses the JSON form, checking its syntax and its enums, not

@@ -1,0 +1,104 @@
+// Package fluent builds behavior trees with the calls of
+// FluentBehaviourTree, the C# library
+// (github.com/codecapers/Fluent-Behaviour-Tree, its last commit), and runs
+// them exactly as it does. A [Builder] has the library's calls (Sequence,
+// Selector, Parallel, Inverter, Do, Condition, Splice, End, Build), typed
+// for Go, and builds an ordinary bt.Node of leaf type bt.Fluent; [New]
+// runs it on the stepped engine of package behaviortree (imported here as
+// bt), and bt.Stepped.Tick is the library's Tick(TimeData):
+//
+//	tree, err := fluent.NewBuilder().
+//		Selector("root").
+//		Sequence("work").
+//		Condition("rested", func(bt.TimeData) bool { return energy > 0 }).
+//		Do("dig", func(td bt.TimeData) bt.Status {
+//			energy--
+//			fmt.Printf("dig for %.1fs\n", td.DeltaTime)
+//			return bt.Running
+//		}).
+//		End().
+//		Do("sleep", func(bt.TimeData) bt.Status {
+//			energy = 2
+//			fmt.Println("sleep")
+//			return bt.Success
+//		}).
+//		End().
+//		Build()
+//
+// Since the tree is a stepped tree like any other, histories, saving,
+// pictures and events work for it, and it may sit inside a larger stepped
+// tree.
+//
+// # Every node starts again from its first child at every tick
+//
+// A Fluent node keeps nothing between ticks: at every tick, every
+// Sequence, Selector and Parallel ticks its children again from the
+// first. A Sequence asks its first condition again even while its second
+// child is running, and a running child is left, without a call, as soon
+// as an earlier child decides otherwise. In the tree above, "rested" is
+// asked at every tick, and "dig" is left the moment it returns false.
+// That is FluentBehaviourTree's semantics (and BehaviorTree.CPP's
+// ReactiveSequence), and this package keeps it exactly.
+//
+// If a node should keep its place between ticks (resume the child that
+// was running, as most behavior tree libraries do), build that part with
+// bt.Sequence and bt.Select instead, and run it with [New] alone or
+// spliced into a Builder's tree ([Builder.Splice]); from Example_resume:
+//
+//	t, err := fluent.New(bt.Sequence(rested, dig)) // bt.Sequence keeps its place; Builder.Sequence does not
+//
+// # Nodes
+//
+// The Builder makes nodes of these kinds of package behaviortree, whose
+// rules live in its stepped engine:
+//
+//   - Sequence is a bt.ReactiveSequence and Selector a bt.ReactiveSelect:
+//     every tick updates the children from the first, and the first child
+//     that does not go on (Failure or Running for a sequence, Success or
+//     Running for a selector) decides. An empty sequence succeeds and an
+//     empty selector fails.
+//   - Parallel(name, failN, succeedN) is a bt.ReactiveParallel: every tick
+//     updates every child, then counts the successes and failures of that
+//     tick only; succeedN successes succeed (checked first), failN
+//     failures fail, and a count of 0 or less switches that outcome off.
+//     Children still running are never stopped.
+//   - Inverter is a bt.Negate (which passes Running through), or, without
+//     a child, a bt.EmptyInverter, whose tick fails with
+//     bt.ErrEmptyInverter ("InverterNode must have a child node!").
+//   - Do is a bt.Leaf (an action) and Condition a bt.Condition; both call
+//     the function in their bt.Fluent value with the tick's bt.TimeData.
+//
+// # Leaves: no async result, an exit hook through Agent
+//
+// Do returns a bt.Status, not a bt.Result: a Fluent leaf that waits for
+// the game returns Running at every tick until its work is done (it
+// polls), since nothing would settle a bt.Async between ticks that the
+// library's Tick cannot see. The Builder has no exit (halt) hook either,
+// as FluentBehaviourTree has none, though the engine does abort a running
+// leaf that a Sequence or Selector stops reaching. For both, run the tree
+// with bt.NewStepped and an agent made from [Agent], whose TimedAction may
+// return an Async where it needs to and whose Exit stops the work, and
+// give the leaves that need it bt.Exit (see ExampleAgent): Exit is then
+// called with aborted set when a leaf is left running.
+//
+// # Errors and departures
+//
+// The first misuse of a Builder is kept, and Build returns it: a
+// bt.FluentError with the library's exception class and message, and the
+// index of the call. A conformance test replays 1,000 cases recorded from
+// the real library: the same leaf calls in the same order, with the same
+// deltas, the same status or error at every tick, and the same builder
+// errors at the same call.
+//
+// Where the C# builder silently accepts a likely mistake, a Builder
+// refuses with a bt.FluentError whose Strict field is set:
+//
+//   - Build while nodes are still open (C# returns the node that was ended
+//     last, an inner node, and ignores the open ones);
+//   - a second top-level tree after the first was ended (C# builds both and
+//     returns the one ended last);
+//   - Build called a second time (C# returns the same tree again, or a later
+//     one);
+//   - Do or Condition with a nil function (C# fails only at the tick);
+//   - a tree of more than 67,108,864 places (C# has no limit).
+package fluent
