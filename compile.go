@@ -33,8 +33,8 @@ type place[L any] struct {
 	n        int32    // RepeatN's count
 	need     [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
 	parent   *place[L]
-	next     *place[L]    // next sibling, or nil
-	enter    *place[L]    // where entering this position afresh descends to
+	next     *place[L]  // next sibling, or nil
+	enter    *place[L]  // where entering this position afresh descends to
 	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
 	children []*place[L]
 	def      *node[L]

@@ -1,8 +1,8 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/custom"
 	"fmt"
+	"github.com/zipbt/behaviortree/custom"
 	"math/rand/v2"
 	"reflect"
 

@@ -71,7 +71,7 @@ type frame[L any] struct {
 
 // branch is one child of a running parallel position.
 type branch[L any] struct {
-	focus  *place[L]   // the focused leaf; or the nested parallel whose frame is sub; nil once ended
+	focus  *place[L] // the focused leaf; or the nested parallel whose frame is sub; nil once ended
 	counts *count[L] // RepeatN counters between the child and the focus
 	sub    *frame[L] // the nested parallel's frame, when focus is one
 	ended  Status    // Running while the branch runs; then how it ended
