@@ -321,6 +321,9 @@ func (r *reader) header() (savedState, error) {
 	if len(r.data) < 4 || !bytes.Equal(r.data[:3], []byte("BTS")) {
 		return s, &StateError{Where: "byte 0", Msg: `not a saved tree state (no "BTS" magic)`}
 	}
+	if r.data[3] == '1' || r.data[3] == '2' {
+		return s, &StateError{Where: "byte 3", Msg: "a saved stepped state, not a tree's: restore it with RestoreStepped"}
+	}
 	if r.data[3] != 1 && r.data[3] != 2 {
 		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1 or 2", r.data[3])}
 	}
@@ -711,6 +714,10 @@ func readStateJSON(data []byte) (*stateJSON, error) {
 	dec.DisallowUnknownFields()
 	var j stateJSON
 	if err := dec.Decode(&j); err != nil {
+		var other struct{ Format string }
+		if json.Unmarshal(data, &other) == nil && other.Format == steppedJSONFormat {
+			return nil, &StateError{Where: `"format"`, Msg: "a saved stepped state, not a tree's: restore it with RestoreStepped"}
+		}
 		return nil, &StateError{Msg: "invalid JSON: " + clipMessage(err.Error()), Err: err}
 	}
 	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {

@@ -479,3 +479,31 @@ func ExampleSaved() {
 	// {"Turn":1,"Bot":{"format":"behaviortree-state/1","fingerprint":"336aef31bdd47d53","focus":2,"status":"running","signal":"success","counts":[{"node":1,"left":1}]}}
 	// patrol then rest
 }
+
+// TestRestoreSteppedState checks that a stepped version's saved state,
+// given to Restore, says what it is and what to use, in either form.
+func TestRestoreSteppedState(t *testing.T) {
+	def := bt.Root(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
+	st, err := bt.NewStepped(def, bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultRunning }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err = st.Step(); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := st.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, data := range map[string][]byte{"binary": bin, "JSON": js} {
+		_, err := bt.Restore(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")), data)
+		var se *bt.StateError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "a saved stepped state, not a tree's: restore it with RestoreStepped") {
+			t.Errorf("%s: Restore of a stepped state: %v", form, err)
+		}
+	}
+}
