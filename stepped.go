@@ -201,9 +201,9 @@ func (e Event[L]) String() string {
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
 	m     *machine[L]
-	small uint64        // node states, 2 bits each, when the tree has at most 32 nodes
-	words *uint64       // never modified: m.p.nwords words of node states (big trees), extras, generator
-	x     *steppedExtra // pending async results and the agent's memory; nil when there are none
+	small uint64         // node states, 2 bits each, when the tree has at most 32 nodes
+	words unsafe.Pointer // never modified: m.p.nwords words of node states (big trees), extras, generator: an array's first word, or a trie's root (stepped_words.go)
+	x     *steppedExtra  // pending async results and the agent's memory; nil when there are none
 }
 
 // steppedExtra is what a version holds besides its node states, when it
@@ -235,20 +235,30 @@ func (t *Stepped[L]) pending() *asyncEntry {
 	return t.x.async
 }
 
-// wordsOf returns the version's words as a slice (nil when there are none).
+// wordsOf returns the version's words as a slice (nil when there are
+// none), not to be written: the array itself, or a trie's words copied
+// out.
 func (t *Stepped[L]) wordsOf() []uint64 {
-	if t.words == nil {
+	p := t.m.p
+	switch {
+	case t.words == nil:
 		return nil
+	case p.trie:
+		return trieWords(t.words, p.depth, int(p.nwords))
 	}
-	return unsafe.Slice(t.words, t.m.p.nwords)
+	return unsafe.Slice((*uint64)(t.words), p.nwords)
 }
 
-// firstWord returns the pointer that Stepped keeps for words.
-func firstWord(w []uint64) *uint64 {
-	if len(w) == 0 {
+// wordsFrom returns what Stepped keeps for the words w of program p: the
+// first word of w, or a trie of them.
+func wordsFrom[L any](p *sprogram[L], w []uint64) unsafe.Pointer {
+	switch {
+	case len(w) == 0:
 		return nil
+	case p.trie:
+		return trieFromWords(w, p.depth)
 	}
-	return &w[0]
+	return unsafe.Pointer(&w[0])
 }
 
 // machine is what every version of one NewStepped shares.
@@ -325,7 +335,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 			}
 			w[p.rngAt] = c.seed
 		}
-		t.words = &w[0]
+		t.words = wordsFrom(p, w)
 	}
 	return t, nil
 }
@@ -377,7 +387,11 @@ func (t Stepped[L]) nodeState(i int32) State {
 	if t.m.p.small {
 		return State(t.small >> (2 * uint(i)) & 3)
 	}
-	return State(t.wordsOf()[i>>5] >> (2 * uint(i&31)) & 3)
+	w := uint(i >> 5)
+	if t.m.p.trie {
+		return State(trieWord(t.words, t.m.p.depth, w) >> (2 * uint(i&31)) & 3)
+	}
+	return State(unsafe.Slice((*uint64)(t.words), t.m.p.nwords)[w] >> (2 * uint(i&31)) & 3)
 }
 
 // NodeInfo describes one node of a running stepped tree (Mistreevous's
@@ -559,7 +573,7 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	if mr != nil && s.async == nil {
 		m.p.memo.add(mr, s.small)
 	}
-	t.small, t.words = s.small, firstWord(s.words)
+	t.small, t.words = s.small, s.result()
 	if t.x != nil || s.async != nil || s.bb != nil {
 		mem := t.Memory()
 		if s.bb != nil {
@@ -584,7 +598,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words), x: withExtra(t.x, nil, t.Memory())}
+	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory())}
 }
 
 // PanicError is the error of a step in which a function of the agent (or

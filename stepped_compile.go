@@ -30,8 +30,10 @@ type sprogram[L any] struct {
 	sw     int32     // state words in Stepped.words (0 when small)
 	nslots int32     // two words each, after the state words
 	rngAt  int32     // the word of the version's own generator, or -1 when nothing draws
-	nwords int32     // len(Stepped.words); 0 when the version needs none
-	draws  bool      // some node draws at random
+	nwords int32     // the version's words; 0 when it needs none
+	trie   bool      // the words are in a trie of the given depth, not an array (stepped_words.go)
+	depth  int32
+	draws  bool // some node draws at random
 	uses   [numAttrs + 2]bool
 	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
@@ -194,6 +196,9 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	if p.draws {
 		p.rngAt = p.nwords
 		p.nwords++
+	}
+	if p.nwords > flatWordsMax {
+		p.trie, p.depth = true, trieDepth(p.nwords)
 	}
 	if p.uses[AttrWhile] || p.uses[AttrUntil] {
 		p.uses[usesCondition] = true

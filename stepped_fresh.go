@@ -79,7 +79,7 @@ func (s *stepper[L]) put(n int32, st State) {
 	if s.isSmall {
 		s.small |= uint64(st) << (2 * uint(n&31))
 	} else {
-		s.st[n>>5] |= uint64(st) << (2 * uint(n&31))
+		*s.word(uint(n >> 5)) |= uint64(st) << (2 * uint(n&31))
 	}
 }
 
@@ -364,7 +364,7 @@ func goesOn(k Kind) (bool, State) {
 func (s *stepper[L]) freshMoves(r int32) State {
 	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
-	words := s.stateWords()
+	words := s.flatStates()  // nil: s.word
 	leaves, act, cond, fl := s.leaves, s.act, s.cond, s.fl
 	leaf := s.p.firstLeaf[r]
 	for {
@@ -394,10 +394,17 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		}
 		mv := &moves[h.first+int32(o)-1]
 		if top {
-			words[mv.word] |= mv.bits
-			if mv.nm > 0 {
+			if words != nil {
+				words[mv.word] |= mv.bits
+				if mv.nm > 0 {
+					for _, w := range merged[mv.m0:][:mv.nm] {
+						words[w.word] |= w.bits
+					}
+				}
+			} else {
+				*s.word(uint(mv.word)) |= mv.bits
 				for _, w := range merged[mv.m0:][:mv.nm] {
-					words[w.word] |= w.bits
+					*s.word(uint(w.word)) |= w.bits
 				}
 			}
 			if mv.cont < 0 {
@@ -410,7 +417,11 @@ func (s *stepper[L]) freshMoves(r int32) State {
 				if x < r {
 					break // above r: r has completed
 				}
-				words[x>>5] |= w.bits()
+				if words != nil {
+					words[x>>5] |= w.bits()
+				} else {
+					*s.word(uint(x >> 5)) |= w.bits()
+				}
 				st = State(w & 3)
 			}
 			if mv.cont < r {

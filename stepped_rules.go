@@ -61,14 +61,22 @@ type stepper[L any] struct {
 	mr      *memoRun[L]    // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
 	small   uint64         // a small tree's node states
-	words   []uint64       // the version's words: a big tree's node states (st), the slots, the generator
-	owned   bool           // words is this step's own copy
-	st      []uint64       // a big tree's node states, words[:p.sw]
-	wr      bool           // the states may be written in place: a small tree, or st owned
-	// (A small tree's states are not in st, a pointer to s.small: any
-	// pointer field that an agent function may see, such as bb, makes the
-	// escape analysis move what every pointer field of s points to, and s
-	// with it, to the heap.)
+	// A big tree's words (stepped_words.go): the node states, the slots,
+	// the generator. Flat words are words, the version's or (owned) the
+	// step's own copy; a trie's are under root.
+	words []uint64
+	owned bool
+	root  unsafe.Pointer
+	owner uint64 // the step's owner token in the trie, 0 until it writes
+	// The window: words [base, base+len(win)) of a big tree, writable when
+	// wr is set. For flat words, all of words.
+	win  []uint64
+	base uint
+	wr   bool
+	// (A small tree's states are not in the window, a pointer to s.small:
+	// any pointer field that an agent function may see, such as bb, makes
+	// the escape analysis move what every pointer field of s points to,
+	// and s with it, to the heap.)
 	async  *asyncEntry
 	emit   func(Event[L])
 	cur    int32 // the node whose agent function is being called
@@ -83,12 +91,26 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	m := t.m
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
+	s.small, s.async = t.small, t.pending()
 	s.emit, s.cur = events, -1
-	s.wr = s.isSmall
-	if !s.isSmall {
-		s.st = s.words[:s.p.sw]
+	switch {
+	case s.p.trie:
+		s.root = t.words
+	case t.words != nil:
+		s.words = unsafe.Slice((*uint64)(t.words), s.p.nwords)
+		s.win = s.words
 	}
+}
+
+// result returns what the new version keeps for its words.
+func (s *stepper[L]) result() unsafe.Pointer {
+	switch {
+	case s.p.trie:
+		return s.root
+	case len(s.words) == 0:
+		return nil
+	}
+	return unsafe.Pointer(&s.words[0])
 }
 
 // run0 is one step of the whole tree. A panic in an agent function, or
@@ -228,54 +250,64 @@ func (s *stepper[L]) get(i int32) State {
 	if s.isSmall {
 		return State(s.small >> (2 * uint(i)) & 3)
 	}
-	return State(s.st[i>>5] >> (2 * uint(i&31)) & 3)
+	return State(s.wordAt(uint(i>>5)) >> (2 * uint(i&31)) & 3)
 }
 
-// word returns the state word w of the step's own, to be written.
+// word returns the state word w (for a big tree, any word) of the step's
+// own, to be written.
 func (s *stepper[L]) word(w uint) *uint64 {
 	if s.isSmall {
 		return &s.small
 	}
-	if !s.wr {
-		s.own()
-	}
-	return &s.st[w]
+	return s.wordW(w)
 }
 
-// stateWords returns the node states as words, to be written: for a small
-// tree, a slice of s.small (kept in a local variable only: see stepper).
-func (s *stepper[L]) stateWords() []uint64 {
+// wordW returns word w of a big tree's words (for a small tree, of its
+// extras), of the step's own, to be written.
+func (s *stepper[L]) wordW(w uint) *uint64 {
+	if x := w - s.base; s.wr && x < uint(len(s.win)) {
+		return &s.win[x]
+	}
+	return s.wordForWrite(w)
+}
+
+// flatStates returns the node states as words, to be written, when they
+// are not in a trie (nil when they are): for a small tree, a slice of
+// s.small (kept in a local variable only: see stepper).
+func (s *stepper[L]) flatStates() []uint64 {
 	if s.isSmall {
 		return unsafe.Slice(&s.small, 1)
 	}
+	if s.p.trie {
+		return nil
+	}
 	if !s.wr {
 		s.own()
 	}
-	return s.st
+	return s.words[:s.p.sw]
 }
 
-// own makes words this step's own copy.
+// own makes flat words this step's own copy.
 func (s *stepper[L]) own() {
 	if !s.owned {
 		w := make([]uint64, len(s.words))
 		copy(w, s.words)
-		s.words, s.owned = w, true
-		if !s.isSmall {
-			s.st, s.wr = w[:s.p.sw], true
-		}
+		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}
 }
 
 // set makes node i's state to.
 func (s *stepper[L]) set(i int32, to State) {
-	if s.emit == nil && s.wr {
-		w := &s.small
-		if !s.isSmall {
-			w = &s.st[i>>5]
-		}
+	if s.emit == nil {
 		sh := 2 * uint(i&31)
-		*w = *w&^(3<<sh) | uint64(to)<<sh
-		return
+		if s.isSmall {
+			s.small = s.small&^(3<<sh) | uint64(to)<<sh
+			return
+		}
+		if x := uint(i>>5) - s.base; s.wr && x < uint(len(s.win)) {
+			s.win[x] = s.win[x]&^(3<<sh) | uint64(to)<<sh
+			return
+		}
 	}
 	s.setSlow(i, to) // a copy first, unless the state does not change
 }
@@ -297,54 +329,53 @@ func (s *stepper[L]) setSlow(i int32, to State) {
 // clearStates makes every node READY, without events, in words of the
 // step's own.
 func (s *stepper[L]) clearStates() {
+	sw := int(s.p.sw)
 	switch {
 	case s.isSmall:
 		s.small = 0
-	case s.wr:
-		clear(s.st)
+	case s.p.trie:
+		s.clearStateWords()
+	case s.owned:
+		clear(s.words[:sw])
 	default:
-		sw := int(s.p.sw)
 		w := make([]uint64, len(s.words))
 		copy(w[sw:], s.words[sw:])
-		s.words, s.owned, s.st, s.wr = w, true, w[:sw], true
+		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}
 }
 
 // clearSubtree makes node n and its subtree READY, without events, in
 // words of the step's own.
 func (s *stepper[L]) clearSubtree(n int32) {
-	lo, hi := uint(n), uint(s.p.nodes[n].end)
-	st := s.stateWords()
-	for w := lo >> 5; w <= (hi-1)>>5; w++ {
-		st[w] &^= wordMask(w, lo, hi)
-	}
+	s.clearNodes(n, false)
 }
 
 // reset makes node n and its subtree READY, with events in preorder.
 func (s *stepper[L]) reset(n int32) {
+	s.clearNodes(n, s.emit != nil)
+}
+
+// clearNodes makes node n and its subtree READY, reporting the changes
+// when emit is set. It writes (copies) only the words that change.
+func (s *stepper[L]) clearNodes(n int32, emit bool) {
 	lo, hi := uint(n), uint(s.p.nodes[n].end)
 	first, last := lo>>5, (hi-1)>>5
-	st := s.st
 	if s.isSmall {
-		st = unsafe.Slice(&s.small, 1)
-	}
-	dirty := false
-	for w := first; w <= last; w++ {
-		if st[w]&wordMask(w, lo, hi) != 0 {
-			dirty = true
-			break
+		mask := wordMask(0, lo, hi)
+		x := s.small & mask
+		s.small &^= mask
+		if x != 0 && emit {
+			s.emitResets(x, 0)
 		}
-	}
-	if !dirty {
 		return
 	}
-	st = s.stateWords()
 	for w := first; w <= last; w++ {
 		mask := wordMask(w, lo, hi)
-		x := st[w] & mask
-		st[w] &^= mask
-		if x != 0 && s.emit != nil {
-			s.emitResets(x, int(w)*32)
+		if x := s.wordAt(w) & mask; x != 0 {
+			*s.word(w) &^= mask
+			if emit {
+				s.emitResets(x, int(w)*32)
+			}
 		}
 	}
 }
@@ -376,14 +407,14 @@ func (s *stepper[L]) emitResets(x uint64, base int) {
 
 // slot returns node n's two extra words (read-only).
 func (s *stepper[L]) slot(n int32) (uint64, uint64) {
-	i := s.p.sw + 2*s.p.nodes[n].slot
-	return s.words[i], s.words[i+1]
+	i := uint(s.p.sw + 2*s.p.nodes[n].slot)
+	return s.wordAt(i), s.wordAt(i + 1)
 }
 
 func (s *stepper[L]) setSlot(n int32, a, b uint64) {
-	s.own()
-	i := s.p.sw + 2*s.p.nodes[n].slot
-	s.words[i], s.words[i+1] = a, b
+	i := uint(s.p.sw + 2*s.p.nodes[n].slot)
+	*s.wordW(i) = a
+	*s.wordW(i + 1) = b
 }
 
 // random draws a number in [0, 1) for node n.
@@ -396,9 +427,9 @@ func (s *stepper[L]) random(n int32) float64 {
 		}
 		return r
 	}
-	s.own()
-	x := s.words[s.p.rngAt] + 0x9e3779b97f4a7c15
-	s.words[s.p.rngAt] = x
+	at := uint(s.p.rngAt)
+	x := s.wordAt(at) + 0x9e3779b97f4a7c15
+	*s.wordW(at) = x
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	x ^= x >> 31
@@ -621,8 +652,7 @@ func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 		}
 		return i
 	}
-	st := s.st
-	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
+	for i < last && s.get(kids[i]) == goOn {
 		i++
 	}
 	return i
