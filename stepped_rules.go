@@ -64,10 +64,11 @@ type stepper[L any] struct {
 	// A big tree's words (stepped_words.go): the node states, the slots,
 	// the generator. Flat words are words, the version's or (owned) the
 	// step's own copy; a trie's are under root.
-	words []uint64
-	owned bool
-	root  unsafe.Pointer
-	owner uint64 // the step's owner token in the trie, 0 until it writes
+	words     []uint64
+	owned     bool
+	root      unsafe.Pointer
+	owner     uint64 // the step's owner token in the trie, 0 until it writes
+	rootShift uint   // trieFanBits*(p.depth-1): the shift of the root's child index
 	// The window: words [base, base+len(win)) of a big tree, writable when
 	// wr is set. For flat words, all of words.
 	win  []uint64
@@ -95,7 +96,7 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	s.emit, s.cur = events, -1
 	switch {
 	case s.p.trie:
-		s.root = t.words
+		s.root, s.rootShift = t.words, uint(5+leafBits+trieFanBits*(s.p.depth-1))
 	case t.words != nil:
 		s.words = unsafe.Slice((*uint64)(t.words), s.p.nwords)
 		s.win = s.words
@@ -247,10 +248,23 @@ func (s *stepper[L]) fail(n int32, format string, args ...any) {
 }
 
 func (s *stepper[L]) get(i int32) State {
-	if s.isSmall {
-		return State(s.small >> (2 * uint(i)) & 3)
+	x := s.small
+	if !s.isSmall {
+		if n := s.root; n == nil {
+			x = s.win[i>>5] // flat words
+		} else {
+			// A trie's word, read where it is (the window stays on the
+			// leaf that the step may write).
+			for k := s.rootShift; ; k -= trieFanBits {
+				n = (*wordInner)(n).kids[i>>k&trieFanMask]
+				if k == 5+leafBits {
+					break
+				}
+			}
+			x = (*wordLeaf)(n).w[i>>5&leafMask]
+		}
 	}
-	return State(s.wordAt(uint(i>>5)) >> (2 * uint(i&31)) & 3)
+	return State(x >> (2 * uint(i&31)) & 3)
 }
 
 // word returns the state word w (for a big tree, any word) of the step's
@@ -648,6 +662,13 @@ func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 	i, last := 0, len(kids)-1
 	if s.isSmall {
 		for i < last && State(s.small>>(2*uint(kids[i]))&3) == goOn {
+			i++
+		}
+		return i
+	}
+	if !s.p.trie {
+		st := s.win
+		for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
 			i++
 		}
 		return i
