@@ -268,9 +268,9 @@ type machine[L any] struct {
 	random func() float64 // nil: the version's own generator
 	delta  func() float64 // nil: the wall clock
 	def    Node[L]
-	fluent *fluentFuncs // NewFluent: the leaves' functions, by node
-	memo   *stepMemo[L] // p.memo
-	mem    bool         // the agent has memory forms: steps make a Blackboard
+	fluent *fluentFuncs  // NewFluent: the leaves' functions, by node
+	cache  *stepCache[L] // p.cache
+	mem    bool          // the agent has memory forms: steps make a Blackboard
 	// The agent's Action and Condition when every action or condition
 	// calls them (plainForms, stepped_agent.go; a Fluent agent has timed
 	// forms, so NewFluent's leaves leave them nil): the fast paths call
@@ -325,7 +325,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 	for _, o := range opts {
 		o(&c)
 	}
-	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo, mem: agent.usesMemory()}}
+	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, cache: p.cache, mem: agent.usesMemory()}}
 	t.m.act, t.m.cond = t.m.plainForms()
 	if p.nwords > 0 {
 		w := make([]uint64, p.nwords)
@@ -468,7 +468,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	if m == nil {
 		zeroStepped("Step")
 	}
-	mo := m.memo
+	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, events, nil, nil)
 	}
@@ -477,7 +477,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, nil, &memoRun[L]{start: t.small}, nil)
+			return t.stepRules(td, nil, &cacheRun[L]{start: t.small}, nil)
 		}
 		mo.counted(true)
 		return t.stepRules(td, nil, nil, nil)
@@ -494,13 +494,13 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	final := uint64(0)
 	for {
-		if e.call == memoDone {
+		if e.call == callStepEnds {
 			final = e.final
 			break
 		}
 		var k uint8
 		var ans Result
-		if e.call == whatAction {
+		if e.call == fnAction {
 			switch { // machine.action, its fast cases first
 			case act != nil:
 				ans = act(e.v)
@@ -511,12 +511,12 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			}
 			b := actionBranch(ans)
 			if b < 0 {
-				return m.memoMiss(t, td, e, ans, bb)
+				return m.finishMiss(t, td, e, ans, bb)
 			}
 			k = uint8(b)
 		} else {
-			k = m.memoOther(e, td, bb)
-			ans = memoAnswer(e.call, k)
+			k = m.callCached(e, td, bb)
+			ans = branchAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
 			final = e.ends[k].Load()
@@ -524,7 +524,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		}
 		next := e.next[k].Load()
 		if next == nil {
-			return m.memoMiss(t, td, e, ans, bb)
+			return m.finishMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
@@ -551,7 +551,7 @@ func newBlackboard(mem Memory, td TimeData) *Blackboard {
 // the step cache's part (stepped_memo.go), and bb the step's Blackboard
 // when the cache made one already (nil: stepRules makes it if the agent
 // has memory forms).
-func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L], bb *Blackboard) (Stepped[L], error) {
+func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
 	s.start(&t, events)
@@ -567,11 +567,11 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	} else {
 		s.mr = mr // every call through callAction, callCondition, callback and exit
 	}
-	if err := s.run0(); err != nil {
+	if err := s.stepTree(); err != nil {
 		return t, err
 	}
 	if mr != nil && s.async == nil {
-		m.p.memo.add(mr, s.small)
+		m.p.cache.add(mr, s.small)
 	}
 	t.small, t.words = s.small, s.result()
 	if t.x != nil || s.async != nil || s.bb != nil {

@@ -371,20 +371,20 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		var o State
 		h := &hot[leaf]
 		if h.kind == KindLeaf && act != nil {
-			s.cur, s.what = leaf, whatAction
+			s.cur, s.calling = leaf, fnAction
 			r := act(leaves[leaf])
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
 		} else if h.kind == KindCondition && cond != nil {
-			s.cur, s.what = leaf, whatCondition
+			s.cur, s.calling = leaf, fnCondition
 			o = StateFailed
 			if cond(leaves[leaf]) {
 				o = StateSucceeded
 			}
 		} else if h.kind == KindLeaf && fl != nil {
-			s.cur, s.what = leaf, whatAction
+			s.cur, s.calling = leaf, fnAction
 			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
 			if o = leafState(Result{Status: r}); o == StateReady {
 				s.badStatus(leaf, r)
@@ -437,13 +437,13 @@ func (s *stepper[L]) freshMoves(r int32) State {
 func (s *stepper[L]) leafOutcome(c int32) State {
 	s.cur = c
 	if s.hot[c].kind == KindCondition {
-		s.what = whatCondition
+		s.calling = fnCondition
 		if s.callCondition(s.leaves[c]) {
 			return StateSucceeded
 		}
 		return StateFailed
 	}
-	s.what = whatAction
+	s.calling = fnAction
 	r := s.callAction(s.leaves[c])
 	if st := leafState(r); st != StateReady {
 		return st

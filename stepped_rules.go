@@ -1,7 +1,7 @@
 package behaviortree
 
 // The rules of the stepped engine: one step of a version (stepRules in
-// stepped.go makes a stepper and calls run0). Each kind's rule has one
+// stepped.go makes a stepper and calls stepTree). Each kind's rule has one
 // home: run's case for it, or the method run calls (DESIGN.md, "Engine",
 // lists them). The fast paths below are derived from those rules (the
 // same tables and functions, or code that is checked against them), never
@@ -58,7 +58,7 @@ type stepper[L any] struct {
 	act     func(L) Result // the machine's act, when the step cache takes no part
 	cond    func(L) bool   // the machine's cond, likewise
 	fl      *fluentFuncs   // the machine's fluent, likewise
-	mr      *memoRun[L]    // the step cache's part in the step, or nil
+	mr      *cacheRun[L]   // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
 	small   uint64         // a small tree's node states
 	// A big tree's words (stepped_words.go): the node states, the slots,
@@ -78,12 +78,12 @@ type stepper[L any] struct {
 	// any pointer field that an agent function may see, such as bb, makes
 	// the escape analysis move what every pointer field of s points to,
 	// and s with it, to the heap.)
-	async  *asyncEntry
-	emit   func(Event[L])
-	cur    int32 // the node whose agent function is being called
-	what   what  // and which function
-	gfSucc bool  // the guard that failed last has succeedOnAbort
-	td     TimeData
+	async   *asyncEntry
+	emit    func(Event[L])
+	cur     int32     // the node whose agent function is being called
+	calling agentFunc // and which function
+	gfSucc  bool      // the guard that failed last has succeedOnAbort
+	td      TimeData
 }
 
 // start makes s the working state of a step of t, calling events (if not
@@ -114,10 +114,10 @@ func (s *stepper[L]) result() unsafe.Pointer {
 	return unsafe.Pointer(&s.words[0])
 }
 
-// run0 is one step of the whole tree. A panic in an agent function, or
+// stepTree is one step of the whole tree. A panic in an agent function, or
 // the engine's own abandonment of the step (stepFailure), becomes the
 // error.
-func (s *stepper[L]) run0() (err error) {
+func (s *stepper[L]) stepTree() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = s.recovered(r)
@@ -155,24 +155,24 @@ func (s *stepper[L]) callAction(v L) Result {
 // the agent's choice of function.
 func (s *stepper[L]) callActionSlow(v L) Result {
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(s.what, s.cur); ok {
+		if r, ok := mr.replayed(s.calling, s.cur); ok {
 			return r
 		}
 	}
 	r := s.m.action(s.cur, v, s.bb, s.td)
 	if s.mr != nil {
-		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
+		s.mr.record(s.calling, s.cur, v, actionBranch(r), false, false)
 	}
 	return r
 }
 
 // callCondition calls the agent's condition function with v, for a
-// condition node or a guard (s.what).
+// condition node or a guard (s.calling).
 func (s *stepper[L]) callCondition(v L) bool {
 	if f := s.cond; f != nil {
 		return f(v)
 	}
-	if fl := s.fl; fl != nil && s.what == whatCondition {
+	if fl := s.fl; fl != nil && s.calling == fnCondition {
 		return fl.cond[s.cur](s.td) // the choice of machine.condition
 	}
 	return s.callConditionSlow(v)
@@ -182,13 +182,13 @@ func (s *stepper[L]) callCondition(v L) bool {
 // with the agent's choice of function.
 func (s *stepper[L]) callConditionSlow(v L) bool {
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(s.what, s.cur); ok {
+		if r, ok := mr.replayed(s.calling, s.cur); ok {
 			return r.Status == Success
 		}
 	}
-	ok := s.m.condition(s.cur, s.what != whatCondition, v, s.bb, s.td)
+	ok := s.m.condition(s.cur, s.calling != fnCondition, v, s.bb, s.td)
 	if s.mr != nil {
-		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
+		s.mr.record(s.calling, s.cur, v, boolBranch(ok), false, false)
 	}
 	return ok
 }
@@ -206,22 +206,22 @@ func (s *stepper[L]) emitWrites(n int32) {
 	b.log = b.log[:0]
 }
 
-// what names the agent function being called, for errors.
-type what uint8
+// agentFunc names the agent function being called, for errors.
+type agentFunc uint8
 
 const (
-	whatAction what = iota
-	whatCondition
-	whatWhile
-	whatUntil
-	whatEntry
-	whatStep
-	whatExit
-	whatRandom
-	whatDelta
+	fnAction agentFunc = iota
+	fnCondition
+	fnWhile
+	fnUntil
+	fnEntry
+	fnStep
+	fnExit
+	fnRandom
+	fnDelta
 )
 
-var whatNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
+var agentFuncNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
 
 // stepFailure is the panic value by which the engine abandons a step.
 type stepFailure struct{ err error }
@@ -236,7 +236,7 @@ func (s *stepper[L]) recovered(r any) error {
 	}
 	e := &PanicError{Node: -1, Value: r, Stack: debug.Stack()}
 	if s.cur >= 0 {
-		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), whatNames[s.what]
+		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), agentFuncNames[s.calling]
 	}
 	return e
 }
@@ -434,7 +434,7 @@ func (s *stepper[L]) setSlot(n int32, a, b uint64) {
 // random draws a number in [0, 1) for node n.
 func (s *stepper[L]) random(n int32) float64 {
 	if f := s.m.random; f != nil {
-		s.cur, s.what = n, whatRandom
+		s.cur, s.calling = n, fnRandom
 		r := f()
 		if !(r >= 0 && r < 1) {
 			s.fail(n, "random() returned %v, not in [0, 1)", r)
@@ -462,8 +462,8 @@ func (s *stepper[L]) drawBound(n int32) float64 {
 // with guards, top-down; it returns the node whose guard failed, or -1.
 func (s *stepper[L]) guards(g int32) int32 {
 	nd := &s.p.nodes[g]
-	if nd.gup >= 0 {
-		if f := s.guards(nd.gup); f >= 0 {
+	if nd.guardedAbove >= 0 {
+		if f := s.guards(nd.guardedAbove); f >= 0 {
 			return f
 		}
 	}
@@ -473,7 +473,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 			continue
 		}
 		a := &at.a[k]
-		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
+		s.cur, s.calling = g, fnWhile+agentFunc(k-AttrWhile)
 		ok := s.callCondition(a.v)
 		if s.emit != nil {
 			s.emitWrites(g)
@@ -544,7 +544,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 						return f
 					}
 				case hc.kind == KindLeaf && s.async == nil && s.emit == nil:
-					s.cur, s.what = c, whatAction
+					s.cur, s.calling = c, fnAction
 					r := s.callAction(s.leaves[c])
 					if to := leafState(r); to != StateReady {
 						s.set(c, to)
@@ -623,7 +623,7 @@ func leafState(r Result) State {
 // leafNow updates action n, without events and without pending async
 // results, and returns its state.
 func (s *stepper[L]) leafNow(n int32) State {
-	s.cur, s.what = n, whatAction
+	s.cur, s.calling = n, fnAction
 	r := s.callAction(s.leaves[n])
 	if to := leafState(r); to != StateReady {
 		s.set(n, to)
@@ -766,9 +766,9 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 
 func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
-	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
-	if s.mr == nil || !s.memoCallback(v, false, false) {
-		s.m.callback(s.what, v, s.bb, false, false)
+	s.cur, s.calling = n, fnEntry+agentFunc(k-AttrEntry)
+	if s.mr == nil || !s.replayCallback(v, false, false) {
+		s.m.callback(s.calling, v, s.bb, false, false)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -780,21 +780,21 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	}
 }
 
-// memoCallback replays callback or exit v of node s.cur, reporting true,
+// replayCallback replays callback or exit v of node s.cur, reporting true,
 // or records it, reporting false: it is to be called.
-func (s *stepper[L]) memoCallback(v L, succeeded, aborted bool) bool {
-	if _, ok := s.mr.replayed(s.what, s.cur); ok {
+func (s *stepper[L]) replayCallback(v L, succeeded, aborted bool) bool {
+	if _, ok := s.mr.replayed(s.calling, s.cur); ok {
 		return true
 	}
-	s.mr.record(s.what, s.cur, v, 0, succeeded, aborted)
+	s.mr.record(s.calling, s.cur, v, 0, succeeded, aborted)
 	return false
 }
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
-	s.cur, s.what = n, whatExit
-	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
-		s.m.callback(whatExit, v, s.bb, succeeded, aborted)
+	s.cur, s.calling = n, fnExit
+	if s.mr == nil || !s.replayCallback(v, succeeded, aborted) {
+		s.m.callback(fnExit, v, s.bb, succeeded, aborted)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -837,7 +837,7 @@ func (s *stepper[L]) child(c int32) (State, int32) {
 // condition updates condition node n.
 func (s *stepper[L]) condition(n int32) {
 	v := s.leaves[n]
-	s.cur, s.what = n, whatCondition
+	s.cur, s.calling = n, fnCondition
 	ok := s.callCondition(v)
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -937,7 +937,7 @@ func (s *stepper[L]) action(n int32, st State) {
 			s.dropAsync(n)
 		}
 	}
-	s.cur, s.what = n, whatAction
+	s.cur, s.calling = n, fnAction
 	r := s.callAction(v)
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -1106,7 +1106,7 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	}
 	var elapsed float64
 	if f := s.m.delta; f != nil {
-		s.cur, s.what = n, whatDelta
+		s.cur, s.calling = n, fnDelta
 		d := f()
 		if math.IsNaN(d) || math.IsInf(d, 0) {
 			s.fail(n, "delta time is %v", d)
