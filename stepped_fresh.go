@@ -70,16 +70,22 @@ func (s *stepper[L]) fresh(n int32) State {
 	case KindEmptyInverter:
 		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
-	s.put(n, st)
+	if s.p.trie {
+		*s.word(uint(n >> 5)) |= uint64(st) << (2 * uint(n&31))
+	} else {
+		s.put(n, st)
+	}
 	return st
 }
 
-// put writes state st of node n, which is READY, without events.
+// put writes state st of node n, which is READY, without events, in
+// states of the step's own (clearStates or clearSubtree made them so),
+// not in a trie.
 func (s *stepper[L]) put(n int32, st State) {
 	if s.isSmall {
 		s.small |= uint64(st) << (2 * uint(n&31))
 	} else {
-		*s.word(uint(n >> 5)) |= uint64(st) << (2 * uint(n&31))
+		s.win[n>>5] |= uint64(st) << (2 * uint(n&31))
 	}
 }
 

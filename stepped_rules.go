@@ -361,6 +361,7 @@ func (s *stepper[L]) clearStates() {
 // clearSubtree makes node n and its subtree READY, without events, in
 // words of the step's own.
 func (s *stepper[L]) clearSubtree(n int32) {
+	s.flatStates() // flat states of the step's own, for fresh's put
 	s.clearNodes(n, false)
 }
 
@@ -529,7 +530,11 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
 			// The children that went on at earlier updates: the loop
 			// below would pass them by.
-			kids = kids[s.wentOn(kids, rule.goOn):]
+			if s.p.trie {
+				kids = kids[s.wentOnTrie(kids, rule.goOn):]
+			} else {
+				kids = kids[s.wentOn(kids, rule.goOn):]
+			}
 		}
 		for i, c := range kids {
 			cs := s.get(c)
@@ -658,6 +663,8 @@ var seqRules = [numKinds]seqRule{
 
 // wentOn returns the number of kids, the last one left out, that are
 // in state goOn, from the first.
+// (For words in a trie, wentOnTrie: a branch here would keep wentOn from
+// being inlined into run.)
 func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 	i, last := 0, len(kids)-1
 	if s.isSmall {
@@ -666,13 +673,16 @@ func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 		}
 		return i
 	}
-	if !s.p.trie {
-		st := s.win
-		for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
-			i++
-		}
-		return i
+	st := s.win
+	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
+		i++
 	}
+	return i
+}
+
+// wentOnTrie is wentOn for words in a trie.
+func (s *stepper[L]) wentOnTrie(kids []int32, goOn State) int {
+	i, last := 0, len(kids)-1
 	for i < last && s.get(kids[i]) == goOn {
 		i++
 	}
