@@ -211,7 +211,25 @@ func (h History[V]) Push(v V) History[V] {
 
 // push appends t after the current version, which any redo tail gives way
 // to, and makes it current.
+//
+// Its fast path is the common case, the newest value of a line with room
+// in last: with no tail, the versions after base are last's first m, so
+// the new version's slot is m, claimed with one compare-and-swap (no
+// division by chunkSize, no call).
 func (h *timeline[V]) push(t V) {
+	if m := h.m; h.tail == nil && h.pos+1 == h.n && m < chunkSize && h.last.filled.CompareAndSwap(m, m+1) {
+		h.last.trees[m] = t
+		h.m = m + 1
+		h.pos = h.n
+		h.n++
+		return
+	}
+	h.pushSlow(t)
+}
+
+// pushSlow is push for every other case: a redo tail to drop, a full
+// chunk, or a slot that another value of the timeline claimed.
+func (h *timeline[V]) pushSlow(t V) {
 	if h.pos+1 < h.n {
 		*h = h.truncate(h.pos + 1)
 	}

@@ -209,9 +209,9 @@ func resultString(r Result) string {
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
 	m     *machine[L]
-	small uint64        // node states, 2 bits each, when the tree has at most 32 nodes
-	words *uint64       // never modified: m.p.nwords words of node states (big trees), extras, generator
-	x     *steppedExtra // pending async results and the agent's memory; nil when there are none
+	small uint64         // node states, 2 bits each, when the tree has at most 32 nodes
+	words unsafe.Pointer // never modified: m.p.nwords words of node states (big trees), extras, generator: an array's first word, or a trie's root (stepped_words.go)
+	x     *steppedExtra  // pending async results and the agent's memory; nil when there are none
 }
 
 // steppedExtra is what a version holds besides its node states, when it
@@ -243,20 +243,30 @@ func (t *Stepped[L]) pending() *asyncEntry {
 	return t.x.async
 }
 
-// wordsOf returns the version's words as a slice (nil when there are none).
+// wordsOf returns the version's words as a slice (nil when there are
+// none), not to be written: the array itself, or a trie's words copied
+// out.
 func (t *Stepped[L]) wordsOf() []uint64 {
-	if t.words == nil {
+	p := t.m.p
+	switch {
+	case t.words == nil:
 		return nil
+	case p.trie:
+		return trieWords(t.words, p.depth, int(p.nwords))
 	}
-	return unsafe.Slice(t.words, t.m.p.nwords)
+	return unsafe.Slice((*uint64)(t.words), p.nwords)
 }
 
-// firstWord returns the pointer that Stepped keeps for words.
-func firstWord(w []uint64) *uint64 {
-	if len(w) == 0 {
+// wordsFrom returns what Stepped keeps for the words w of program p: the
+// first word of w, or a trie of them.
+func wordsFrom[L any](p *sprogram[L], w []uint64) unsafe.Pointer {
+	switch {
+	case len(w) == 0:
 		return nil
+	case p.trie:
+		return trieFromWords(w, p.depth)
 	}
-	return &w[0]
+	return unsafe.Pointer(&w[0])
 }
 
 // machine is what every version of one NewStepped shares.
@@ -266,9 +276,9 @@ type machine[L any] struct {
 	random func() float64 // nil: the version's own generator
 	delta  func() float64 // nil: the wall clock
 	def    Node[L]
-	fluent *fluentFuncs // newFluent (fluent.go): the leaves' functions, by node
-	memo   *stepMemo[L] // p.memo
-	mem    bool         // the agent has memory forms: steps make a Blackboard
+	fluent *fluentFuncs  // newFluent (fluent.go): the leaves' functions, by node
+	cache  *stepCache[L] // p.cache
+	mem    bool          // the agent has memory forms: steps make a Blackboard
 	// The agent's Action and Condition when every action or condition
 	// calls them (plainForms, stepped_agent.go; a Fluent agent has timed
 	// forms, so newFluent's leaves leave them nil): the fast paths call
@@ -323,7 +333,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 	for _, o := range opts {
 		o(&c)
 	}
-	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, memo: p.memo, mem: agent.usesMemory()}}
+	t := Stepped[L]{m: &machine[L]{p: p, agent: agent, random: c.random, delta: c.delta, def: def, cache: p.cache, mem: agent.usesMemory()}}
 	t.m.act, t.m.cond = t.m.plainForms()
 	if p.nwords > 0 {
 		w := make([]uint64, p.nwords)
@@ -333,7 +343,7 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 			}
 			w[p.rngAt] = c.seed
 		}
-		t.words = &w[0]
+		t.words = wordsFrom(p, w)
 	}
 	return t, nil
 }
@@ -385,7 +395,11 @@ func (t Stepped[L]) nodeState(i int32) State {
 	if t.m.p.small {
 		return State(t.small >> (2 * uint(i)) & 3)
 	}
-	return State(t.wordsOf()[i>>5] >> (2 * uint(i&31)) & 3)
+	w := uint(i >> 5)
+	if t.m.p.trie {
+		return State(trieWord(t.words, t.m.p.depth, w) >> (2 * uint(i&31)) & 3)
+	}
+	return State(unsafe.Slice((*uint64)(t.words), t.m.p.nwords)[w] >> (2 * uint(i&31)) & 3)
 }
 
 // NodeInfo describes one node of a running stepped tree (Mistreevous's
@@ -462,7 +476,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	if m == nil {
 		zeroStepped("Step")
 	}
-	mo := m.memo
+	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, events, nil, nil)
 	}
@@ -471,7 +485,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, nil, &memoRun[L]{start: t.small}, nil)
+			return t.stepRules(td, nil, &cacheRun[L]{start: t.small}, nil)
 		}
 		mo.counted(true)
 		return t.stepRules(td, nil, nil, nil)
@@ -488,13 +502,13 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	final := uint64(0)
 	for {
-		if e.call == memoDone {
+		if e.call == callStepEnds {
 			final = e.final
 			break
 		}
 		var k uint8
 		var ans Result
-		if e.call == whatAction {
+		if e.call == fnAction {
 			switch { // machine.action, its fast cases first
 			case act != nil:
 				ans = act(e.v)
@@ -505,12 +519,12 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 			}
 			b := actionBranch(ans)
 			if b < 0 {
-				return m.memoMiss(t, td, e, ans, bb)
+				return m.finishMiss(t, td, e, ans, bb)
 			}
 			k = uint8(b)
 		} else {
-			k = m.memoOther(e, td, bb)
-			ans = memoAnswer(e.call, k)
+			k = m.callCached(e, td, bb)
+			ans = branchAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
 			final = e.ends[k].Load()
@@ -518,7 +532,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 		}
 		next := e.next[k].Load()
 		if next == nil {
-			return m.memoMiss(t, td, e, ans, bb)
+			return m.finishMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
@@ -545,7 +559,7 @@ func newBlackboard(mem Memory, td TimeData) *Blackboard {
 // the step cache's part (stepped_memo.go), and bb the step's Blackboard
 // when the cache made one already (nil: stepRules makes it if the agent
 // has memory forms).
-func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L], bb *Blackboard) (Stepped[L], error) {
+func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
 	s.start(&t, events)
@@ -561,13 +575,13 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *memoRun[L]
 	} else {
 		s.mr = mr // every call through callAction, callCondition, callback and exit
 	}
-	if err := s.run0(); err != nil {
+	if err := s.stepTree(); err != nil {
 		return t, err
 	}
 	if mr != nil && s.async == nil {
-		m.p.memo.add(mr, s.small)
+		m.p.cache.add(mr, s.small)
 	}
-	t.small, t.words = s.small, firstWord(s.words)
+	t.small, t.words = s.small, s.result()
 	if t.x != nil || s.async != nil || s.bb != nil {
 		mem := t.Memory()
 		if s.bb != nil {
@@ -592,7 +606,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: firstWord(s.words), x: withExtra(t.x, nil, t.Memory())}
+	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory())}
 }
 
 // PanicError is the error of a step in which a function of the agent (or

@@ -58,16 +58,16 @@ func (m *machine[L]) condition(n int32, guard bool, v L, bb *Blackboard, td Time
 
 // callback calls an entry, step or exit callback (call) whose value is v;
 // succeeded and aborted are an exit's arguments.
-func (m *machine[L]) callback(call what, v L, bb *Blackboard, succeeded, aborted bool) {
+func (m *machine[L]) callback(call agentFunc, v L, bb *Blackboard, succeeded, aborted bool) {
 	a := &m.agent
 	switch {
-	case call == whatEntry && a.MemoryEntry != nil:
+	case call == fnEntry && a.MemoryEntry != nil:
 		a.MemoryEntry(v, bb)
-	case call == whatEntry:
+	case call == fnEntry:
 		a.Entry(v)
-	case call == whatStep && a.MemoryStep != nil:
+	case call == fnStep && a.MemoryStep != nil:
 		a.MemoryStep(v, bb)
-	case call == whatStep:
+	case call == fnStep:
 		a.Step(v)
 	case a.MemoryExit != nil:
 		a.MemoryExit(v, bb, succeeded, aborted)

@@ -30,8 +30,10 @@ type sprogram[L any] struct {
 	sw     int32     // state words in Stepped.words (0 when small)
 	nslots int32     // two words each, after the state words
 	rngAt  int32     // the word of the version's own generator, or -1 when nothing draws
-	nwords int32     // len(Stepped.words); 0 when the version needs none
-	draws  bool      // some node draws at random
+	nwords int32     // the version's words; 0 when it needs none
+	trie   bool      // the words are in a trie of the given depth, not an array (stepped_words.go)
+	depth  int32
+	draws  bool // some node draws at random
 	uses   [numAttrs + 2]bool
 	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
@@ -39,7 +41,7 @@ type sprogram[L any] struct {
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32
-	memo      *stepMemo[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
+	cache     *stepCache[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
@@ -74,22 +76,22 @@ func (h *hotNode) is(f hotFlags) bool { return h.flags&f == f }
 
 // snode is one place of a compiled stepped tree.
 type snode[L any] struct {
-	kind   Kind
-	bound  Bound
-	plain  bool // no guards on the path from the root, no callbacks
-	parent int32
-	end    int32   // one past the last index of the subtree
-	slot   int32   // the node's two extra words, or -1
-	g      int32   // the nearest node on the path from the root, this one included, that has guards; -1 if none
-	gup    int32   // for a node with guards, the nearest strict ancestor with guards, or -1
-	kids   []int32 // children's indexes
-	kfirst int32   // kids is sprogram.kids[kfirst:][:len(kids)]
-	min    int32   // ReactiveParallel: its failure count (0: off)
-	max    int32   // ReactiveParallel: its success count (0: off)
-	cum    []int32 // Lotto: cumulative tickets
-	leaf   L
-	at     *attrs[L]
-	def    *node[L]
+	kind         Kind
+	bound        Bound
+	plain        bool // no guards on the path from the root, no callbacks
+	parent       int32
+	end          int32   // one past the last index of the subtree
+	slot         int32   // the node's two extra words, or -1
+	g            int32   // the nearest node on the path from the root, this one included, that has guards; -1 if none
+	guardedAbove int32   // for a node with guards, the nearest strict ancestor with guards, or -1
+	kids         []int32 // children's indexes
+	kidsAt       int32   // kids is sprogram.kids[kidsAt:][:len(kids)]
+	min          int32   // ReactiveParallel: its failure count (0: off)
+	max          int32   // ReactiveParallel: its success count (0: off)
+	cum          []int32 // Lotto: cumulative tickets
+	leaf         L
+	at           *attrs[L]
+	def          *node[L]
 }
 
 // steppedCompiled returns root's stepped program, compiling it once.
@@ -133,7 +135,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	stack := make([]frame, 0, 64)
 	nd, parent, index, id, base := root, int32(-1), int32(0), int32(0), 0
 	if implicit {
-		p.nodes[0] = snode[L]{kind: KindRoot, parent: -1, slot: -1, g: -1, gup: -1, end: int32(n)}
+		p.nodes[0] = snode[L]{kind: KindRoot, parent: -1, slot: -1, g: -1, guardedAbove: -1, end: int32(n)}
 		p.nodes[0].kids, kids = kids[:1:1], kids[1:]
 		parent, id, base = 0, 1, 1
 	}
@@ -180,7 +182,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 				h.flags |= hotFresh
 			}
 		}
-		h.first = s.kfirst
+		h.first = s.kidsAt
 		p.hot[i] = h
 		p.leaves[i] = s.leaf
 	}
@@ -195,11 +197,14 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		p.rngAt = p.nwords
 		p.nwords++
 	}
+	if p.nwords > flatWordsMax {
+		p.trie, p.depth = true, trieDepth(p.nwords)
+	}
 	if p.uses[AttrWhile] || p.uses[AttrUntil] {
 		p.uses[usesCondition] = true
 	}
 	if p.small && p.nwords == 0 {
-		p.memo = new(stepMemo[L])
+		p.cache = new(stepCache[L])
 	}
 	return p, nil
 }
@@ -208,7 +213,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 // root), taking its children's slice from the front of *kids.
 func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]int32) {
 	s := &p.nodes[id]
-	*s = snode[L]{kind: nd.kind, bound: nd.bound, parent: parent, end: id + int32(nd.size), slot: -1, g: -1, gup: -1,
+	*s = snode[L]{kind: nd.kind, bound: nd.bound, parent: parent, end: id + int32(nd.size), slot: -1, g: -1, guardedAbove: -1,
 		min: int32(nd.min), max: int32(nd.max), leaf: nd.leaf, at: nd.attrs, def: nd}
 	if parent >= 0 {
 		par := &p.nodes[parent]
@@ -218,7 +223,7 @@ func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]
 	if nd.attrs != nil {
 		at := nd.attrs
 		if at.has[AttrWhile] || at.has[AttrUntil] {
-			s.gup, s.g = s.g, id
+			s.guardedAbove, s.g = s.g, id
 		}
 		for k := AttrWhile; k < numAttrs; k++ {
 			if at.has[k] {
@@ -257,7 +262,7 @@ func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]
 		}
 	}
 	if k := len(nd.children); k > 0 {
-		s.kfirst = int32(len(p.kids) - len(*kids))
+		s.kidsAt = int32(len(p.kids) - len(*kids))
 		s.kids, *kids = (*kids)[:k:k], (*kids)[k:]
 	}
 }

@@ -70,16 +70,22 @@ func (s *stepper[L]) fresh(n int32) State {
 	case KindEmptyInverter:
 		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
-	s.put(n, st)
+	if s.p.trie {
+		*s.word(uint(n >> 5)) |= uint64(st) << (2 * uint(n&31))
+	} else {
+		s.put(n, st)
+	}
 	return st
 }
 
-// put writes state st of node n, which is READY, without events.
+// put writes state st of node n, which is READY, without events, in
+// states of the step's own (clearStates or clearSubtree made them so),
+// not in a trie.
 func (s *stepper[L]) put(n int32, st State) {
 	if s.isSmall {
 		s.small |= uint64(st) << (2 * uint(n&31))
 	} else {
-		s.st[n>>5] |= uint64(st) << (2 * uint(n&31))
+		s.win[n>>5] |= uint64(st) << (2 * uint(n&31))
 	}
 }
 
@@ -364,27 +370,27 @@ func goesOn(k Kind) (bool, State) {
 func (s *stepper[L]) freshMoves(r int32) State {
 	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
-	words := s.stateWords()
+	words := s.flatStates()  // nil: s.word
 	leaves, act, cond, fl := s.leaves, s.act, s.cond, s.fl
 	leaf := s.p.firstLeaf[r]
 	for {
 		var o State
 		h := &hot[leaf]
 		if h.kind == KindLeaf && act != nil {
-			s.cur, s.what = leaf, whatAction
+			s.cur, s.calling = leaf, fnAction
 			r := act(leaves[leaf])
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
 		} else if h.kind == KindCondition && cond != nil {
-			s.cur, s.what = leaf, whatCondition
+			s.cur, s.calling = leaf, fnCondition
 			o = StateFailed
 			if cond(leaves[leaf]) {
 				o = StateSucceeded
 			}
 		} else if h.kind == KindLeaf && fl != nil {
-			s.cur, s.what = leaf, whatAction
+			s.cur, s.calling = leaf, fnAction
 			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
 			if o = leafState(Result{Status: r}); o == StateReady {
 				s.badStatus(leaf, r)
@@ -394,10 +400,17 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		}
 		mv := &moves[h.first+int32(o)-1]
 		if top {
-			words[mv.word] |= mv.bits
-			if mv.nm > 0 {
+			if words != nil {
+				words[mv.word] |= mv.bits
+				if mv.nm > 0 {
+					for _, w := range merged[mv.m0:][:mv.nm] {
+						words[w.word] |= w.bits
+					}
+				}
+			} else {
+				*s.word(uint(mv.word)) |= mv.bits
 				for _, w := range merged[mv.m0:][:mv.nm] {
-					words[w.word] |= w.bits
+					*s.word(uint(w.word)) |= w.bits
 				}
 			}
 			if mv.cont < 0 {
@@ -410,7 +423,11 @@ func (s *stepper[L]) freshMoves(r int32) State {
 				if x < r {
 					break // above r: r has completed
 				}
-				words[x>>5] |= w.bits()
+				if words != nil {
+					words[x>>5] |= w.bits()
+				} else {
+					*s.word(uint(x >> 5)) |= w.bits()
+				}
 				st = State(w & 3)
 			}
 			if mv.cont < r {
@@ -426,13 +443,13 @@ func (s *stepper[L]) freshMoves(r int32) State {
 func (s *stepper[L]) leafOutcome(c int32) State {
 	s.cur = c
 	if s.hot[c].kind == KindCondition {
-		s.what = whatCondition
+		s.calling = fnCondition
 		if s.callCondition(s.leaves[c]) {
 			return StateSucceeded
 		}
 		return StateFailed
 	}
-	s.what = whatAction
+	s.calling = fnAction
 	r := s.callAction(s.leaves[c])
 	if st := leafState(r); st != StateReady {
 		return st

@@ -38,8 +38,8 @@ func TestFreshMatchesRules(t *testing.T) {
 	for name, def := range trees {
 		for seed := range uint64(4) {
 			for _, async := range []bool{false, true} {
-				want := memoTrace(t, def, 7*seed+1, 200, true, async)
-				if got := memoTrace(t, def, 7*seed+1, 200, false, async); got != want {
+				want := cacheTrace(t, def, 7*seed+1, 200, true, async)
+				if got := cacheTrace(t, def, 7*seed+1, 200, false, async); got != want {
 					t.Errorf("%s, seed %d, async %v: without events the steps differ from the general rules", name, seed, async)
 				}
 			}
@@ -158,8 +158,8 @@ func TestMovesBudget(t *testing.T) {
 			}
 			def.n.sprog.Store(p)
 			for seed := range uint64(2) {
-				want := memoTrace(t, def, 5*seed+1, 60, true, seed == 1)
-				if got := memoTrace(t, def, 5*seed+1, 60, false, seed == 1); got != want {
+				want := cacheTrace(t, def, 5*seed+1, 60, true, seed == 1)
+				if got := cacheTrace(t, def, 5*seed+1, 60, false, seed == 1); got != want {
 					t.Fatalf("tree %d, budget %d, seed %d: without events the steps differ from the general rules", tree, budget, seed)
 				}
 			}

@@ -30,37 +30,37 @@ import (
 // always takes the rules.
 //
 // The cache is shared by every version and goroutine (its branches are
-// set by compare-and-swap, never changed) and bounded: memoSlots start
-// words, and memoNodes calls in all. Past that bound, steps that miss run
+// set by compare-and-swap, never changed) and bounded: cacheStartSlots start
+// words, and cacheMaxCalls calls in all. Past that bound, steps that miss run
 // the rules as without a cache. Its cost on a hit is one table probe and
 // one branch per call; on a miss in the middle of a trie, one more run of
 // the rules up to the miss.
 //
 // A cache never makes a step slower for long: once it is full it can no
 // longer learn, and the steps that go through it are counted, by windows
-// of memoWindow steps. A window in which more than one step in
-// memoMissShare missed (a miss costs the calls made before it plus a
+// of cacheWindow steps. A window in which more than one step in
+// cacheMissShare missed (a miss costs the calls made before it plus a
 // whole step by the rules, with a replay) switches the cache off for the
 // definition: every later step takes the rules directly (off). The
 // counting costs an atomic add a step, and only once the cache is full.
 
 const (
-	memoSlots = 512     // start words, at most 3/4 of them used
-	memoProbe = 8       // slots probed for a word
-	memoNodes = 1 << 12 // calls kept, in all
+	cacheStartSlots = 512     // start words, at most 3/4 of them used
+	cacheProbes     = 8       // slots probed for a word
+	cacheMaxCalls   = 1 << 12 // calls kept, in all
 
-	memoWindow    = 1 << 10 // steps counted, once the cache is full, between two verdicts
-	memoMissShare = 8       // a window with more than memoWindow/memoMissShare misses switches the cache off
+	cacheWindow    = 1 << 10 // steps counted, once the cache is full, between two verdicts
+	cacheMissShare = 8       // a window with more than cacheWindow/cacheMissShare misses switches the cache off
 )
 
-// memoDone marks the trie node that ends a step.
-const memoDone = whatDelta + 1
+// callStepEnds marks the trie node that ends a step.
+const callStepEnds = fnDelta + 1
 
-// stepMemo is the step cache of one sprogram.
-type stepMemo[L any] struct {
-	slots [memoSlots]atomic.Pointer[memoNode[L]] // the first node of each start word's trie
-	nodes atomic.Int32                           // trie nodes made, against memoNodes
-	roots atomic.Int32                           // start words kept
+// stepCache is the step cache of one sprogram.
+type stepCache[L any] struct {
+	slots [cacheStartSlots]atomic.Pointer[cachedCall[L]] // the first node of each start word's trie
+	nodes atomic.Int32                                   // trie nodes made, against cacheMaxCalls
+	roots atomic.Int32                                   // start words kept
 	// Once the cache has no room for a start word (room): the steps and
 	// the misses of the current window, and whether the cache kept
 	// missing (it is then off for good).
@@ -74,35 +74,35 @@ type stepMemo[L any] struct {
 // counted reports a step that went through the full cache, which missed
 // or not, and switches the cache off at the end of a window with too many
 // misses. It is called only once filled is set.
-func (mo *stepMemo[L]) counted(missed bool) {
+func (mo *stepCache[L]) counted(missed bool) {
 	if missed {
 		mo.misses.Add(1)
 	}
-	if mo.steps.Add(1) != memoWindow {
+	if mo.steps.Add(1) != cacheWindow {
 		return
 	}
-	if mo.misses.Load() > memoWindow/memoMissShare && !mo.pinned {
+	if mo.misses.Load() > cacheWindow/cacheMissShare && !mo.pinned {
 		mo.off.Store(true)
 	}
 	mo.misses.Store(0)
 	mo.steps.Store(0)
 }
 
-// memoNode is one call of the agent in a trie, or (call memoDone, only as
+// cachedCall is one call of the agent in a trie, or (call callStepEnds, only as
 // the whole trie of a step that calls nothing) the end of a step.
-type memoNode[L any] struct {
-	call      what // whatAction, whatCondition, whatWhile, whatUntil, whatEntry, whatStep, whatExit, or memoDone
-	succeeded bool // whatExit: the arguments of the call
+type cachedCall[L any] struct {
+	call      agentFunc // fnAction, fnCondition, fnWhile, fnUntil, fnEntry, fnStep, fnExit, or callStepEnds
+	succeeded bool      // fnExit: the arguments of the call
 	aborted   bool
 	k         uint8  // the branch of parent that leads here
 	node      int32  // the node called for
-	final     uint64 // memoDone: the word the step ends in
+	final     uint64 // callStepEnds: the word the step ends in
 	start     uint64 // the first node of a trie: its start word
 	v         L
-	parent    *memoNode[L]
+	parent    *cachedCall[L]
 	// next, by answer: an action's Status (Running, Success, Failure),
 	// a condition's or guard's false or true, 0 after a callback.
-	next [3]atomic.Pointer[memoNode[L]]
+	next [3]atomic.Pointer[cachedCall[L]]
 	// ends[k] is the word the step ends in after answer k, when bit k of
 	// ended is set (the branch then has no next call).
 	ends  [3]atomic.Uint64
@@ -110,21 +110,21 @@ type memoNode[L any] struct {
 }
 
 // end makes branch k of e end the step in word final.
-func (e *memoNode[L]) end(k uint8, final uint64) {
+func (e *cachedCall[L]) end(k uint8, final uint64) {
 	e.ends[k].Store(final)
 	e.ended.Or(1 << k)
 }
 
-// memoSlot returns the first slot probed for word.
-func memoSlot(word uint64) uint64 {
-	return (word * 0x9e3779b97f4a7c15) >> (64 - 9) // memoSlots = 1 << 9
+// startSlot returns the first slot probed for word.
+func startSlot(word uint64) uint64 {
+	return (word * 0x9e3779b97f4a7c15) >> (64 - 9) // cacheStartSlots = 1 << 9
 }
 
 // room reports whether the cache may still take a start word.
 // Once it has none, it is filled: from then on the steps through it are
 // counted.
-func (mo *stepMemo[L]) room() bool {
-	if mo.full() || mo.roots.Load() >= memoSlots*3/4 {
+func (mo *stepCache[L]) room() bool {
+	if mo.full() || mo.roots.Load() >= cacheStartSlots*3/4 {
 		mo.filled.Store(true)
 		return false
 	}
@@ -132,10 +132,10 @@ func (mo *stepMemo[L]) room() bool {
 }
 
 // lookup returns the trie of word, or nil.
-func (mo *stepMemo[L]) lookup(word uint64) *memoNode[L] {
-	i := memoSlot(word)
-	for range memoProbe {
-		e := mo.slots[i%memoSlots].Load()
+func (mo *stepCache[L]) lookup(word uint64) *cachedCall[L] {
+	i := startSlot(word)
+	for range cacheProbes {
+		e := mo.slots[i%cacheStartSlots].Load()
 		if e == nil {
 			return nil
 		}
@@ -147,10 +147,10 @@ func (mo *stepMemo[L]) lookup(word uint64) *memoNode[L] {
 	return nil
 }
 
-// memoRec is one call that a step made live, and the branch its answer
+// liveCall is one call that a step made live, and the branch its answer
 // takes (or -1 when it cannot be cached: async, invalid).
-type memoRec[L any] struct {
-	call      what
+type liveCall[L any] struct {
+	call      agentFunc
 	succeeded bool
 	aborted   bool
 	k         int8
@@ -158,40 +158,40 @@ type memoRec[L any] struct {
 	v         L
 }
 
-// memoRun is the cache's part in a step that runs the engine's rules: the
+// cacheRun is the cache's part in a step that runs the engine's rules: the
 // calls already made, with their answers (replayed, not called again),
 // then the calls made live, recorded to be added to the trie.
-type memoRun[L any] struct {
-	path   []*memoNode[L] // the calls already made, in order
-	script []Result       // their answers
+type cacheRun[L any] struct {
+	path   []*cachedCall[L] // the calls already made, in order
+	script []Result         // their answers
 	at     int
-	start  uint64       // the step's start word
-	from   *memoNode[L] // the trie node whose branch fromK the recorded calls hang from; nil for a new start word
+	start  uint64         // the step's start word
+	from   *cachedCall[L] // the trie node whose branch fromK the recorded calls hang from; nil for a new start word
 	fromK  uint8
-	calls  []memoRec[L]
+	calls  []liveCall[L]
 	stop   bool // a call could not be cached: record no more
 }
 
-// errMemoDiverged is the error of a step whose rules, replayed, did not
+// errCacheDiverged is the error of a step whose rules, replayed, did not
 // make the calls the cache has: a bug of the engine, which is
 // deterministic between calls.
-var errMemoDiverged = errors.New("internal error: the step cache's replay diverged from the recorded calls")
+var errCacheDiverged = errors.New("internal error: the step cache's replay diverged from the recorded calls")
 
 // replayed returns the answer of call (of node n), already made, if the
 // replay goes on.
-func (r *memoRun[L]) replayed(call what, n int32) (Result, bool) {
+func (r *cacheRun[L]) replayed(call agentFunc, n int32) (Result, bool) {
 	if r.at >= len(r.path) {
 		return Result{}, false
 	}
 	if e := r.path[r.at]; e.call != call || e.node != n {
-		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d: %w", n, errMemoDiverged)})
+		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d: %w", n, errCacheDiverged)})
 	}
 	r.at++
 	return r.script[r.at-1], true
 }
 
 // record adds a live call with the branch k its answer takes (-1: none).
-func (r *memoRun[L]) record(call what, n int32, v L, k int8, succeeded, aborted bool) {
+func (r *cacheRun[L]) record(call agentFunc, n int32, v L, k int8, succeeded, aborted bool) {
 	if r.stop {
 		return
 	}
@@ -199,7 +199,7 @@ func (r *memoRun[L]) record(call what, n int32, v L, k int8, succeeded, aborted 
 		r.stop = true // a long step: cache its start only
 		return
 	}
-	r.calls = append(r.calls, memoRec[L]{call: call, node: n, v: v, k: k, succeeded: succeeded, aborted: aborted})
+	r.calls = append(r.calls, liveCall[L]{call: call, node: n, v: v, k: k, succeeded: succeeded, aborted: aborted})
 	if k < 0 {
 		r.stop = true
 	}
@@ -222,17 +222,17 @@ func boolBranch(ok bool) int8 {
 }
 
 // full reports whether the cache has no room for another call.
-func (mo *stepMemo[L]) full() bool {
-	return mo.nodes.Load() >= memoNodes
+func (mo *stepCache[L]) full() bool {
+	return mo.nodes.Load() >= cacheMaxCalls
 }
 
 // reserve takes room for need more trie nodes, reporting false (and
 // taking nothing) when the cache cannot hold them: the counter never
-// passes memoNodes.
-func (mo *stepMemo[L]) reserve(need int32) bool {
+// passes cacheMaxCalls.
+func (mo *stepCache[L]) reserve(need int32) bool {
 	for {
 		n := mo.nodes.Load()
-		if n > memoNodes-need {
+		if n > cacheMaxCalls-need {
 			return false
 		}
 		if mo.nodes.CompareAndSwap(n, n+need) {
@@ -242,7 +242,7 @@ func (mo *stepMemo[L]) reserve(need int32) bool {
 }
 
 // add puts the calls of a step that ended in word final into the trie.
-func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
+func (mo *stepCache[L]) add(r *cacheRun[L], final uint64) {
 	if len(r.calls) == 0 {
 		switch {
 		case r.stop:
@@ -252,7 +252,7 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 			return
 		}
 	}
-	if r.from == nil && mo.roots.Load() >= memoSlots*3/4 {
+	if r.from == nil && mo.roots.Load() >= cacheStartSlots*3/4 {
 		return
 	}
 	need := int32(len(r.calls)) // the nodes made below: one per call, or the end of a step that calls nothing
@@ -262,9 +262,9 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 	if !mo.reserve(need) {
 		return
 	}
-	var first, last *memoNode[L]
+	var first, last *cachedCall[L]
 	lastK := uint8(0)
-	link := func(m *memoNode[L]) {
+	link := func(m *cachedCall[L]) {
 		if last == nil {
 			first = m
 			return
@@ -273,7 +273,7 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 		last.next[lastK].Store(m)
 	}
 	for _, c := range r.calls {
-		m := &memoNode[L]{call: c.call, node: c.node, v: c.v, succeeded: c.succeeded, aborted: c.aborted}
+		m := &cachedCall[L]{call: c.call, node: c.node, v: c.v, succeeded: c.succeeded, aborted: c.aborted}
 		link(m)
 		if c.k < 0 {
 			last = nil
@@ -286,7 +286,7 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 	case last != nil:
 		last.end(lastK, final)
 	default:
-		first = &memoNode[L]{call: memoDone, final: final} // a step that calls nothing
+		first = &cachedCall[L]{call: callStepEnds, final: final} // a step that calls nothing
 	}
 	if first == nil {
 		mo.nodes.Add(-need)
@@ -300,9 +300,9 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 		return
 	}
 	first.start = r.start
-	i := memoSlot(r.start)
-	for range memoProbe {
-		slot := &mo.slots[i%memoSlots]
+	i := startSlot(r.start)
+	for range cacheProbes {
+		slot := &mo.slots[i%cacheStartSlots]
 		if slot.CompareAndSwap(nil, first) {
 			mo.roots.Add(1)
 			return
@@ -317,29 +317,29 @@ func (mo *stepMemo[L]) add(r *memoRun[L], final uint64) {
 
 // replay returns the calls that lead to trie node m, m included, and
 // their answers, r being m's own.
-func (m *memoNode[L]) replay(r Result) ([]*memoNode[L], []Result) {
+func (m *cachedCall[L]) replay(r Result) ([]*cachedCall[L], []Result) {
 	d := 0
 	for p := m; p != nil; p = p.parent {
 		d++
 	}
-	path, script := make([]*memoNode[L], d), make([]Result, d)
+	path, script := make([]*cachedCall[L], d), make([]Result, d)
 	script[d-1] = r
 	for p := m; p != nil; p = p.parent {
 		d--
 		path[d] = p
 		if p.parent != nil {
-			script[d-1] = memoAnswer(p.parent.call, p.k)
+			script[d-1] = branchAnswer(p.parent.call, p.k)
 		}
 	}
 	return path, script
 }
 
-// memoAnswer is the answer that takes branch k of a call.
-func memoAnswer(call what, k uint8) Result {
+// branchAnswer is the answer that takes branch k of a call.
+func branchAnswer(call agentFunc, k uint8) Result {
 	switch call {
-	case whatAction:
+	case fnAction:
 		return Result{Status: Status(k)}
-	case whatCondition, whatWhile, whatUntil:
+	case fnCondition, fnWhile, fnUntil:
 		if k == 1 {
 			return ResultSuccess
 		}
@@ -348,37 +348,37 @@ func memoAnswer(call what, k uint8) Result {
 	return Result{}
 }
 
-// memoOther makes call e, not an action, and returns its branch.
-func (m *machine[L]) memoOther(e *memoNode[L], td TimeData, bb *Blackboard) uint8 {
+// callCached makes call e, not an action, and returns its branch.
+func (m *machine[L]) callCached(e *cachedCall[L], td TimeData, bb *Blackboard) uint8 {
 	switch e.call {
-	case whatCondition, whatWhile, whatUntil:
-		return uint8(boolBranch(m.condition(e.node, e.call != whatCondition, e.v, bb, td)))
+	case fnCondition, fnWhile, fnUntil:
+		return uint8(boolBranch(m.condition(e.node, e.call != fnCondition, e.v, bb, td)))
 	}
 	m.callback(e.call, e.v, bb, e.succeeded, e.aborted)
 	return 0
 }
 
-// memoMiss finishes the step of t by the rules, replaying the answers that
+// finishMiss finishes the step of t by the rules, replaying the answers that
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
-func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Result, bb *Blackboard) (Stepped[L], error) {
-	if m.memo.filled.Load() {
-		m.memo.counted(true)
+func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans Result, bb *Blackboard) (Stepped[L], error) {
+	if m.cache.filled.Load() {
+		m.cache.counted(true)
 	}
-	r := &memoRun[L]{start: t.small}
+	r := &cacheRun[L]{start: t.small}
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans
-	if m.memo.full() {
+	if m.cache.full() {
 		r.stop = true // replay only: record nothing
 	}
 	switch e.call {
-	case whatAction:
+	case fnAction:
 		if k := actionBranch(ans); k >= 0 {
 			r.fromK = uint8(k)
 		} else {
 			r.from, r.stop = nil, true // an answer that is never cached
 		}
-	case whatCondition, whatWhile, whatUntil:
+	case fnCondition, fnWhile, fnUntil:
 		r.fromK = uint8(boolBranch(ans.Status == Success))
 	}
 	return t.stepRules(td, nil, r, bb) // the writes of the calls made so far are in bb
@@ -387,8 +387,8 @@ func (m *machine[L]) memoMiss(t Stepped[L], td TimeData, e *memoNode[L], ans Res
 // panicError is the error of a step whose agent function (call, for node
 // n) panicked with r: a *PanicError with the stack, when called by the
 // deferred function that recovered r.
-func panicError[L any](p *sprogram[L], n int32, call what, r any) error {
+func panicError[L any](p *sprogram[L], n int32, call agentFunc, r any) error {
 	var s stepper[L]
-	s.p, s.cur, s.what = p, n, call
+	s.p, s.cur, s.calling = p, n, call
 	return s.recovered(r)
 }

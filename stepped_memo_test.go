@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// memoAgent answers from the xorshift state *x and logs its calls in
+// cacheAgent answers from the xorshift state *x and logs its calls in
 // *calls: actions succeed, fail or run (and, with async, now and then give
 // an async result, settled or not); conditions hold two times in three.
-func memoAgent(x *uint64, calls *[]string, async bool) Agent[int] {
+func cacheAgent(x *uint64, calls *[]string, async bool) Agent[int] {
 	next := func() uint64 {
 		*x ^= *x << 13
 		*x ^= *x >> 7
@@ -49,14 +49,14 @@ func memoAgent(x *uint64, calls *[]string, async bool) Agent[int] {
 	}
 }
 
-// memoTrace steps a fresh tree of def n times, with events (the general
+// cacheTrace steps a fresh tree of def n times, with events (the general
 // rules) or without (the step cache), and returns the calls and the node
 // states after each step.
-func memoTrace(t *testing.T, def Node[int], seed uint64, n int, events, async bool) string {
+func cacheTrace(t *testing.T, def Node[int], seed uint64, n int, events, async bool) string {
 	t.Helper()
 	var calls []string
 	x := seed | 1
-	tr, err := NewStepped(def, memoAgent(&x, &calls, async))
+	tr, err := NewStepped(def, cacheAgent(&x, &calls, async))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,16 +91,16 @@ func guardedPatrol() Node[int] {
 	))
 }
 
-// TestStepMemoConcurrent steps versions of one definition from many
+// TestStepCacheConcurrent steps versions of one definition from many
 // goroutines at once, each with its own agent, while they fill the shared
 // step cache; each must see what the general rules give (run it with
 // -race).
-func TestStepMemoConcurrent(t *testing.T) {
+func TestStepCacheConcurrent(t *testing.T) {
 	def := guardedPatrol()
 	const workers, steps = 8, 300
 	want := make([]string, workers)
 	for w := range workers {
-		want[w] = memoTrace(t, def, uint64(w+1), steps, true, w%2 == 0)
+		want[w] = cacheTrace(t, def, uint64(w+1), steps, true, w%2 == 0)
 	}
 	got := make([]string, workers)
 	var wg sync.WaitGroup
@@ -108,7 +108,7 @@ func TestStepMemoConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[w] = memoTrace(t, def, uint64(w+1), steps, false, w%2 == 0)
+			got[w] = cacheTrace(t, def, uint64(w+1), steps, false, w%2 == 0)
 		}()
 	}
 	wg.Wait()
@@ -118,41 +118,41 @@ func TestStepMemoConcurrent(t *testing.T) {
 		}
 	}
 	p, _ := steppedCompiled(def.n)
-	if p.memo == nil || p.memo.roots.Load() == 0 {
+	if p.cache == nil || p.cache.roots.Load() == 0 {
 		t.Fatal("the step cache kept nothing")
 	}
 }
 
-// TestStepMemoBound steps a small tree with very many states: the cache
+// TestStepCacheBound steps a small tree with very many states: the cache
 // fills to its bound, and the steps stay what the general rules give.
-func TestStepMemoBound(t *testing.T) {
+func TestStepCacheBound(t *testing.T) {
 	var kids []Node[int]
 	for i := range 15 {
 		kids = append(kids, Leaf(i))
 	}
 	def := Root(Repeat(All(kids...)))
 	p, _ := steppedCompiled(def.n)
-	p.memo.pinned = true // compare the cache with the rules all along, though it misses much
+	p.cache.pinned = true // compare the cache with the rules all along, though it misses much
 	for seed := range uint64(3) {
-		want := memoTrace(t, def, seed+1, 2000, true, false)
-		if got := memoTrace(t, def, seed+1, 2000, false, false); got != want {
+		want := cacheTrace(t, def, seed+1, 2000, true, false)
+		if got := cacheTrace(t, def, seed+1, 2000, false, false); got != want {
 			t.Fatalf("seed %d: without events the steps differ from the general rules", seed)
 		}
 	}
-	nodes, roots := p.memo.nodes.Load(), p.memo.roots.Load()
+	nodes, roots := p.cache.nodes.Load(), p.cache.roots.Load()
 	t.Logf("step cache: %d start words, %d calls counted", roots, nodes)
-	if roots > memoSlots*3/4 || nodes > memoNodes {
+	if roots > cacheStartSlots*3/4 || nodes > cacheMaxCalls {
 		t.Errorf("the step cache grew past its bound: %d start words, %d calls", roots, nodes)
 	}
-	if nodes < memoNodes/2 && roots < memoSlots/2 {
+	if nodes < cacheMaxCalls/2 && roots < cacheStartSlots/2 {
 		t.Errorf("the step cache did not fill (%d start words, %d calls): the test does not reach the bound", roots, nodes)
 	}
 }
 
-// TestStepMemoPanic: an action that panics during a step taken from the
+// TestStepCachePanic: an action that panics during a step taken from the
 // cache makes the step return an error naming the node, and the version
 // stepped is still valid.
-func TestStepMemoPanic(t *testing.T) {
+func TestStepCachePanic(t *testing.T) {
 	boom := errors.New("boom")
 	fail := false
 	agent := Agent[int]{Action: func(v int) Result {
@@ -172,7 +172,7 @@ func TestStepMemoPanic(t *testing.T) {
 		}
 	}
 	p, _ := steppedCompiled(def.n)
-	if p.memo.lookup(tr.small) == nil {
+	if p.cache.lookup(tr.small) == nil {
 		t.Fatal("the version's start word is not in the step cache")
 	}
 	before := tr.small
@@ -222,11 +222,11 @@ func randomAgent(seed uint64) Agent[int] {
 	}}
 }
 
-// TestStepMemoSwitchesOff: under random answers the step cache of a
+// TestStepCacheSwitchesOff: under random answers the step cache of a
 // small tree fills and then keeps missing; it switches itself off, and
 // the steps stay what the rules give. A workload whose steps repeat
 // (workload (a)) keeps its cache.
-func TestStepMemoSwitchesOff(t *testing.T) {
+func TestStepCacheSwitchesOff(t *testing.T) {
 	def := balancedShape(4) // 16 actions, 31 nodes and the root: small, cached
 	p, err := steppedCompiled(def.n)
 	if err != nil {
@@ -236,22 +236,22 @@ func TestStepMemoSwitchesOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range 200 * memoWindow {
+	for i := range 200 * cacheWindow {
 		if tr, err = tr.Step(); err != nil {
 			t.Fatal(err)
 		}
-		if p.memo.off.Load() {
-			t.Logf("switched off after %d steps (%d start words, %d calls kept)", i+1, p.memo.roots.Load(), p.memo.nodes.Load())
+		if p.cache.off.Load() {
+			t.Logf("switched off after %d steps (%d start words, %d calls kept)", i+1, p.cache.roots.Load(), p.cache.nodes.Load())
 			break
 		}
 	}
-	if !p.memo.off.Load() {
-		t.Fatalf("the cache of a tree under random answers is still on (%d start words, %d calls kept)", p.memo.roots.Load(), p.memo.nodes.Load())
+	if !p.cache.off.Load() {
+		t.Fatalf("the cache of a tree under random answers is still on (%d start words, %d calls kept)", p.cache.roots.Load(), p.cache.nodes.Load())
 	}
 	// Once off, steps take the rules: the same calls and states as with events.
 	for seed := range uint64(3) {
-		want := memoTrace(t, def, seed+1, 500, true, false)
-		if got := memoTrace(t, def, seed+1, 500, false, false); got != want {
+		want := cacheTrace(t, def, seed+1, 500, true, false)
+		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
 			t.Fatalf("seed %d: with the cache off the steps differ from the general rules", seed)
 		}
 	}
@@ -261,13 +261,13 @@ func TestStepMemoSwitchesOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 20 * memoWindow {
+	for range 20 * cacheWindow {
 		if a, err = a.Step(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	pa, _ := steppedCompiled(defA.n)
-	if pa.memo.off.Load() {
+	if pa.cache.off.Load() {
 		t.Error("workload (a)'s cache switched off, though its steps repeat")
 	}
 }
@@ -285,8 +285,8 @@ func BenchmarkStepCacheWorst(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p.memo.pinned = mode == "pinned"
-			p.memo.off.Store(mode == "off")
+			p.cache.pinned = mode == "pinned"
+			p.cache.off.Store(mode == "off")
 			benchStepped(b, def, randomAgent(1))
 		})
 	}

@@ -31,7 +31,7 @@ func withStates[L any](t *testing.T, tr Stepped[L], states map[int]State, extras
 		s := p.nodes[i].slot
 		w[p.sw+2*s], w[p.sw+2*s+1] = x[0], x[1]
 	}
-	v.words = firstWord(w)
+	v.words = wordsFrom(p, w)
 	data, err := v.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)

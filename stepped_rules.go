@@ -1,7 +1,7 @@
 package behaviortree
 
 // The rules of the stepped engine: one step of a version (stepRules in
-// stepped.go makes a stepper and calls run0). Each kind's rule has one
+// stepped.go makes a stepper and calls stepTree). Each kind's rule has one
 // home: run's case for it, or the method run calls (DESIGN.md, "Engine",
 // lists them). The fast paths below are derived from those rules (the
 // same tables and functions, or code that is checked against them), never
@@ -58,23 +58,32 @@ type stepper[L any] struct {
 	act     func(L) Result // the machine's act, when the step cache takes no part
 	cond    func(L) bool   // the machine's cond, likewise
 	fl      *fluentFuncs   // the machine's fluent, likewise
-	mr      *memoRun[L]    // the step cache's part in the step, or nil
+	mr      *cacheRun[L]   // the step cache's part in the step, or nil
 	bb      *Blackboard    // the step's memory, when the agent has memory forms
 	small   uint64         // a small tree's node states
-	words   []uint64       // the version's words: a big tree's node states (st), the slots, the generator
-	owned   bool           // words is this step's own copy
-	st      []uint64       // a big tree's node states, words[:p.sw]
-	wr      bool           // the states may be written in place: a small tree, or st owned
-	// (A small tree's states are not in st, a pointer to s.small: any
-	// pointer field that an agent function may see, such as bb, makes the
-	// escape analysis move what every pointer field of s points to, and s
-	// with it, to the heap.)
-	async  *asyncEntry
-	emit   func(Event[L])
-	cur    int32 // the node whose agent function is being called
-	what   what  // and which function
-	gfSucc bool  // the guard that failed last has succeedOnAbort
-	td     TimeData
+	// A big tree's words (stepped_words.go): the node states, the slots,
+	// the generator. Flat words are words, the version's or (owned) the
+	// step's own copy; a trie's are under root.
+	words     []uint64
+	owned     bool
+	root      unsafe.Pointer
+	owner     uint64 // the step's owner token in the trie, 0 until it writes
+	rootShift uint   // trieFanBits*(p.depth-1): the shift of the root's child index
+	// The window: words [base, base+len(win)) of a big tree, writable when
+	// wr is set. For flat words, all of words.
+	win  []uint64
+	base uint
+	wr   bool
+	// (A small tree's states are not in the window, a pointer to s.small:
+	// any pointer field that an agent function may see, such as bb, makes
+	// the escape analysis move what every pointer field of s points to,
+	// and s with it, to the heap.)
+	async   *asyncEntry
+	emit    func(Event[L])
+	cur     int32     // the node whose agent function is being called
+	calling agentFunc // and which function
+	gfSucc  bool      // the guard that failed last has succeedOnAbort
+	td      TimeData
 }
 
 // start makes s the working state of a step of t, calling events (if not
@@ -83,18 +92,32 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	m := t.m
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	s.small, s.words, s.async = t.small, t.wordsOf(), t.pending()
+	s.small, s.async = t.small, t.pending()
 	s.emit, s.cur = events, -1
-	s.wr = s.isSmall
-	if !s.isSmall {
-		s.st = s.words[:s.p.sw]
+	switch {
+	case s.p.trie:
+		s.root, s.rootShift = t.words, uint(5+leafBits+trieFanBits*(s.p.depth-1))
+	case t.words != nil:
+		s.words = unsafe.Slice((*uint64)(t.words), s.p.nwords)
+		s.win = s.words
 	}
 }
 
-// run0 is one step of the whole tree. A panic in an agent function, or
+// result returns what the new version keeps for its words.
+func (s *stepper[L]) result() unsafe.Pointer {
+	switch {
+	case s.p.trie:
+		return s.root
+	case len(s.words) == 0:
+		return nil
+	}
+	return unsafe.Pointer(&s.words[0])
+}
+
+// stepTree is one step of the whole tree. A panic in an agent function, or
 // the engine's own abandonment of the step (stepFailure), becomes the
 // error.
-func (s *stepper[L]) run0() (err error) {
+func (s *stepper[L]) stepTree() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = s.recovered(r)
@@ -132,24 +155,24 @@ func (s *stepper[L]) callAction(v L) Result {
 // the agent's choice of function.
 func (s *stepper[L]) callActionSlow(v L) Result {
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(s.what, s.cur); ok {
+		if r, ok := mr.replayed(s.calling, s.cur); ok {
 			return r
 		}
 	}
 	r := s.m.action(s.cur, v, s.bb, s.td)
 	if s.mr != nil {
-		s.mr.record(s.what, s.cur, v, actionBranch(r), false, false)
+		s.mr.record(s.calling, s.cur, v, actionBranch(r), false, false)
 	}
 	return r
 }
 
 // callCondition calls the agent's condition function with v, for a
-// condition node or a guard (s.what).
+// condition node or a guard (s.calling).
 func (s *stepper[L]) callCondition(v L) bool {
 	if f := s.cond; f != nil {
 		return f(v)
 	}
-	if fl := s.fl; fl != nil && s.what == whatCondition {
+	if fl := s.fl; fl != nil && s.calling == fnCondition {
 		return fl.cond[s.cur](s.td) // the choice of machine.condition
 	}
 	return s.callConditionSlow(v)
@@ -159,13 +182,13 @@ func (s *stepper[L]) callCondition(v L) bool {
 // with the agent's choice of function.
 func (s *stepper[L]) callConditionSlow(v L) bool {
 	if mr := s.mr; mr != nil {
-		if r, ok := mr.replayed(s.what, s.cur); ok {
+		if r, ok := mr.replayed(s.calling, s.cur); ok {
 			return r.Status == Success
 		}
 	}
-	ok := s.m.condition(s.cur, s.what != whatCondition, v, s.bb, s.td)
+	ok := s.m.condition(s.cur, s.calling != fnCondition, v, s.bb, s.td)
 	if s.mr != nil {
-		s.mr.record(s.what, s.cur, v, boolBranch(ok), false, false)
+		s.mr.record(s.calling, s.cur, v, boolBranch(ok), false, false)
 	}
 	return ok
 }
@@ -183,22 +206,22 @@ func (s *stepper[L]) emitWrites(n int32) {
 	b.log = b.log[:0]
 }
 
-// what names the agent function being called, for errors.
-type what uint8
+// agentFunc names the agent function being called, for errors.
+type agentFunc uint8
 
 const (
-	whatAction what = iota
-	whatCondition
-	whatWhile
-	whatUntil
-	whatEntry
-	whatStep
-	whatExit
-	whatRandom
-	whatDelta
+	fnAction agentFunc = iota
+	fnCondition
+	fnWhile
+	fnUntil
+	fnEntry
+	fnStep
+	fnExit
+	fnRandom
+	fnDelta
 )
 
-var whatNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
+var agentFuncNames = [...]string{"action", "condition", "while guard", "until guard", "entry callback", "step callback", "exit callback", "random", "delta time"}
 
 // stepFailure is the panic value by which the engine abandons a step.
 type stepFailure struct{ err error }
@@ -213,7 +236,7 @@ func (s *stepper[L]) recovered(r any) error {
 	}
 	e := &PanicError{Node: -1, Value: r, Stack: debug.Stack()}
 	if s.cur >= 0 {
-		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), whatNames[s.what]
+		e.Node, e.Name, e.Call = int(s.cur), s.p.nodes[s.cur].displayName(), agentFuncNames[s.calling]
 	}
 	return e
 }
@@ -225,57 +248,80 @@ func (s *stepper[L]) fail(n int32, format string, args ...any) {
 }
 
 func (s *stepper[L]) get(i int32) State {
-	if s.isSmall {
-		return State(s.small >> (2 * uint(i)) & 3)
+	x := s.small
+	if !s.isSmall {
+		if n := s.root; n == nil {
+			x = s.win[i>>5] // flat words
+		} else {
+			// A trie's word, read where it is (the window stays on the
+			// leaf that the step may write).
+			for k := s.rootShift; ; k -= trieFanBits {
+				n = (*wordInner)(n).kids[i>>k&trieFanMask]
+				if k == 5+leafBits {
+					break
+				}
+			}
+			x = (*wordLeaf)(n).w[i>>5&leafMask]
+		}
 	}
-	return State(s.st[i>>5] >> (2 * uint(i&31)) & 3)
+	return State(x >> (2 * uint(i&31)) & 3)
 }
 
-// word returns the state word w of the step's own, to be written.
+// word returns the state word w (for a big tree, any word) of the step's
+// own, to be written.
 func (s *stepper[L]) word(w uint) *uint64 {
 	if s.isSmall {
 		return &s.small
 	}
-	if !s.wr {
-		s.own()
-	}
-	return &s.st[w]
+	return s.wordW(w)
 }
 
-// stateWords returns the node states as words, to be written: for a small
-// tree, a slice of s.small (kept in a local variable only: see stepper).
-func (s *stepper[L]) stateWords() []uint64 {
+// wordW returns word w of a big tree's words (for a small tree, of its
+// extras), of the step's own, to be written.
+func (s *stepper[L]) wordW(w uint) *uint64 {
+	if x := w - s.base; s.wr && x < uint(len(s.win)) {
+		return &s.win[x]
+	}
+	return s.wordForWrite(w)
+}
+
+// flatStates returns the node states as words, to be written, when they
+// are not in a trie (nil when they are): for a small tree, a slice of
+// s.small (kept in a local variable only: see stepper).
+func (s *stepper[L]) flatStates() []uint64 {
 	if s.isSmall {
 		return unsafe.Slice(&s.small, 1)
 	}
+	if s.p.trie {
+		return nil
+	}
 	if !s.wr {
 		s.own()
 	}
-	return s.st
+	return s.words[:s.p.sw]
 }
 
-// own makes words this step's own copy.
+// own makes flat words this step's own copy.
 func (s *stepper[L]) own() {
 	if !s.owned {
 		w := make([]uint64, len(s.words))
 		copy(w, s.words)
-		s.words, s.owned = w, true
-		if !s.isSmall {
-			s.st, s.wr = w[:s.p.sw], true
-		}
+		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}
 }
 
 // set makes node i's state to.
 func (s *stepper[L]) set(i int32, to State) {
-	if s.emit == nil && s.wr {
-		w := &s.small
-		if !s.isSmall {
-			w = &s.st[i>>5]
-		}
+	if s.emit == nil {
 		sh := 2 * uint(i&31)
-		*w = *w&^(3<<sh) | uint64(to)<<sh
-		return
+		if s.isSmall {
+			s.small = s.small&^(3<<sh) | uint64(to)<<sh
+			return
+		}
+		if x := uint(i>>5) - s.base; s.wr && x < uint(len(s.win)) {
+			s.win[x] = s.win[x]&^(3<<sh) | uint64(to)<<sh
+			return
+		}
 	}
 	s.setSlow(i, to) // a copy first, unless the state does not change
 }
@@ -297,54 +343,54 @@ func (s *stepper[L]) setSlow(i int32, to State) {
 // clearStates makes every node READY, without events, in words of the
 // step's own.
 func (s *stepper[L]) clearStates() {
+	sw := int(s.p.sw)
 	switch {
 	case s.isSmall:
 		s.small = 0
-	case s.wr:
-		clear(s.st)
+	case s.p.trie:
+		s.clearStateWords()
+	case s.owned:
+		clear(s.words[:sw])
 	default:
-		sw := int(s.p.sw)
 		w := make([]uint64, len(s.words))
 		copy(w[sw:], s.words[sw:])
-		s.words, s.owned, s.st, s.wr = w, true, w[:sw], true
+		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}
 }
 
 // clearSubtree makes node n and its subtree READY, without events, in
 // words of the step's own.
 func (s *stepper[L]) clearSubtree(n int32) {
-	lo, hi := uint(n), uint(s.p.nodes[n].end)
-	st := s.stateWords()
-	for w := lo >> 5; w <= (hi-1)>>5; w++ {
-		st[w] &^= wordMask(w, lo, hi)
-	}
+	s.flatStates() // flat states of the step's own, for fresh's put
+	s.clearNodes(n, false)
 }
 
 // reset makes node n and its subtree READY, with events in preorder.
 func (s *stepper[L]) reset(n int32) {
+	s.clearNodes(n, s.emit != nil)
+}
+
+// clearNodes makes node n and its subtree READY, reporting the changes
+// when emit is set. It writes (copies) only the words that change.
+func (s *stepper[L]) clearNodes(n int32, emit bool) {
 	lo, hi := uint(n), uint(s.p.nodes[n].end)
 	first, last := lo>>5, (hi-1)>>5
-	st := s.st
 	if s.isSmall {
-		st = unsafe.Slice(&s.small, 1)
-	}
-	dirty := false
-	for w := first; w <= last; w++ {
-		if st[w]&wordMask(w, lo, hi) != 0 {
-			dirty = true
-			break
+		mask := wordMask(0, lo, hi)
+		x := s.small & mask
+		s.small &^= mask
+		if x != 0 && emit {
+			s.emitResets(x, 0)
 		}
-	}
-	if !dirty {
 		return
 	}
-	st = s.stateWords()
 	for w := first; w <= last; w++ {
 		mask := wordMask(w, lo, hi)
-		x := st[w] & mask
-		st[w] &^= mask
-		if x != 0 && s.emit != nil {
-			s.emitResets(x, int(w)*32)
+		if x := s.wordAt(w) & mask; x != 0 {
+			*s.word(w) &^= mask
+			if emit {
+				s.emitResets(x, int(w)*32)
+			}
 		}
 	}
 }
@@ -376,29 +422,29 @@ func (s *stepper[L]) emitResets(x uint64, base int) {
 
 // slot returns node n's two extra words (read-only).
 func (s *stepper[L]) slot(n int32) (uint64, uint64) {
-	i := s.p.sw + 2*s.p.nodes[n].slot
-	return s.words[i], s.words[i+1]
+	i := uint(s.p.sw + 2*s.p.nodes[n].slot)
+	return s.wordAt(i), s.wordAt(i + 1)
 }
 
 func (s *stepper[L]) setSlot(n int32, a, b uint64) {
-	s.own()
-	i := s.p.sw + 2*s.p.nodes[n].slot
-	s.words[i], s.words[i+1] = a, b
+	i := uint(s.p.sw + 2*s.p.nodes[n].slot)
+	*s.wordW(i) = a
+	*s.wordW(i + 1) = b
 }
 
 // random draws a number in [0, 1) for node n.
 func (s *stepper[L]) random(n int32) float64 {
 	if f := s.m.random; f != nil {
-		s.cur, s.what = n, whatRandom
+		s.cur, s.calling = n, fnRandom
 		r := f()
 		if !(r >= 0 && r < 1) {
 			s.fail(n, "random() returned %v, not in [0, 1)", r)
 		}
 		return r
 	}
-	s.own()
-	x := s.words[s.p.rngAt] + 0x9e3779b97f4a7c15
-	s.words[s.p.rngAt] = x
+	at := uint(s.p.rngAt)
+	x := s.wordAt(at) + 0x9e3779b97f4a7c15
+	*s.wordW(at) = x
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
 	x ^= x >> 31
@@ -417,8 +463,8 @@ func (s *stepper[L]) drawBound(n int32) float64 {
 // with guards, top-down; it returns the node whose guard failed, or -1.
 func (s *stepper[L]) guards(g int32) int32 {
 	nd := &s.p.nodes[g]
-	if nd.gup >= 0 {
-		if f := s.guards(nd.gup); f >= 0 {
+	if nd.guardedAbove >= 0 {
+		if f := s.guards(nd.guardedAbove); f >= 0 {
 			return f
 		}
 	}
@@ -428,7 +474,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 			continue
 		}
 		a := &at.a[k]
-		s.cur, s.what = g, whatWhile+what(k-AttrWhile)
+		s.cur, s.calling = g, fnWhile+agentFunc(k-AttrWhile)
 		ok := s.callCondition(a.v)
 		if s.emit != nil {
 			s.emitWrites(g)
@@ -484,7 +530,11 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
 			// The children that went on at earlier updates: the loop
 			// below would pass them by.
-			kids = kids[s.wentOn(kids, rule.goOn):]
+			if s.p.trie {
+				kids = kids[s.wentOnTrie(kids, rule.goOn):]
+			} else {
+				kids = kids[s.wentOn(kids, rule.goOn):]
+			}
 		}
 		for i, c := range kids {
 			cs := s.get(c)
@@ -499,7 +549,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 						return f
 					}
 				case hc.kind == KindLeaf && s.async == nil && s.emit == nil:
-					s.cur, s.what = c, whatAction
+					s.cur, s.calling = c, fnAction
 					r := s.callAction(s.leaves[c])
 					if to := leafState(r); to != StateReady {
 						s.set(c, to)
@@ -578,7 +628,7 @@ func leafState(r Result) State {
 // leafNow updates action n, without events and without pending async
 // results, and returns its state.
 func (s *stepper[L]) leafNow(n int32) State {
-	s.cur, s.what = n, whatAction
+	s.cur, s.calling = n, fnAction
 	r := s.callAction(s.leaves[n])
 	if to := leafState(r); to != StateReady {
 		s.set(n, to)
@@ -613,6 +663,8 @@ var seqRules = [numKinds]seqRule{
 
 // wentOn returns the number of kids, the last one left out, that are
 // in state goOn, from the first.
+// (For words in a trie, wentOnTrie: a branch here would keep wentOn from
+// being inlined into run.)
 func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 	i, last := 0, len(kids)-1
 	if s.isSmall {
@@ -621,8 +673,17 @@ func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
 		}
 		return i
 	}
-	st := s.st
+	st := s.win
 	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
+		i++
+	}
+	return i
+}
+
+// wentOnTrie is wentOn for words in a trie.
+func (s *stepper[L]) wentOnTrie(kids []int32, goOn State) int {
+	i, last := 0, len(kids)-1
+	for i < last && s.get(kids[i]) == goOn {
 		i++
 	}
 	return i
@@ -715,9 +776,9 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 
 func (s *stepper[L]) callback(n int32, k AttrKind) {
 	v := s.p.nodes[n].at.a[k].v
-	s.cur, s.what = n, whatEntry+what(k-AttrEntry)
-	if s.mr == nil || !s.memoCallback(v, false, false) {
-		s.m.callback(s.what, v, s.bb, false, false)
+	s.cur, s.calling = n, fnEntry+agentFunc(k-AttrEntry)
+	if s.mr == nil || !s.replayCallback(v, false, false) {
+		s.m.callback(s.calling, v, s.bb, false, false)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -729,21 +790,21 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	}
 }
 
-// memoCallback replays callback or exit v of node s.cur, reporting true,
+// replayCallback replays callback or exit v of node s.cur, reporting true,
 // or records it, reporting false: it is to be called.
-func (s *stepper[L]) memoCallback(v L, succeeded, aborted bool) bool {
-	if _, ok := s.mr.replayed(s.what, s.cur); ok {
+func (s *stepper[L]) replayCallback(v L, succeeded, aborted bool) bool {
+	if _, ok := s.mr.replayed(s.calling, s.cur); ok {
 		return true
 	}
-	s.mr.record(s.what, s.cur, v, 0, succeeded, aborted)
+	s.mr.record(s.calling, s.cur, v, 0, succeeded, aborted)
 	return false
 }
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	v := s.p.nodes[n].at.a[AttrExit].v
-	s.cur, s.what = n, whatExit
-	if s.mr == nil || !s.memoCallback(v, succeeded, aborted) {
-		s.m.callback(whatExit, v, s.bb, succeeded, aborted)
+	s.cur, s.calling = n, fnExit
+	if s.mr == nil || !s.replayCallback(v, succeeded, aborted) {
+		s.m.callback(fnExit, v, s.bb, succeeded, aborted)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -786,7 +847,7 @@ func (s *stepper[L]) child(c int32) (State, int32) {
 // condition updates condition node n.
 func (s *stepper[L]) condition(n int32) {
 	v := s.leaves[n]
-	s.cur, s.what = n, whatCondition
+	s.cur, s.calling = n, fnCondition
 	ok := s.callCondition(v)
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -886,7 +947,7 @@ func (s *stepper[L]) action(n int32, st State) {
 			s.dropAsync(n)
 		}
 	}
-	s.cur, s.what = n, whatAction
+	s.cur, s.calling = n, fnAction
 	r := s.callAction(v)
 	if s.emit != nil {
 		s.emitWrites(n)
@@ -1055,7 +1116,7 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	}
 	var elapsed float64
 	if f := s.m.delta; f != nil {
-		s.cur, s.what = n, whatDelta
+		s.cur, s.calling = n, fnDelta
 		d := f()
 		if math.IsNaN(d) || math.IsInf(d, 0) {
 			s.fail(n, "delta time is %v", d)

@@ -140,12 +140,13 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		}
 		out.x = withExtra(nil, nil, mem)
 	}
+	var w []uint64 // the words, flat
 	if nw > 0 {
-		w := make([]uint64, nw)
+		w = make([]uint64, nw)
 		for i := range w {
 			w[i] = binary.LittleEndian.Uint64(data[8*i:])
 		}
-		out.words = &w[0]
+		out.words = wordsFrom(p, w)
 	}
 	if p.small {
 		if len(p.nodes) < 32 && out.small>>(2*uint(len(p.nodes))) != 0 {
@@ -155,7 +156,6 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 		if out.small != 0 {
 			return bad("inline states in a big tree")
 		}
-		w := out.wordsOf()
 		if r := uint(len(p.nodes) % 32); r != 0 && w[p.sw-1]>>(2*r) != 0 {
 			return bad("states beyond the last node")
 		}
@@ -164,7 +164,6 @@ func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 	// Those of other nodes are never read (a node sets its extras up when
 	// it starts), and a node that a guard ended on its first update
 	// completed without setting them.
-	w := out.wordsOf()
 	for i := range p.nodes {
 		s := &p.nodes[i]
 		if s.slot < 0 || out.nodeState(int32(i)) != StateRunning {

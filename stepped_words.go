@@ -1,0 +1,267 @@
+package behaviortree
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// This file is the storage of a version's words (Stepped.words): the node
+// states of a tree of more than 32 nodes, 2 bits a node and 32 nodes a
+// word, then the extras (two words for each node that keeps some: repeat
+// and retry counts, wait progress, lotto picks), then the generator.
+//
+// A tree of up to flatWordsMax words keeps them in one array, which a step
+// that changes anything copies whole: for a few words nothing is cheaper.
+// A bigger tree keeps them in a persistent radix trie: leaves of leafWords
+// words, under inner nodes of trieFan children, p.depth levels of them
+// (depth >= 1; the root is always an inner node). A word w is in leaf
+// w>>leafBits, at slot w&leafMask; the leaf's path from the root takes
+// child (w>>leafBits)>>(trieFanBits*l) & trieFanMask at level l, counting
+// down from depth-1. A step that changes k words copies the leaves that
+// hold them and the inner nodes above those, O(k + log n) words, and
+// shares every other node with the version it steps.
+//
+// Invariants: a node that a version can reach never changes. A step marks
+// the nodes that it copied with its owner token (stepOwners: never 0,
+// never reused), and writes only nodes of its own token; everything else
+// it copies first. So within a step a node is copied at most once, and a
+// version's nodes carry the tokens of the steps that made them, which no
+// later step has. Subtrees of words that are all zero are the shared
+// zeroTrie nodes (token 0), so a fresh version, and a step that clears
+// every state, take O(log n) nodes.
+//
+// The saved binary form (stepped_state.go) is the flat array in either
+// case: wordsOf materializes it.
+
+const (
+	leafBits    = 3
+	leafWords   = 1 << leafBits // words of a leaf: 256 node states
+	leafMask    = leafWords - 1
+	trieFanBits = 3
+	trieFan     = 1 << trieFanBits // children of an inner node
+	trieFanMask = trieFan - 1
+	// maxTrieDepth bounds p.depth: the words of MaxSteppedNodes nodes,
+	// (2^15 state words, at most two extra words a node, the generator)
+	// fit in trieFan^maxTrieDepth leaves.
+	maxTrieDepth = 8
+)
+
+// flatWordsMax is the most words a version keeps in one array (64: a
+// tree of up to 2,048 nodes without extras); bigger ones are kept in a
+// trie. Up to there a copy of the array costs less time than the trie's
+// walks and allocations; the cost of the trie shows most on trees that
+// complete every tick (their steps write states all over the tree): at
+// 32 words the sweep tree of 1,024 leaves (2,047 nodes) took 20% more
+// time a tick with a trie than with the array. A variable, so that tests
+// can store the words of every tree in a trie.
+var flatWordsMax int32 = 64
+
+// wordLeaf is a leaf of a trie of words.
+type wordLeaf struct {
+	owner uint64 // the step that made it and may write it; 0: none
+	w     [leafWords]uint64
+}
+
+// wordInner is an inner node of a trie of words: its children are
+// *wordInner, or *wordLeaf at the lowest level.
+type wordInner struct {
+	owner uint64
+	kids  [trieFan]unsafe.Pointer
+}
+
+// stepOwners hands out the steps' owner tokens.
+var stepOwners atomic.Uint64
+
+// zeroTrie[l] is the shared subtree of height l (0: a leaf) whose words
+// are all zero. Its nodes have no owner: every step copies them before it
+// writes.
+var zeroTrie = func() (z [maxTrieDepth + 1]unsafe.Pointer) {
+	z[0] = unsafe.Pointer(new(wordLeaf))
+	for l := 1; l <= maxTrieDepth; l++ {
+		n := new(wordInner)
+		for i := range n.kids {
+			n.kids[i] = z[l-1]
+		}
+		z[l] = unsafe.Pointer(n)
+	}
+	return z
+}()
+
+// trieDepth returns the depth of the trie of nwords words.
+func trieDepth(nwords int32) int32 {
+	leaves := (int64(nwords) + leafWords - 1) >> leafBits
+	d := int32(1)
+	for int64(1)<<(trieFanBits*d) < leaves {
+		d++
+	}
+	if d > maxTrieDepth {
+		panic("behaviortree.NewStepped: internal error: too many words for the trie")
+	}
+	return d
+}
+
+// trieWord returns word w of the trie root of the given depth.
+func trieWord(root unsafe.Pointer, depth int32, w uint) uint64 {
+	return trieLeaf(root, depth, w>>leafBits).w[w&leafMask]
+}
+
+// trieLeaf returns leaf c of the trie root of the given depth.
+func trieLeaf(root unsafe.Pointer, depth int32, c uint) *wordLeaf {
+	n := root
+	for sh := uint(trieFanBits * (depth - 1)); ; sh -= trieFanBits {
+		n = (*wordInner)(n).kids[c>>sh&trieFanMask]
+		if sh == 0 {
+			return (*wordLeaf)(n)
+		}
+	}
+}
+
+// trieFromWords returns a trie of the given depth holding w (zero past
+// its end), sharing the zeroTrie subtrees where the words are zero.
+func trieFromWords(w []uint64, depth int32) unsafe.Pointer {
+	var build func(level int32, first int) unsafe.Pointer // first: the subtree's first word
+	build = func(level int32, first int) unsafe.Pointer {
+		if first >= len(w) {
+			return zeroTrie[level]
+		}
+		if level == 0 {
+			l := new(wordLeaf)
+			copy(l.w[:], w[first:])
+			if l.w == (wordLeaf{}).w {
+				return zeroTrie[0]
+			}
+			return unsafe.Pointer(l)
+		}
+		n := new(wordInner)
+		span := leafWords << (trieFanBits * (level - 1)) // words under each child
+		zero := true
+		for i := range n.kids {
+			n.kids[i] = build(level-1, first+i*span)
+			zero = zero && n.kids[i] == zeroTrie[level-1]
+		}
+		if zero {
+			return zeroTrie[level]
+		}
+		return unsafe.Pointer(n)
+	}
+	return build(depth, 0)
+}
+
+// trieWords returns the first n words of the trie root of the given
+// depth, in a new slice.
+func trieWords(root unsafe.Pointer, depth int32, n int) []uint64 {
+	out := make([]uint64, n)
+	for c := 0; c*leafWords < n; c++ {
+		copy(out[c*leafWords:], trieLeaf(root, depth, uint(c)).w[:])
+	}
+	return out
+}
+
+// The words of a version, as the stepper reads and writes them. A big
+// tree's words are read and written through a window: a run of words
+// [base, base+len(win)) that the stepper holds, writable when wr is set.
+// For flat words the window is the whole array (the version's, then the
+// step's own copy); for a trie it is one leaf, which the stepper moves to
+// the leaf of the word it needs.
+
+// wordAt returns word w of a big tree's words.
+func (s *stepper[L]) wordAt(w uint) uint64 {
+	if x := w - s.base; x < uint(len(s.win)) {
+		return s.win[x]
+	}
+	return s.wordAtSlow(w)
+}
+
+// wordAtSlow moves the window to the leaf of word w, and returns it.
+func (s *stepper[L]) wordAtSlow(w uint) uint64 {
+	l := trieLeaf(s.root, s.p.depth, w>>leafBits)
+	s.win, s.base, s.wr = l.w[:], w&^leafMask, l.owner == s.owner && s.owner != 0
+	return l.w[w&leafMask]
+}
+
+// wordForWrite returns word w of a big tree's words, of the step's own:
+// for flat words a copy of the whole array, for a trie a copy of the
+// path to w's leaf, whatever of it the step has not copied yet.
+func (s *stepper[L]) wordForWrite(w uint) *uint64 {
+	if !s.p.trie {
+		s.own()
+		return &s.win[w]
+	}
+	if s.owner == 0 {
+		s.owner = stepOwners.Add(1)
+	}
+	n := (*wordInner)(s.root)
+	if n.owner != s.owner {
+		c := *n
+		c.owner = s.owner
+		n = &c
+		s.root = unsafe.Pointer(n)
+	}
+	leaf := w >> leafBits
+	for sh := uint(trieFanBits * (s.p.depth - 1)); sh > 0; sh -= trieFanBits {
+		i := leaf >> sh & trieFanMask
+		k := (*wordInner)(n.kids[i])
+		if k.owner != s.owner {
+			c := *k
+			c.owner = s.owner
+			k = &c
+			n.kids[i] = unsafe.Pointer(k)
+		}
+		n = k
+	}
+	i := leaf & trieFanMask
+	l := (*wordLeaf)(n.kids[i])
+	if l.owner != s.owner {
+		c := *l
+		c.owner = s.owner
+		l = &c
+		n.kids[i] = unsafe.Pointer(l)
+	}
+	s.win, s.base, s.wr = l.w[:], w&^leafMask, true
+	return &l.w[w&leafMask]
+}
+
+// clearStateWords makes every state word of a trie zero, sharing the
+// zeroTrie subtrees, and leaves the extras as they are.
+func (s *stepper[L]) clearStateWords() {
+	sw := uint(s.p.sw)
+	if s.owner == 0 {
+		s.owner = stepOwners.Add(1)
+	}
+	s.root = s.clearTrie(s.root, uint(s.p.depth), 0, sw)
+	s.win, s.base, s.wr = nil, 0, false
+}
+
+// clearTrie returns subtree n, of the given height (0: a leaf), whose
+// first word is first, with its words below hi zero: a node of the step's
+// own, or a zeroTrie one.
+func (s *stepper[L]) clearTrie(n unsafe.Pointer, height, first, hi uint) unsafe.Pointer {
+	span := uint(leafWords) << (trieFanBits * height)
+	if first >= hi {
+		return n
+	}
+	if first+span <= hi {
+		return zeroTrie[height]
+	}
+	if height == 0 {
+		l := (*wordLeaf)(n)
+		if l.owner != s.owner {
+			c := *l
+			c.owner = s.owner
+			l = &c
+		}
+		clear(l.w[:hi-first])
+		return unsafe.Pointer(l)
+	}
+	x := (*wordInner)(n)
+	if x.owner != s.owner {
+		c := *x
+		c.owner = s.owner
+		x = &c
+	}
+	sub := span / trieFan
+	for i := range x.kids {
+		x.kids[i] = s.clearTrie(x.kids[i], height-1, first+uint(i)*sub, hi)
+	}
+	return unsafe.Pointer(x)
+}
