@@ -146,7 +146,8 @@ func (k EventKind) String() string {
 // (Mistreevous's onNodeStateChange, which reports only real changes).
 type Event[L any] struct {
 	Kind      EventKind
-	Node      int // the node's preorder index (0 is the root)
+	Node      int    // the node's preorder index (0 is the root)
+	Name      string // the node's name, as in [NodeInfo] ("" for EventReset)
 	From, To  State
 	Value     L
 	Result    Result // EventAction
@@ -158,37 +159,47 @@ type Event[L any] struct {
 	Old, New  any    // EventMemory: the values before and after; nil when the key was absent, or deleted
 }
 
-// String describes e in one line, naming its node by index (the logger
-// of package observe names them as the tree does), with values written with
-// %v: "node 2: READY -> RUNNING", "node 2: action A -> running" ("async"
-// for a pending [Async]), "node 3: condition C -> false" (with " (guard)"
-// for a guard's), "node 1: entry V", "node 1: step V",
-// "node 1: exit V (succeeded true, aborted false)",
-// "node 2: memory \"k\": OLD -> NEW" and "reset".
+// String describes e in one line, naming its node by index and name, with
+// values written with %v: "node 2 (walk): READY -> RUNNING",
+// "node 2 (walk): action walk -> running" ("async" for a pending
+// [Async]), "node 3 (near): condition near -> false" (with " (guard)" for
+// a guard's), "node 1 (SEQUENCE): entry V", "node 1 (SEQUENCE): step V",
+// "node 1 (SEQUENCE): exit V (succeeded true, aborted false)",
+// "node 2 (walk): memory \"k\": OLD -> NEW" and "reset". An event made by
+// hand, without a Name, says "node 2".
 func (e Event[L]) String() string {
 	switch e.Kind {
 	case EventState:
-		return fmt.Sprintf("node %d: %s -> %s", e.Node, e.From, e.To)
+		return fmt.Sprintf("%s: %s -> %s", e.where(), e.From, e.To)
 	case EventAction:
-		return fmt.Sprintf("node %d: action %v -> %s", e.Node, e.Value, resultString(e.Result))
+		return fmt.Sprintf("%s: action %v -> %s", e.where(), e.Value, resultString(e.Result))
 	case EventCondition:
 		g := ""
 		if e.Guard {
 			g = " (guard)"
 		}
-		return fmt.Sprintf("node %d: condition %v -> %t%s", e.Node, e.Value, e.Holds, g)
+		return fmt.Sprintf("%s: condition %v -> %t%s", e.where(), e.Value, e.Holds, g)
 	case EventEntry:
-		return fmt.Sprintf("node %d: entry %v", e.Node, e.Value)
+		return fmt.Sprintf("%s: entry %v", e.where(), e.Value)
 	case EventStep:
-		return fmt.Sprintf("node %d: step %v", e.Node, e.Value)
+		return fmt.Sprintf("%s: step %v", e.where(), e.Value)
 	case EventExit:
-		return fmt.Sprintf("node %d: exit %v (succeeded %t, aborted %t)", e.Node, e.Value, e.Succeeded, e.Aborted)
+		return fmt.Sprintf("%s: exit %v (succeeded %t, aborted %t)", e.where(), e.Value, e.Succeeded, e.Aborted)
 	case EventMemory:
-		return fmt.Sprintf("node %d: memory %q: %v -> %v", e.Node, e.Key, e.Old, e.New)
+		return fmt.Sprintf("%s: memory %q: %v -> %v", e.where(), e.Key, e.Old, e.New)
 	case EventReset:
 		return "reset"
 	}
-	return fmt.Sprintf("node %d: %s", e.Node, e.Kind)
+	return fmt.Sprintf("%s: %s", e.where(), e.Kind)
+}
+
+// where names e's node: "node 2", or "node 2 (walk)" when the event
+// carries the node's name.
+func (e Event[L]) where() string {
+	if e.Name == "" {
+		return fmt.Sprintf("node %d", e.Node)
+	}
+	return fmt.Sprintf("node %d (%s)", e.Node, e.Name)
 }
 
 // resultString is r's status, or "async" for a pending async result.
@@ -478,7 +489,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepRules(td, events, nil, nil)
+		return t.stepRules(td, m.p.named(events), nil, nil)
 	}
 	// The step cache (stepped_memo.go): the calls along the trie of t's
 	// state word, if it has one.
@@ -594,12 +605,16 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L
 
 // Reset returns the version in which every node is READY (no callbacks
 // are called), as Mistreevous's reset; t is unchanged.
-func (t Stepped[L]) Reset() Stepped[L] { return t.ResetWith(nil) }
+func (t Stepped[L]) Reset() Stepped[L] {
+	t.mustM("Reset")
+	return t.ResetWith(nil)
+}
 
 // ResetWith is [Stepped.Reset], calling events (if not nil) with an
 // EventReset and then the state changes.
 func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
-	m := t.mustM("Reset")
+	m := t.mustM("ResetWith")
+	events = m.p.named(events)
 	var s stepper[L]
 	s.start(&t, events)
 	if events != nil {
@@ -654,4 +669,33 @@ func (e *PanicError) Format(f fmt.State, verb rune) {
 	default:
 		io.WriteString(f, e.Error())
 	}
+}
+
+// named returns events wrapped so that each event carries its node's name
+// (Event.Name), or nil when events is nil. The names are made once per
+// definition, at the first step with events.
+func (p *sprogram[L]) named(events func(Event[L])) func(Event[L]) {
+	if events == nil {
+		return nil
+	}
+	names := p.nodeNames()
+	return func(e Event[L]) {
+		if e.Kind != EventReset {
+			e.Name = names[e.Node]
+		}
+		events(e)
+	}
+}
+
+// nodeNames returns every node's display name, by index, made once.
+func (p *sprogram[L]) nodeNames() []string {
+	if names := p.names.Load(); names != nil {
+		return *names
+	}
+	names := make([]string, len(p.nodes))
+	for i := range p.nodes {
+		names[i] = p.nodes[i].displayName()
+	}
+	p.names.CompareAndSwap(nil, &names)
+	return *p.names.Load()
 }

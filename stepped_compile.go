@@ -1,9 +1,11 @@
 package behaviortree
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // This file compiles a definition for the stepped engine (stepped.go) into
@@ -23,15 +25,16 @@ const maxSteppedDepth = 4096
 // sprogram is a definition compiled for the stepped engine.
 type sprogram[L any] struct {
 	nodes  []snode[L]
-	hot    []hotNode // what the fast path of update reads, by node: 16 bytes each
-	kids   []int32   // every node's children, node after node (snode.kids are slices of it)
-	leaves []L       // the value of each node (the zero L for inner nodes)
-	small  bool      // at most 32 nodes: the states fit in one word, inline in the version
-	sw     int32     // state words in Stepped.words (0 when small)
-	nslots int32     // two words each, after the state words
-	rngAt  int32     // the word of the version's own generator, or -1 when nothing draws
-	nwords int32     // the version's words; 0 when it needs none
-	trie   bool      // the words are in a trie of the given depth, not an array (stepped_words.go)
+	names  atomic.Pointer[[]string] // the nodes' display names, made at the first step with events (nodeNames)
+	hot    []hotNode                // what the fast path of update reads, by node: 16 bytes each
+	kids   []int32                  // every node's children, node after node (snode.kids are slices of it)
+	leaves []L                      // the value of each node (the zero L for inner nodes)
+	small  bool                     // at most 32 nodes: the states fit in one word, inline in the version
+	sw     int32                    // state words in Stepped.words (0 when small)
+	nslots int32                    // two words each, after the state words
+	rngAt  int32                    // the word of the version's own generator, or -1 when nothing draws
+	nwords int32                    // the version's words; 0 when it needs none
+	trie   bool                     // the words are in a trie of the given depth, not an array (stepped_words.go)
 	depth  int32
 	draws  bool // some node draws at random
 	uses   [numAttrs + 2]bool
@@ -144,7 +147,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 			depth := base + len(stack)
 			info := kinds[nd.kind]
 			if info.mistreevous == "" && !info.stepped {
-				return nil, fmt.Errorf("node %d: %s nodes are Elixir-style only; the stepped engine cannot run them", id, nd.kind)
+				return nil, errors.New(styleRefusal(int(id), nd.kind.String(), true))
 			}
 			if nd.kind == KindRoot && parent >= 0 {
 				return nil, fmt.Errorf("node %d: a root can only be the top of a tree", id)

@@ -36,8 +36,8 @@ func TestNewSteppedRefuses(t *testing.T) {
 		ag   Agent[string]
 		want string
 	}{
-		{Root(RepeatN(2, Leaf("a"))), ag, "repeat_n nodes are Elixir-style only"},
-		{Root(RepeatUntilFail(Leaf("a"))), ag, "repeat_until_fail nodes are Elixir-style only"},
+		{Root(RepeatN(2, Leaf("a"))), ag, "behaviortree.NewStepped: node 1 (repeat_n): the stepped style cannot run it (a Value/Succeed/Fail kind: use Start)"},
+		{Root(RepeatUntilFail(Leaf("a"))), ag, "node 1 (repeat_until_fail): the stepped style cannot run it"},
 		{Root(Sequence(Leaf("a"), Root(Leaf("b")))), ag, "a root can only be the top"},
 		{Root(Condition("c")), ag, "has conditions or guards but the agent has no Condition"},
 		{Root(Leaf("a")), Agent[string]{}, "has actions but the agent has no Action"},
