@@ -85,7 +85,7 @@
 //
 // [Stepped.StepWith] reports every agent call and state change as an
 // [Event], in the order of the calls; package observe prints them as
-// `bt run` does (observe.NewLogger) and counts ticks, successes and
+// `bt run` does (observe.NewLogger) and counts updates, successes and
 // failures per node (observe.Stats).
 // [Tree.Picture] and [Stepped.Picture] draw a version as text, Graphviz
 // DOT or Mermaid.
