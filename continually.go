@@ -1,5 +1,10 @@
 package behaviortree
 
+// This file holds the repeating decorators of the Value/Succeed/Fail
+// style: RepeatUntilFail (the seed documentation's Continually, which
+// names the file), RepeatUntilSucceed and RepeatN. The stepped style's
+// are Repeat, Retry and their counted forms (attrs.go).
+
 // RepeatUntilFail returns a decorator that restarts its child (enters it
 // afresh) each time the child succeeds, and succeeds when the child fails.
 // It never fails (Elixir's repeat_until_fail; the seed documentation's

@@ -6,6 +6,12 @@ import (
 	"sort"
 )
 
+// This file holds the random choices of the Value/Succeed/Fail style:
+// the constructors Random and RandomWeighted, their weights, and the draw
+// from a Tree's own generator (seeded by WithSeed, kept in every version).
+// The stepped style's random choice is Lotto (attrs.go), drawn from its
+// own random function.
+
 // Random returns a node that, each time it is entered, picks one of its
 // children uniformly at random and enters it. It succeeds or fails as that
 // child does (Elixir's random). The draw comes from the tree's own random
