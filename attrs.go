@@ -12,6 +12,9 @@ import (
 // Root returns a Mistreevous root over child: the top of a stepped tree.
 // [NewStepped] treats a definition that is not a Root as if it were
 // wrapped in one. It panics if child is the zero Node.
+//
+// Stepped only ([Start] refuses it); a Value/Succeed/Fail tree needs no
+// root.
 func Root[L any](child Node[L]) Node[L] {
 	return mustBuild(KindRoot, Params{}, []Node[L]{child})
 }
@@ -19,6 +22,9 @@ func Root[L any](child Node[L]) Node[L] {
 // Condition returns a leaf that asks the agent's Condition function about
 // v: it succeeds when that returns true and fails otherwise. A [Leaf] in a
 // stepped tree is an action: the agent's Action function does v.
+//
+// Stepped only ([Start] refuses it); in the Value/Succeed/Fail style a
+// question is a [Leaf] that the game answers with Succeed or Fail.
 func Condition[L any](v L) Node[L] {
 	return Node[L]{&node[L]{kind: KindCondition, leaf: v, size: 1, stepped: true}}
 }
@@ -30,6 +36,9 @@ func Condition[L any](v L) Node[L] {
 // in the ceil(d/t)-th step that updates it (see ExampleWithTurnClock). It
 // panics if d is negative, not a whole number of milliseconds (the unit
 // of Mistreevous and MDSL), or longer than 2,147,483,647 ms.
+//
+// Stepped only ([Start] refuses it), as are [WaitRange] and [WaitForever];
+// in the Value/Succeed/Fail style the game waits before it signals.
 func Wait[L any](d time.Duration) Node[L] {
 	return mustBuild[L](KindWait, Params{Bound: Fixed, Min: waitMs("Wait", d)}, nil)
 }
@@ -38,6 +47,8 @@ func Wait[L any](d time.Duration) Node[L] {
 // whole milliseconds, each time it starts (one draw of the tree's random
 // function). It panics if the range is empty, or if either end is not a
 // whole number of milliseconds or out of Wait's bounds.
+//
+// Stepped only, as [Wait].
 func WaitRange[L any](minD, maxD time.Duration) Node[L] {
 	return mustBuild[L](KindWait, Params{Bound: Ranged, Min: waitMs("WaitRange", minD), Max: waitMs("WaitRange", maxD)}, nil)
 }
@@ -57,6 +68,8 @@ func waitMs(ctor string, d time.Duration) int {
 
 // WaitForever returns a leaf that stays running until something resets or
 // aborts it. It never reads the clock.
+//
+// Stepped only, as [Wait].
 func WaitForever[L any]() Node[L] {
 	return mustBuild[L](KindWait, Params{}, nil)
 }
@@ -65,6 +78,10 @@ func WaitForever[L any]() Node[L] {
 // every step: it fails as soon as one fails (aborting the others that are
 // still running), and succeeds when all have succeeded.
 // It panics when given no children or a zero Node.
+//
+// Both styles run it: in the Value/Succeed/Fail style its children's leaves
+// are all focused at once ([Tree.Frontier]), with the same rule; [Threshold]
+// is the M-of-N form there.
 func Parallel[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindParallel, Params{}, children)
 }
@@ -73,6 +90,8 @@ func Parallel[L any](children ...Node[L]) Node[L] {
 // step: it succeeds as soon as one succeeds (aborting the others that are
 // still running), and fails when all have failed.
 // It panics when given no children or a zero Node.
+//
+// Both styles run it, as [Parallel].
 func Race[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindRace, Params{}, children)
 }
@@ -81,6 +100,8 @@ func Race[L any](children ...Node[L]) Node[L] {
 // step until all have completed, then succeeds if at least one succeeded
 // and fails otherwise. It never aborts a child.
 // It panics when given no children or a zero Node.
+//
+// Stepped only ([Start] refuses it).
 func All[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindAll, Params{}, children)
 }
@@ -90,6 +111,9 @@ func All[L any](children ...Node[L]) Node[L] {
 // weight of 0 counting as 1, or one ticket each when weights is nil) and
 // then behaves as that child until it is reset. It panics when given no
 // children, a zero Node, or weights that do not fit the children.
+//
+// Stepped only ([Start] refuses it); the Value/Succeed/Fail style's are
+// [Random] and [RandomWeighted].
 func Lotto[L any](weights []int, children ...Node[L]) Node[L] {
 	return mustBuild(KindLotto, Params{Weights: weights}, children)
 }
@@ -97,6 +121,9 @@ func Lotto[L any](weights []int, children ...Node[L]) Node[L] {
 // Repeat returns a decorator that runs its child again each time it
 // succeeds, forever, and fails when the child fails.
 // It panics if child is the zero Node.
+//
+// Stepped only ([Start] refuses it); the Value/Succeed/Fail style's
+// [RepeatUntilFail] succeeds, not fails, when the child fails.
 func Repeat[L any](child Node[L]) Node[L] {
 	return mustBuild(KindRepeat, Params{}, []Node[L]{child})
 }
@@ -105,12 +132,17 @@ func Repeat[L any](child Node[L]) Node[L] {
 // succeeded n times, then succeeds, one update after the last success
 // (Mistreevous's rule: RepeatCount(0, c) succeeds without running c); it
 // fails when the child fails. It panics if n is out of [0, 2147483647].
+//
+// Stepped only ([Start] refuses it); the Value/Succeed/Fail style's
+// [RepeatN] runs the child n times whatever its outcome.
 func RepeatCount[L any](n int, child Node[L]) Node[L] {
 	return mustBuild(KindRepeat, Params{Bound: Fixed, Min: n}, []Node[L]{child})
 }
 
 // RepeatRange is [RepeatCount] with a count drawn from [minN, maxN] each
 // time the node starts (one call of the tree's random function).
+//
+// Stepped only, as [RepeatCount].
 func RepeatRange[L any](minN, maxN int, child Node[L]) Node[L] {
 	return mustBuild(KindRepeat, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
 }
@@ -118,6 +150,9 @@ func RepeatRange[L any](minN, maxN int, child Node[L]) Node[L] {
 // Retry returns a decorator that runs its child again each time it fails,
 // forever, and succeeds when the child succeeds.
 // It panics if child is the zero Node.
+//
+// Stepped only ([Start] refuses it); [RepeatUntilSucceed] is the same rule
+// in the Value/Succeed/Fail style.
 func Retry[L any](child Node[L]) Node[L] {
 	return mustBuild(KindRetry, Params{}, []Node[L]{child})
 }
@@ -125,12 +160,17 @@ func Retry[L any](child Node[L]) Node[L] {
 // RetryCount returns a decorator that runs its child until it has failed
 // n times, then fails, one update after the last failure; it succeeds when
 // the child succeeds. It panics if n is out of [0, 2147483647].
+//
+// Stepped only ([Start] refuses it); the Value/Succeed/Fail style has no
+// counted retry.
 func RetryCount[L any](n int, child Node[L]) Node[L] {
 	return mustBuild(KindRetry, Params{Bound: Fixed, Min: n}, []Node[L]{child})
 }
 
 // RetryRange is [RetryCount] with a count drawn from [minN, maxN] each
 // time the node starts (one call of the tree's random function).
+//
+// Stepped only, as [RetryCount].
 func RetryRange[L any](minN, maxN int, child Node[L]) Node[L] {
 	return mustBuild(KindRetry, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
 }

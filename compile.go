@@ -8,11 +8,11 @@ package behaviortree
 // place its own position, with a parent link, its index there, its next
 // sibling and its precomputed first descent, and works out for each
 // position and outcome where the traversal goes next: the runtime rule of
-// every Elixir-style kind is in [place.ended].
+// every Value/Succeed/Fail kind is in [place.ended].
 
 // program is a compiled definition: a transition table. Its rows are the
-// positions in preorder; a row's up[outcome] is the move to make when that
-// position ends with that outcome.
+// positions in preorder; a row's up field holds the moves to make when that
+// position ends: up[0] when it fails, up[1] when it succeeds.
 //
 // Invariants: all[i].id == i; all[0] is the root; every position's enter is
 // a leaf, a Random, a RandomWeighted, a custom or a parallel position in its

@@ -10,7 +10,7 @@
 // Three ways to drive a tree run over one table of node kinds, one
 // persistent state, one [Saved] form and one renderer:
 //
-//   - Stepped (start here): [NewStepped] makes a [Stepped] version whose
+//   - Stepped (the style to begin with): [NewStepped] makes a [Stepped] version whose
 //     leaves call an [Agent]; [Stepped.Step] ticks the whole tree once.
 //     Actions may run for several steps or settle later ([Async]), guards
 //     ([While], [Until]) abort running work, [Parallel], [Race] and [All]
@@ -85,7 +85,7 @@
 //
 // [Stepped.StepWith] reports every agent call and state change as an
 // [Event], in the order of the calls; package observe prints them as
-// `bt run` does (observe.NewLogger) and counts ticks, successes and
+// `bt run` does (observe.NewLogger) and counts updates, successes and
 // failures per node (observe.Stats).
 // [Tree.Picture] and [Stepped.Picture] draw a version as text, Graphviz
 // DOT or Mermaid.

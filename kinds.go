@@ -16,8 +16,8 @@ import (
 // (render*.go) read it here; the module's clients (packages mdsl,
 // mistreevous and proptest, the bt command, the viewer) read its rows
 // through package internal/hook (kindFacts). So a new kind is one entry
-// here plus its runtime rule (for the Elixir-style traversal, in
-// [pos.ended] in compile.go).
+// here plus its runtime rule (for the Value/Succeed/Fail traversal, in
+// [place.ended] in compile.go).
 
 // Kind says what a [Node] is. Its String form is the node's type name in the
 // Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).

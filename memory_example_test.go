@@ -63,12 +63,17 @@ func ExampleMemory() {
 	h = h.Undo() // back into the attack: its turns left come back with the tree
 	fmt.Println("undone:   ", h.Current().State(), h.Current().Memory())
 
-	saved, err := h.Current().MarshalBinary()
+	saved, err := h.Current().Save()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	game, err := npc.Restore(saved) // a later session, the same definition and agent
+	data, err := saved.MarshalBinary() // or json.Marshal(saved): the bytes of a save file
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	game, err := bt.RestoreStepped(def, agent, data) // a later session, the same definition and agent
 	if err != nil {
 		fmt.Println(err)
 		return

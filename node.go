@@ -9,8 +9,9 @@ import (
 )
 
 // Node is a static, immutable behavior tree definition over leaf type L.
-// Build it with [Leaf], [Select], [Sequence], [RepeatUntilFail], [RepeatN], [Random]
-// and the other constructors, and run it with [Start]. A Node may be shared
+// Build it with [Leaf], [Select], [Sequence], [Wait], [RepeatUntilFail] and the
+// other constructors (each says which style runs it), and run it with
+// [NewStepped] (the stepped style) or [Start] (Value/Succeed/Fail). A Node may be shared
 // freely: between trees, between goroutines, and at several places in one
 // tree (each place then runs on its own).
 //
@@ -59,6 +60,9 @@ type node[L any] struct {
 }
 
 // Leaf returns a leaf node whose value is v: a behavior the tree can ask for.
+//
+// Both styles run it: the stepped engine as an action, which the agent's
+// Action function does.
 func Leaf[L any](v L) Node[L] {
 	return Node[L]{&node[L]{kind: KindLeaf, leaf: v, size: 1}}
 }
@@ -79,6 +83,8 @@ func Leaves[L any](vs ...L) []Node[L] {
 //
 // Select panics with "behaviortree.Select: no children" when given none, and
 // when a child is the zero Node.
+//
+// Both styles run it (Mistreevous's selector, BehaviorTree.CPP's Fallback).
 func Select[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindSelect, Params{}, children)
 }
@@ -89,6 +95,8 @@ func Select[L any](children ...Node[L]) Node[L] {
 //
 // Sequence panics with "behaviortree.Sequence: no children" when given none,
 // and when a child is the zero Node.
+//
+// Both styles run it.
 func Sequence[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindSequence, Params{}, children)
 }
@@ -96,6 +104,8 @@ func Sequence[L any](children ...Node[L]) Node[L] {
 // AlwaysSucceed returns a decorator that succeeds when its child ends, whether
 // the child succeeded or failed (Elixir's always_succeed).
 // It panics if child is the zero Node.
+//
+// Both styles run it (Mistreevous's succeed).
 func AlwaysSucceed[L any](child Node[L]) Node[L] {
 	return mustBuild(KindAlwaysSucceed, Params{}, []Node[L]{child})
 }
@@ -103,6 +113,8 @@ func AlwaysSucceed[L any](child Node[L]) Node[L] {
 // AlwaysFail returns a decorator that fails when its child ends, whether the
 // child succeeded or failed (Elixir's always_fail).
 // It panics if child is the zero Node.
+//
+// Both styles run it (Mistreevous's fail).
 func AlwaysFail[L any](child Node[L]) Node[L] {
 	return mustBuild(KindAlwaysFail, Params{}, []Node[L]{child})
 }
@@ -110,6 +122,8 @@ func AlwaysFail[L any](child Node[L]) Node[L] {
 // Negate returns a decorator that fails when its child succeeds and succeeds
 // when its child fails (Elixir's negate).
 // It panics if child is the zero Node.
+//
+// Both styles run it (Mistreevous's flip).
 func Negate[L any](child Node[L]) Node[L] {
 	return mustBuild(KindNegate, Params{}, []Node[L]{child})
 }

@@ -37,6 +37,10 @@ import (
 // Threshold panics with "behaviortree.Threshold: threshold: success count S
 // is not 1 to N ..." (or the failure count) when a count does not resolve to
 // 1 to the number of children, and when given no children or a zero Node.
+//
+// Value/Succeed/Fail only ([NewStepped] refuses it); a stepped tree has
+// [Parallel], [Race] and [All], and a Fluent one counts with
+// [ReactiveParallel].
 func Threshold[L any](success, failure int, children ...Node[L]) Node[L] {
 	return mustBuild(KindThreshold, Params{Success: success, Failure: failure}, children)
 }

@@ -10,7 +10,8 @@ import (
 // Example_npc is the stepped quickstart: a guard NPC that patrols (a walk
 // that takes two turns, a wait, then a radio call that the game answers
 // later), and fights when an enemy comes near. A History keeps
-// every turn's version, to undo; a version saves to bytes and restores.
+// every turn's version, to undo; a version saves to a [bt.Saved], which
+// restores with the definition, the agent and the options.
 //
 // In turn 4 the enemy comes near: the until guard stops the patrol in the
 // middle of its wait, which fails the tree for that turn; from turn 5 the
@@ -80,12 +81,12 @@ func Example_npc() {
 	walk, _ := walked.Get(h.Current().Memory())
 	fmt.Println("undone to turn", h.Pos(), "walked", walk)
 
-	saved, err := h.Current().MarshalBinary()
+	saved, err := h.Current().Save() // a Saved: it marshals to JSON or binary on its own
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	restored, err := npc.Restore(saved) // e.g. in a later session
+	restored, err := saved.RestoreStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // e.g. in a later session
 	if err != nil {
 		fmt.Println(err)
 		return

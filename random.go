@@ -6,6 +6,12 @@ import (
 	"sort"
 )
 
+// This file holds the random choices of the Value/Succeed/Fail style:
+// the constructors Random and RandomWeighted, their weights, and the draw
+// from a Tree's own generator (seeded by WithSeed, kept in every version).
+// The stepped style's random choice is Lotto (attrs.go), drawn from its
+// own random function.
+
 // Random returns a node that, each time it is entered, picks one of its
 // children uniformly at random and enters it. It succeeds or fails as that
 // child does (Elixir's random). The draw comes from the tree's own random
@@ -13,6 +19,9 @@ import (
 //
 // Random panics with "behaviortree.Random: no children" when given none, and
 // when a child is the zero Node.
+//
+// Value/Succeed/Fail only ([NewStepped] refuses it); a stepped tree draws
+// with [Lotto].
 func Random[L any](children ...Node[L]) Node[L] {
 	return mustBuild(KindRandom, Params{}, children)
 }
@@ -36,6 +45,9 @@ func WithWeight[L any](weight int, child Node[L]) Weighted[L] {
 // given none, with "behaviortree.RandomWeighted: random_weighted:
 // weights[I] must be > 0, got W" for a weight below 1, when the weights add
 // up to more than 2,147,483,647, and when a child is the zero Node.
+//
+// Value/Succeed/Fail only ([NewStepped] refuses it); a stepped tree draws
+// with [Lotto]'s weights.
 func RandomWeighted[L any](children ...Weighted[L]) Node[L] {
 	nodes := make([]Node[L], len(children))
 	weights := make([]int, len(children))

@@ -19,7 +19,7 @@ import (
 // Picture is a tree as it is drawn: its nodes in depth-first preorder, each
 // with its kind, label and parameters, its state, and whether it is the
 // focus. Get one from a definition ([Node.Picture]: every node ready), from
-// an Elixir-style version ([Tree.Picture]) or from a stepped version
+// a Value/Succeed/Fail version ([Tree.Picture]) or from a stepped version
 // ([Stepped.Picture]), and draw it with [Picture.WriteText],
 // [Picture.WriteDOT] or [Picture.WriteMermaid].
 //
@@ -136,7 +136,7 @@ func cleanLabel(s string) string {
 
 // Picture returns the version t as a [Picture]: its definition, with the
 // path from the root to the focused leaf running and the leaf the focus.
-// An Elixir-style version keeps no state for nodes off that path, so the
+// A Value/Succeed/Fail version keeps no state for nodes off that path, so the
 // picture shows what the path implies: the children of a Sequence before
 // the one the path goes through succeeded, those of a Select failed, and
 // every other node is ready (not visited in the current pass, as far as

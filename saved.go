@@ -8,39 +8,40 @@ import (
 	"fmt"
 )
 
-// Saved is the saved running state of a [Tree] with leaves of type L: what
-// [Tree.Save] takes and [Saved.Restore] resumes, against the tree's
-// definition. Unlike a Tree, it can be read back on its own, so it is what
-// a struct that is saved with encoding/json (or encoding/gob) should hold in
-// place of a Tree:
+// Saved is the saved running state of a version with leaves of type L, of
+// either style: a [Stepped] version's ([Stepped.Save], resumed by
+// [Saved.RestoreStepped] with its definition, agent and options) or a
+// [Tree]'s ([Tree.Save], resumed by [Saved.Restore] with its definition).
+// Unlike a version, it can be read back on its own, so it is what a struct
+// that is saved with encoding/json (or encoding/gob) should hold in place
+// of a Stepped or a Tree:
 //
 //	type Game struct {
 //		Board string
-//		Bot   behaviortree.Saved[string] // not behaviortree.Tree[string]
+//		Bot   behaviortree.Saved[string] // not behaviortree.Stepped[string]
 //	}
 //
-// It marshals to the JSON form of [Tree.MarshalJSON], and to the binary
-// form of [Tree.MarshalBinary] with MarshalBinary; unmarshalling checks the
-// form (a bad state is an error then), and Restore checks the state against
-// the definition. A Tree has no way to unmarshal, since it cannot restore
-// without its definition: [Tree.UnmarshalJSON] returns an error.
+// It marshals to JSON and, with MarshalBinary, to a compact binary form:
+// those of [Stepped.MarshalJSON] and [Stepped.MarshalBinary] for a stepped
+// state, of [Tree.MarshalJSON] and [Tree.MarshalBinary] for a Tree's.
+// Unmarshalling tells the two apart by their form and checks it (a bad
+// state is an error then); restoring checks the state against the
+// definition. A version has no way to unmarshal, since it cannot restore
+// without its definition: [Tree.UnmarshalJSON] and [Stepped.UnmarshalJSON]
+// return an error.
 //
 // The zero Saved holds no state: it marshals to JSON null, null unmarshals
 // to it, and restoring it is an error. The state a Saved holds never
 // changes (unmarshalling into a Saved replaces it): copies share it, and may
 // be used from any number of goroutines at once.
-//
-// A Saved holds the state of a [Stepped] version as well ([Stepped.Save],
-// [Saved.RestoreStepped]), in the forms of [Stepped.MarshalBinary] and
-// [Stepped.MarshalJSON]: one type for a game to hold, whichever style
-// drives its trees. Unmarshalling tells the two apart by their form.
 type Saved[L any] struct {
 	s       *savedState // a Tree's state; nil for the zero Saved and a stepped one
 	stepped string      // a Stepped version's state, in the binary form ("" for none)
 	at      places      // how errors name its fields: as in the form it was read from
 }
 
-// Save returns t's running state, which [Saved.Restore] resumes. It returns
+// Save returns t's running state, which [Saved.Restore] resumes ([Stepped.Save]
+// is the stepped style's). It returns
 // an error as [Tree.MarshalBinary] does: for the zero Tree, and for a custom
 // node state that cannot be saved.
 func (t Tree[L]) Save() (Saved[L], error) {
@@ -54,10 +55,11 @@ func (t Tree[L]) Save() (Saved[L], error) {
 // errNoState returns the error of restoring the zero Saved.
 func errNoState() error { return &StateError{Msg: "the zero Saved holds no state"} }
 
-// Restore returns the version that s saved, running on def, as [Restore]
+// Restore returns the Tree that s saved, running on def, as [Restore]
 // does: it resumes exactly, and an error wraps [ErrWrongDefinition] when
-// def is not the definition that s was saved from. Restoring the zero Saved
-// returns an error.
+// def is not the definition that s was saved from. Restoring the zero Saved,
+// or one that holds a stepped state (which [Saved.RestoreStepped]
+// restores), returns an error.
 func (s Saved[L]) Restore(def Node[L]) (Tree[L], error) {
 	if s.stepped != "" {
 		return Tree[L]{}, &StateError{Msg: "the Saved holds a stepped version: use RestoreStepped"}
@@ -71,12 +73,13 @@ func (s Saved[L]) Restore(def Node[L]) (Tree[L], error) {
 	return restore(compiled(def.n), s.s, s.at)
 }
 
-// IsZero reports whether s is the zero Saved, which holds no state. It lets
-// encoding/json's omitzero leave an empty Saved out.
+// IsZero reports whether s is the zero Saved, which holds no state, of
+// either style.
 func (s Saved[L]) IsZero() bool { return s.s == nil && s.stepped == "" }
 
-// MarshalJSON returns s in the JSON form of [Tree.MarshalJSON], or null for
-// the zero Saved.
+// MarshalJSON returns s in the JSON form of [Stepped.MarshalJSON] or of
+// [Tree.MarshalJSON], whichever style saved it, or null for the zero
+// Saved.
 func (s Saved[L]) MarshalJSON() ([]byte, error) {
 	if s.stepped != "" {
 		return steppedStateJSON([]byte(s.stepped))
@@ -88,9 +91,10 @@ func (s Saved[L]) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON sets s to the state in data, in the JSON form of
-// [Tree.MarshalJSON], checking its form but not its definition (which
-// [Saved.Restore] does); null sets the zero Saved. A bad state returns a
-// *StateError and leaves s unchanged.
+// [Stepped.MarshalJSON] or of [Tree.MarshalJSON], checking its form but
+// not its definition (which [Saved.RestoreStepped] and [Saved.Restore]
+// do); null sets the zero Saved. A bad state returns a *StateError and
+// leaves s unchanged.
 func (s *Saved[L]) UnmarshalJSON(data []byte) error {
 	if string(bytes.TrimSpace(data)) == "null" {
 		*s = Saved[L]{}
@@ -115,8 +119,9 @@ func (s *Saved[L]) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalBinary returns s in the binary form of [Tree.MarshalBinary]. The
-// zero Saved has no binary form: it returns an error.
+// MarshalBinary returns s in the binary form of [Stepped.MarshalBinary] or
+// of [Tree.MarshalBinary], whichever style saved it. The zero Saved has no
+// binary form: it returns an error.
 func (s Saved[L]) MarshalBinary() ([]byte, error) {
 	if s.stepped != "" {
 		return []byte(s.stepped), nil
@@ -128,8 +133,9 @@ func (s Saved[L]) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary sets s to the state in data, in the binary form of
-// [Tree.MarshalBinary], checking its form but not its definition. A bad
-// state returns a *StateError and leaves s unchanged.
+// [Stepped.MarshalBinary] or of [Tree.MarshalBinary], checking its form
+// but not its definition. A bad state returns a *StateError and leaves s
+// unchanged.
 func (s *Saved[L]) UnmarshalBinary(data []byte) error {
 	if len(data) >= 4 && (string(data[:4]) == steppedMagic || string(data[:4]) == steppedMemoryMagic) {
 		if err := checkSteppedForm(data); err != nil {
@@ -159,7 +165,8 @@ func (t *Tree[L]) UnmarshalJSON(data []byte) error { return errTreeUnmarshal }
 
 // Save returns the version's state, which [Saved.RestoreStepped] resumes
 // (the state of [Stepped.MarshalBinary], in a value that encoding/json and
-// encoding/gob save and read back on their own). It fails as
+// encoding/gob save and read back on their own; [Tree.Save] is the
+// Value/Succeed/Fail style's). It fails as
 // MarshalBinary does: with [ErrPendingAsync] while an action waits for an
 // async result, and with a [*MemoryError] for a value in memory that has
 // no saved form.

@@ -11,7 +11,7 @@
 //
 // [Parse] reads a text into a tree of [bt.Call] leaves exactly as Mistreevous
 // does, and [ParseFunc] reads one whose leaves are plain values of your
-// own type (the Elixir-style trees of [bt.Start]). [Format] and
+// own type (the Value/Succeed/Fail trees of [bt.Start]). [Format] and
 // [FormatFunc] print a tree in the canonical form, and
 // [FormatSource] reformats a text, keeping its named roots, branches
 // and comments (the `bt fmt` command, cmd/bt).
@@ -70,7 +70,7 @@
 //	Negate                    flip                    (Mistreevous's flip is Negate)
 //	AlwaysSucceed             succeed
 //	AlwaysFail                fail
-//	Continually               repeat_until_fail       (Mistreevous's repeat fails when its child fails: another kind)
+//	RepeatUntilFail           repeat_until_fail       (Mistreevous's repeat fails when its child fails: another kind)
 //	RepeatUntilSucceed        repeat_until_succeed    (Mistreevous's retry fails after its attempts, or never ends)
 //	RepeatN                   repeat_n [n]            n >= 2
 //	Random                    random                  (Mistreevous's lotto is the stepped engine's, with its own draws)
@@ -86,7 +86,7 @@
 // parser reads that Mistreevous would not: a text without them is plain
 // Mistreevous MDSL.
 //
-// Leaves of Elixir-style trees. [ParseFunc] takes a function from a
+// Leaves of Value/Succeed/Fail trees. [ParseFunc] takes a function from a
 // leaf's text to your leaf type; a leaf (and an attribute) is then one
 // identifier or one string: action [go_right] or action ["go right"].
 //

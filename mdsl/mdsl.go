@@ -143,8 +143,8 @@ func parse(name string, src []byte, mainOnly bool) (bt.Node[bt.Call], error) {
 // value of type L: action [go_right] and action ["go right"] are leaves
 // "go_right" and "go right". An error from leaf is returned as an
 // [*Error] placed at the leaf, wrapping it. The result is the main
-// root, a [bt.Root]: its Child(0) is the definition to [bt.Start] for an
-// Elixir-style tree.
+// root, a [bt.Root]: its Child(0) is the definition to [bt.Start] for a
+// Value/Succeed/Fail tree.
 func ParseFunc[L any](name string, src []byte, leaf func(text string) (L, error)) (bt.Node[L], error) {
 	if leaf == nil {
 		return bt.Node[L]{}, errors.New("mdsl.ParseFunc: nil leaf function")

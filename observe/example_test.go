@@ -61,10 +61,10 @@ func ExampleStats() {
 		stats.EndStep(tree)
 	}
 	for s := range stats.All() {
-		fmt.Printf("%-8s ticks %d: %d succeeded, %d failed, %d running\n", s.Name, s.Ticks, s.Successes, s.Failures, s.Running)
+		fmt.Printf("%-8s updates %d: %d succeeded, %d failed, %d running\n", s.Name, s.Updates, s.Successes, s.Failures, s.Running)
 	}
 	// Output:
-	// ROOT     ticks 6: 2 succeeded, 0 failed, 4 running
-	// SUCCEED  ticks 6: 2 succeeded, 0 failed, 4 running
-	// patrol   ticks 6: 0 succeeded, 2 failed, 4 running
+	// ROOT     updates 6: 2 succeeded, 0 failed, 4 running
+	// SUCCEED  updates 6: 2 succeeded, 0 failed, 4 running
+	// patrol   updates 6: 0 succeeded, 2 failed, 4 running
 }

@@ -76,10 +76,10 @@ func resultName(r bt.Result) string {
 type NodeStats struct {
 	ID   int    // the node's preorder index (0 is the root)
 	Name string // the node's name, as [bt.NodeInfo] gives it
-	// Ticks is the number of steps that updated the node (see [Stats]);
+	// Updates is the number of steps that updated the node (see [Stats]);
 	// Successes, Failures and Running count those whose update left it
-	// SUCCEEDED, FAILED and RUNNING, and add up to Ticks.
-	Ticks, Successes, Failures, Running int
+	// SUCCEEDED, FAILED and RUNNING, and add up to Updates.
+	Updates, Successes, Failures, Running int
 }
 
 // Stats counts, per node, the updates seen in the events of steps. Pass
@@ -92,7 +92,7 @@ type NodeStats struct {
 // (not a guard's), changed the node's state to RUNNING, SUCCEEDED or
 // FAILED, or leaves the node RUNNING: a running node is updated at every
 // step, as in Mistreevous, without an event when it stays running. Each
-// step counts at most one tick per node. Resets ([bt.Stepped.ResetWith],
+// step counts at most one update per node. Resets ([bt.Stepped.ResetWith],
 // and the reset that starts a step after the tree completed) are not
 // updates.
 //
@@ -178,7 +178,7 @@ func (s *Stats[L]) EndStep(t bt.Stepped[L]) {
 			st = bt.StateRunning
 		}
 		n := &s.nodes[i]
-		n.Ticks++
+		n.Updates++
 		switch st {
 		case bt.StateRunning:
 			n.Running++

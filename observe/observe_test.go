@@ -59,11 +59,11 @@ func TestStatsHandComputed(t *testing.T) {
 		t.Fatalf("tree states %s, want %s", got, want)
 	}
 	want := []observe.NodeStats{
-		{ID: 0, Name: "ROOT", Ticks: 8, Successes: 1, Failures: 1, Running: 6},
-		{ID: 1, Name: "SEQUENCE", Ticks: 8, Successes: 1, Failures: 1, Running: 6},
-		{ID: 2, Name: "A", Ticks: 4, Successes: 2, Running: 2},
-		{ID: 3, Name: "WAIT 250ms", Ticks: 6, Successes: 2, Running: 4},
-		{ID: 4, Name: "C", Ticks: 2, Successes: 1, Failures: 1},
+		{ID: 0, Name: "ROOT", Updates: 8, Successes: 1, Failures: 1, Running: 6},
+		{ID: 1, Name: "SEQUENCE", Updates: 8, Successes: 1, Failures: 1, Running: 6},
+		{ID: 2, Name: "A", Updates: 4, Successes: 2, Running: 2},
+		{ID: 3, Name: "WAIT 250ms", Updates: 6, Successes: 2, Running: 4},
+		{ID: 4, Name: "C", Updates: 2, Successes: 1, Failures: 1},
 	}
 	var got []observe.NodeStats
 	for n := range s.All() {
@@ -108,9 +108,9 @@ func TestStatsGuardAbort(t *testing.T) {
 		s.EndStep(tr)
 	}
 	want := []observe.NodeStats{
-		{ID: 0, Name: "ROOT", Ticks: 2, Failures: 1, Running: 1},
-		{ID: 1, Name: "SEQUENCE", Ticks: 2, Failures: 1, Running: 1},
-		{ID: 2, Name: "A", Ticks: 1, Running: 1},
+		{ID: 0, Name: "ROOT", Updates: 2, Failures: 1, Running: 1},
+		{ID: 1, Name: "SEQUENCE", Updates: 2, Failures: 1, Running: 1},
+		{ID: 2, Name: "A", Updates: 1, Running: 1},
 	}
 	for i, w := range want {
 		if n := s.Node(i); n != w {
@@ -144,11 +144,11 @@ func randomAgent(r *rand.Rand) bt.Agent[string] {
 
 // TestStatsRandomTrees steps random trees (package proptest's, with
 // guards and callbacks) with random answers, resets now and then, and
-// checks that the root, which every step updates, has a tick per step,
+// checks that the root, which every step updates, has an update per step,
 // and successes and failures as many as the steps that completed the
-// tree; every leaf has a tick per call at least, a condition node a
-// result per tick, and every node as many successes and failures as
-// changes to SUCCEEDED and FAILED, and results that add up to its ticks.
+// tree; every leaf has an update per call at least, a condition node a
+// result per update, and every node as many successes and failures as
+// changes to SUCCEEDED and FAILED, and results that add up to its updates.
 func TestStatsRandomTrees(t *testing.T) {
 	trees := proptest.SteppedTree[string](gen.OneConstOf("a", "b", "c"), proptest.Config{})
 	ran := 0
@@ -200,18 +200,18 @@ func TestStatsRandomTrees(t *testing.T) {
 		}
 		ran++
 		root := s.Node(0)
-		if root.Ticks != steps || root.Successes+root.Failures != completed || root.Running != running {
-			t.Fatalf("seed %d: root %+v, want %d ticks, %d completed, %d running\n%s", seed, root, steps, completed, running, def)
+		if root.Updates != steps || root.Successes+root.Failures != completed || root.Running != running {
+			t.Fatalf("seed %d: root %+v, want %d updates, %d completed, %d running\n%s", seed, root, steps, completed, running, def)
 		}
 		for info := range tr.Nodes() {
 			n := s.Node(info.ID)
-			if n.Successes+n.Failures+n.Running != n.Ticks {
-				t.Fatalf("seed %d: node %d: %+v results do not add up to its ticks\n%s", seed, info.ID, n, def)
+			if n.Successes+n.Failures+n.Running != n.Updates {
+				t.Fatalf("seed %d: node %d: %+v results do not add up to its updates\n%s", seed, info.ID, n, def)
 			}
 			// A leaf is updated without a call when it waits for an async
 			// result, or when its guard fails it; a condition always
 			// completes.
-			if n.Ticks < calls[info.ID] || info.Kind == bt.KindCondition && n.Ticks != n.Successes+n.Failures {
+			if n.Updates < calls[info.ID] || info.Kind == bt.KindCondition && n.Updates != n.Successes+n.Failures {
 				t.Fatalf("seed %d: node %d (%s): %+v, %d calls\n%s", seed, info.ID, info.Name, n, calls[info.ID], def)
 			}
 			if n.Successes != ends[info.ID][0] || n.Failures != ends[info.ID][1] {
