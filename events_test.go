@@ -35,3 +35,43 @@ func TestEventStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsNameTheirNode checks that every event of a step and of a reset
+// carries the name NodeInfo gives its node, and that String says it.
+func TestEventsNameTheirNode(t *testing.T) {
+	def := Root(Sequence(Leaf("walk").With(Entry("hello")), Wait[string](0), Condition("near")))
+	ag := Agent[string]{
+		Action:    func(string) Result { return ResultSuccess },
+		Condition: func(string) bool { return true },
+		Entry:     func(string) {},
+	}
+	st, err := NewStepped(def, ag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[int]string{}
+	for n := range st.Nodes() {
+		names[n.ID] = n.Name
+	}
+	var events []Event[string]
+	record := func(e Event[string]) { events = append(events, e) }
+	if st, err = st.StepWith(record); err != nil {
+		t.Fatal(err)
+	}
+	st.ResetWith(record)
+	if len(events) < 8 {
+		t.Fatalf("%d events", len(events))
+	}
+	for _, e := range events {
+		want := names[e.Node]
+		if e.Kind == EventReset {
+			want = ""
+		}
+		if e.Name != want {
+			t.Errorf("%v: Name %q, want %q", e, e.Name, want)
+		}
+	}
+	if s := events[0].String(); s != "node 2 (walk): entry hello" {
+		t.Errorf("first event %q", s)
+	}
+}
