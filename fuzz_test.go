@@ -57,7 +57,7 @@ func FuzzRestore(f *testing.F) {
 	})
 }
 
-// FuzzRestoreJSON is FuzzRestore for RestoreJSON.
+// FuzzRestoreJSON is FuzzRestore for the JSON form.
 func FuzzRestoreJSON(f *testing.F) {
 	for _, def := range fuzzDefs {
 		for _, v := range fuzzVersions(def) {

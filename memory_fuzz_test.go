@@ -349,9 +349,9 @@ func checkSteppedResave(t *testing.T, s bt.Stepped[string], data []byte) {
 	if err != nil {
 		t.Fatalf("a restored stepped version does not save as JSON: %v", err)
 	}
-	fromJSON, err := s.RestoreJSON(js)
+	fromJSON, err := s.Restore(js)
 	if err != nil {
-		t.Fatalf("Stepped.RestoreJSON(%s): %v", js, err)
+		t.Fatalf("Stepped.Restore(%s): %v", js, err)
 	}
 	if d := memDiff(fromJSON.Memory(), s.Memory()); d != "" {
 		t.Fatalf("through JSON: %s", d)
@@ -427,7 +427,7 @@ func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string
 	if js, err = sm.MarshalJSON(); err != nil {
 		t.Fatalf("Stepped.MarshalJSON: %v", err)
 	}
-	if s, err = st.RestoreJSON(js); err != nil {
+	if s, err = st.Restore(js); err != nil {
 		t.Fatalf("Stepped.RestoreJSON: %v", err)
 	}
 	if d := memDiff(s.Memory(), m); d != "" {

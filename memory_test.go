@@ -376,7 +376,7 @@ func TestMemoryStepped(t *testing.T) {
 		t.Fatalf("Restore: %v, memory %s", err, r.Memory())
 	}
 	js, _ := versions[2].MarshalJSON()
-	if rj, err := s0.RestoreJSON(js); err != nil || !rj.Memory().equal(versions[2].Memory()) {
+	if rj, err := s0.Restore(js); err != nil || !rj.Memory().equal(versions[2].Memory()) {
 		t.Fatalf("RestoreJSON: %v", err)
 	}
 	if _, err := s0.Restore(data[:len(data)-1]); err == nil {

@@ -192,18 +192,18 @@ func (s Saved[L]) RestoreStepped(def Node[L], agent Agent[L], opts ...Option) (S
 	return RestoreStepped(def, agent, []byte(s.stepped), opts...)
 }
 
-// RestoreStepped returns the stepped version saved in data by
-// [Stepped.MarshalBinary], running on def with agent and opts: it is
-// [NewStepped] followed by [Stepped.Restore], for a program that has no
-// version of the tree yet (one that has, restores onto it). Its errors are
-// those of NewStepped and of Restore: data saved from another definition
-// wraps [ErrWrongDefinition]. For the JSON form, unmarshal a [Saved].
+// RestoreStepped returns the stepped version saved in data, in either
+// form (as [Stepped.Restore] reads it), running on def with agent and
+// opts: it is [NewStepped] followed by [Stepped.Restore], for a program
+// that has no version of the tree yet (one that has, restores onto it). Its
+// errors are those of NewStepped and of Restore: data saved from another
+// definition wraps [ErrWrongDefinition].
 func RestoreStepped[L any](def Node[L], agent Agent[L], data []byte, opts ...Option) (Stepped[L], error) {
 	t, err := NewStepped(def, agent, opts...)
 	if err != nil {
-		return Stepped[L]{}, err
+		return Stepped[L]{}, fmt.Errorf("behaviortree.RestoreStepped: %w", err)
 	}
-	return t.Restore(data)
+	return t.restore(data, "RestoreStepped")
 }
 
 // checkSteppedForm checks data against the layout of the binary form of a

@@ -21,7 +21,7 @@ type steppedJSON struct {
 }
 
 // MarshalJSON encodes the version's state as a JSON object, which
-// [Stepped.RestoreJSON] reads back against a version of the same
+// [Stepped.Restore] and [RestoreStepped] read back against the same
 // definition:
 //
 //	{"format":"behaviortree-stepped/1","fingerprint":"927918047884878d","state":"QlRTMQ..."}
@@ -51,17 +51,29 @@ func steppedStateJSON(b []byte) ([]byte, error) {
 	})
 }
 
-// RestoreJSON is [Stepped.Restore] for the JSON form of
-// [Stepped.MarshalJSON]: it returns the version saved in data, with t's
-// definition, agent and options. Unknown fields, data after the object and
-// a fingerprint that disagrees with the state are errors.
-func (t Stepped[L]) RestoreJSON(data []byte) (Stepped[L], error) {
-	t.mustM("RestoreJSON")
-	b, err := decodeSteppedJSON(data)
-	if err != nil {
-		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.RestoreJSON: %w", err)
+// Restore returns the version saved in data, with t's definition, agent
+// and options (t's own state is not used): data is either form, the
+// binary one of [Stepped.MarshalBinary] or the JSON one of
+// [Stepped.MarshalJSON] (an object: its first byte, after any white
+// space, is '{'). It returns an error, never panics, for data saved from
+// another definition ([ErrWrongDefinition], wrapped), for a tree's saved
+// state, and for damaged data; in JSON, unknown fields, data after the
+// object and a fingerprint that disagrees with the state are errors.
+func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
+	t.mustM("Restore")
+	return t.restore(data, "Stepped.Restore")
+}
+
+// restore is Restore, naming fn in its errors.
+func (t Stepped[L]) restore(data []byte, fn string) (Stepped[L], error) {
+	if isJSONObject(data) {
+		b, err := decodeSteppedJSON(data)
+		if err != nil {
+			return Stepped[L]{}, fmt.Errorf("behaviortree.%s: %w", fn, err)
+		}
+		data = b
 	}
-	return t.Restore(b)
+	return t.restoreBinary(data, fn)
 }
 
 // decodeSteppedJSON returns the binary state in data, the JSON form of
@@ -71,6 +83,10 @@ func decodeSteppedJSON(data []byte) ([]byte, error) {
 	dec.DisallowUnknownFields()
 	var j steppedJSON
 	if err := dec.Decode(&j); err != nil {
+		var other struct{ Format string }
+		if json.Unmarshal(data, &other) == nil && other.Format == stateFormat {
+			return nil, errors.New("a saved tree state (Value/Succeed/Fail), not a stepped one: restore it with Restore")
+		}
 		return nil, err
 	}
 	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(data, " \t\r\n"))) {

@@ -52,7 +52,7 @@ func TestSteppedJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh, _ := NewStepped(def, ag, WithTurnClock(5*time.Millisecond))
-	back, err := fresh.RestoreJSON(raw.AI)
+	back, err := fresh.Restore(raw.AI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +78,13 @@ func TestSteppedJSON(t *testing.T) {
 		strings.Replace(string(raw.AI), `"fingerprint":"`, `"fingerprint":"x`, 1)[:len(raw.AI)],
 		strings.Replace(string(raw.AI), `"state":"`, `"state":"!`, 1),
 	} {
-		if _, err := fresh.RestoreJSON([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "behaviortree.Stepped.RestoreJSON: ") {
+		if _, err := fresh.Restore([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "behaviortree.Stepped.Restore: ") {
 			t.Errorf("RestoreJSON(%.60q): %v, want an error", bad, err)
 		}
 	}
 	other, _ := parseMDSL("other", []byte(`root { sequence { action [A] wait [20] action [B] action [C] } }`))
 	ot, _ := NewStepped(other, ag)
-	if _, err := ot.RestoreJSON(raw.AI); err == nil {
+	if _, err := ot.Restore(raw.AI); err == nil {
 		t.Error("RestoreJSON against another definition: no error")
 	}
 

@@ -83,15 +83,16 @@ func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	return out, nil
 }
 
-// Restore returns the version saved in data by [Stepped.MarshalBinary],
-// with t's definition, agent and options (t's own state is not used). It
-// returns an error, never panics, for data saved from another definition
-// ([ErrWrongDefinition], wrapped) and for damaged data.
-func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
-	m := t.mustM("Restore")
+// restoreBinary returns the version saved in data, the binary form, with
+// t's definition, agent and options; fn names the caller in errors.
+func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
+	m := t.m
 	p := m.p
 	bad := func(format string, args ...any) (Stepped[L], error) {
-		return Stepped[L]{}, fmt.Errorf("behaviortree.Stepped.Restore: "+format, args...)
+		return Stepped[L]{}, fmt.Errorf("behaviortree."+fn+": "+format, args...)
+	}
+	if len(data) >= 4 && string(data[:3]) == "BTS" && (data[3] == 1 || data[3] == 2) {
+		return bad("a saved tree state (Value/Succeed/Fail), not a stepped one: restore it with Restore")
 	}
 	if len(data) < 4 || string(data[:4]) != steppedMagic && string(data[:4]) != steppedMemoryMagic {
 		return bad("not a saved stepped state")

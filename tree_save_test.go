@@ -507,3 +507,34 @@ func TestRestoreSteppedState(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreSteppedOfTree checks the other way round: a tree's saved
+// state, given to Stepped.Restore or RestoreStepped, says what it is, in
+// either form, and names the function called.
+func TestRestoreSteppedOfTree(t *testing.T) {
+	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
+	tr := bt.Start(def).Succeed()
+	bin, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := tr.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }}
+	st, err := bt.NewStepped(def, ag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for form, data := range map[string][]byte{"binary": bin, "JSON": js} {
+		_, err := st.Restore(data)
+		if err == nil || !strings.HasPrefix(err.Error(), "behaviortree.Stepped.Restore: a saved tree state (Value/Succeed/Fail), not a stepped one: restore it with Restore") {
+			t.Errorf("%s: Stepped.Restore of a tree's state: %v", form, err)
+		}
+		_, err = bt.RestoreStepped(def, ag, data)
+		if err == nil || !strings.HasPrefix(err.Error(), "behaviortree.RestoreStepped: a saved tree state") {
+			t.Errorf("%s: RestoreStepped of a tree's state: %v", form, err)
+		}
+	}
+}

@@ -433,7 +433,7 @@ func TestMemoryLaws(t *testing.T) {
 					if saved, err = v.MarshalJSON(); err != nil {
 						return fmt.Sprintf("MarshalJSON: %v", err)
 					}
-					restored, err = s.RestoreJSON(saved)
+					restored, err = s.Restore(saved)
 				}
 				if err != nil {
 					return fmt.Sprintf("%s restore: %v", form, err)
