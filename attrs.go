@@ -180,15 +180,15 @@ type AttrKind uint8
 
 // The kinds of attribute. A node has at most one of each.
 const (
-	AttrWhile AttrKind = iota + 1 // guard: the node may go on while the condition holds
-	AttrUntil                     // guard: the node may go on until the condition holds
-	AttrEntry                     // callback when the node starts
-	AttrStep                      // callback at every update of the node
-	AttrExit                      // callback when the node completes or is aborted
+	AttrWhile  AttrKind = iota + 1 // guard: the node may go on while the condition holds
+	AttrUntil                      // guard: the node may go on until the condition holds
+	AttrEntry                      // callback when the node starts
+	AttrOnStep                     // callback at every update of the node
+	AttrExit                       // callback when the node completes or is aborted
 	numAttrs
 )
 
-var attrNames = [numAttrs]string{AttrWhile: "while", AttrUntil: "until", AttrEntry: "entry", AttrStep: "step", AttrExit: "exit"}
+var attrNames = [numAttrs]string{AttrWhile: "while", AttrUntil: "until", AttrEntry: "entry", AttrOnStep: "step", AttrExit: "exit"}
 
 // String returns the attribute's Mistreevous name: "while", "until",
 // "entry", "step" or "exit".
@@ -200,7 +200,7 @@ func (k AttrKind) String() string {
 }
 
 // Attr is a guard or a callback on a node of a stepped tree: a value of
-// the leaf type that the agent's Condition (guards) or Entry, Step and
+// the leaf type that the agent's Condition (guards) or Entry, OnStep and
 // Exit functions (callbacks) are called with. Make one with [While],
 // [Until], [Entry], [OnStep] or [Exit] and attach it with [Node.With].
 type Attr[L any] struct {
@@ -223,9 +223,9 @@ func Until[L any](cond L) Attr[L] { return Attr[L]{kind: AttrUntil, v: cond} }
 // starts (its first update since it was reset).
 func Entry[L any](v L) Attr[L] { return Attr[L]{kind: AttrEntry, v: v} }
 
-// OnStep returns a callback: the agent's Step(v) is called at every
+// OnStep returns a callback: the agent's OnStep(v) is called at every
 // update of the node.
-func OnStep[L any](v L) Attr[L] { return Attr[L]{kind: AttrStep, v: v} }
+func OnStep[L any](v L) Attr[L] { return Attr[L]{kind: AttrOnStep, v: v} }
 
 // Exit returns a callback: the agent's Exit(v, succeeded, aborted) is
 // called when the node completes, or when it is aborted while running.

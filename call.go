@@ -145,7 +145,7 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 					_, ok = f.Conditions[v.Name]
 					_, mok = f.MemoryConditions[v.Name]
 					role += " guard's condition"
-				case AttrEntry, AttrStep:
+				case AttrEntry, AttrOnStep:
 					_, ok = f.Callbacks[v.Name]
 					_, mok = f.MemoryCallbacks[v.Name]
 					role += " callback"
@@ -187,7 +187,7 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 			Action:    func(c Call) Result { return f.Actions[c.Name](args(c, nil)) },
 			Condition: func(c Call) bool { return f.Conditions[c.Name](args(c, nil)) },
 			Entry:     func(c Call) { f.Callbacks[c.Name](args(c, nil)) },
-			Step:      func(c Call) { f.Callbacks[c.Name](args(c, nil)) },
+			OnStep:    func(c Call) { f.Callbacks[c.Name](args(c, nil)) },
 			Exit:      func(c Call, s, a bool) { f.Exits[c.Name](args(c, nil), s, a) },
 		}, nil
 	}
@@ -211,8 +211,8 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 			}
 			return f.Conditions[c.Name](args(c, b))
 		},
-		MemoryEntry: callback,
-		MemoryStep:  callback,
+		MemoryEntry:  callback,
+		MemoryOnStep: callback,
 		MemoryExit: func(c Call, b *Blackboard, s, a bool) {
 			if h := f.MemoryExits[c.Name]; h != nil {
 				h(b, args(c, b), s, a)

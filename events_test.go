@@ -24,7 +24,7 @@ func TestEventStrings(t *testing.T) {
 		{Event[string]{Kind: EventCondition, Node: 3, Value: "C"}, "node 3: condition C -> false"},
 		{Event[string]{Kind: EventCondition, Node: 3, Value: "G", Holds: true, Guard: true}, "node 3: condition G -> true (guard)"},
 		{Event[string]{Kind: EventEntry, Node: 1, Value: "E"}, "node 1: entry E"},
-		{Event[string]{Kind: EventStep, Node: 1, Value: "S"}, "node 1: step S"},
+		{Event[string]{Kind: EventOnStep, Node: 1, Value: "S"}, "node 1: step S"},
 		{Event[string]{Kind: EventExit, Node: 1, Value: "X", Aborted: true}, "node 1: exit X (succeeded false, aborted true)"},
 		{Event[string]{Kind: EventMemory, Node: 2, Key: "hp", Old: 3, New: nil}, `node 2: memory "hp": 3 -> <nil>`},
 		{Event[string]{Kind: EventReset}, "reset"},

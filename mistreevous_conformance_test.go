@@ -135,7 +135,7 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 		for _, a := range n.Attrs() {
 			name := a.Value().Name
 			switch a.Kind() {
-			case AttrEntry, AttrStep:
+			case AttrEntry, AttrOnStep:
 				fns.Callbacks[name] = func(args []any) {
 					if quiet {
 						events = append(events, []any{"callback", name, append([]any{}, args...)})
@@ -277,7 +277,7 @@ func eventJSON(e Event[Call]) any {
 		return []any{"condition", e.Value.Name, args(), e.Holds}
 	case EventEntry:
 		return []any{"entry", e.Value.Name, args()}
-	case EventStep:
+	case EventOnStep:
 		return []any{"step", e.Value.Name, args()}
 	case EventExit:
 		return []any{"exit", e.Value.Name, args(), map[string]any{"succeeded": e.Succeeded, "aborted": e.Aborted}}

@@ -346,7 +346,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 	agent := bt.Agent[string]{
 		Action:    func(v string) bt.Result { return bt.ResultRunning },
 		Condition: func(v string) bool { return v == "ok?" },
-		Entry:     func(string) {}, Step: func(string) {},
+		Entry:     func(string) {}, OnStep: func(string) {},
 	}
 	st, err := bt.NewStepped(stepDef, agent, bt.WithTurnClock(10*time.Millisecond), bt.WithSeed(1))
 	if err != nil {

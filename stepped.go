@@ -91,7 +91,7 @@ type Agent[L any] struct {
 	Action    func(v L) Result
 	Condition func(v L) bool
 	Entry     func(v L)
-	Step      func(v L)
+	OnStep    func(v L)
 	Exit      func(v L, succeeded, aborted bool)
 	// TimedAction and TimedCondition, when not nil, are called instead of
 	// Action and Condition, with the time data of the step as well
@@ -105,13 +105,13 @@ type Agent[L any] struct {
 	MemoryAction    func(v L, b *Blackboard) Result
 	MemoryCondition func(v L, b *Blackboard) bool
 	MemoryEntry     func(v L, b *Blackboard)
-	MemoryStep      func(v L, b *Blackboard)
+	MemoryOnStep    func(v L, b *Blackboard)
 	MemoryExit      func(v L, b *Blackboard, succeeded, aborted bool)
 }
 
 // usesMemory reports whether a has a memory form.
 func (a *Agent[L]) usesMemory() bool {
-	return a.MemoryAction != nil || a.MemoryCondition != nil || a.MemoryEntry != nil || a.MemoryStep != nil || a.MemoryExit != nil
+	return a.MemoryAction != nil || a.MemoryCondition != nil || a.MemoryEntry != nil || a.MemoryOnStep != nil || a.MemoryExit != nil
 }
 
 // EventKind says what an [Event] reports.
@@ -123,7 +123,7 @@ const (
 	EventAction                     // Node's action was called with Value and returned Result
 	EventCondition                  // Condition(Value) returned Holds, for a condition node or (Guard) a guard on Node
 	EventEntry                      // Node's entry callback was called with Value
-	EventStep                       // Node's step callback was called with Value
+	EventOnStep                     // Node's step callback was called with Value
 	EventExit                       // Node's exit callback was called with Value, Succeeded and Aborted
 	EventReset                      // the tree was reset; the state changes of the reset follow
 	EventMemory                     // the function called for Node set Key from Old to New (New nil: deleted), before the call's own event
@@ -181,7 +181,7 @@ func (e Event[L]) String() string {
 		return fmt.Sprintf("%s: condition %v -> %t%s", e.where(), e.Value, e.Holds, g)
 	case EventEntry:
 		return fmt.Sprintf("%s: entry %v", e.where(), e.Value)
-	case EventStep:
+	case EventOnStep:
 		return fmt.Sprintf("%s: step %v", e.where(), e.Value)
 	case EventExit:
 		return fmt.Sprintf("%s: exit %v (succeeded %t, aborted %t)", e.where(), e.Value, e.Succeeded, e.Aborted)
@@ -332,8 +332,8 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 		missing = "conditions or guards but the agent has no Condition"
 	case p.uses[AttrEntry] && agent.Entry == nil && agent.MemoryEntry == nil:
 		missing = "entry callbacks but the agent has no Entry"
-	case p.uses[AttrStep] && agent.Step == nil && agent.MemoryStep == nil:
-		missing = "step callbacks but the agent has no Step"
+	case p.uses[AttrOnStep] && agent.OnStep == nil && agent.MemoryOnStep == nil:
+		missing = "step callbacks but the agent has no OnStep"
 	case p.uses[AttrExit] && agent.Exit == nil && agent.MemoryExit == nil:
 		missing = "exit callbacks but the agent has no Exit"
 	}

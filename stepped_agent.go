@@ -65,10 +65,10 @@ func (m *machine[L]) callback(call agentFunc, v L, bb *Blackboard, succeeded, ab
 		a.MemoryEntry(v, bb)
 	case call == fnEntry:
 		a.Entry(v)
-	case call == fnStep && a.MemoryStep != nil:
-		a.MemoryStep(v, bb)
+	case call == fnStep && a.MemoryOnStep != nil:
+		a.MemoryOnStep(v, bb)
 	case call == fnStep:
-		a.Step(v)
+		a.OnStep(v)
 	case a.MemoryExit != nil:
 		a.MemoryExit(v, bb, succeeded, aborted)
 	default:

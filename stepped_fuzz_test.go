@@ -51,9 +51,9 @@ func (s *fuzzScript) agent() bt.Agent[string] {
 			fmt.Fprintf(&s.log, "%s:%v,", v, ok)
 			return ok
 		},
-		Entry: func(v string) { fmt.Fprintf(&s.log, "entry %s,", v) },
-		Step:  func(v string) { fmt.Fprintf(&s.log, "step %s,", v) },
-		Exit:  func(v string, ok, aborted bool) { fmt.Fprintf(&s.log, "exit %s %v %v,", v, ok, aborted) },
+		Entry:  func(v string) { fmt.Fprintf(&s.log, "entry %s,", v) },
+		OnStep: func(v string) { fmt.Fprintf(&s.log, "step %s,", v) },
+		Exit:   func(v string, ok, aborted bool) { fmt.Fprintf(&s.log, "exit %s %v %v,", v, ok, aborted) },
 	}
 }
 

@@ -41,8 +41,8 @@ func cacheAgent(x *uint64, calls *[]string, async bool) Agent[int] {
 			*calls = append(*calls, fmt.Sprintf("c%d:%v", v, ok))
 			return ok
 		},
-		Entry: func(v int) { *calls = append(*calls, fmt.Sprintf("entry%d", v)) },
-		Step:  func(v int) { *calls = append(*calls, fmt.Sprintf("step%d", v)) },
+		Entry:  func(v int) { *calls = append(*calls, fmt.Sprintf("entry%d", v)) },
+		OnStep: func(v int) { *calls = append(*calls, fmt.Sprintf("step%d", v)) },
 		Exit: func(v int, succeeded, aborted bool) {
 			*calls = append(*calls, fmt.Sprintf("exit%d:%v:%v", v, succeeded, aborted))
 		},

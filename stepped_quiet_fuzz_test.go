@@ -66,7 +66,7 @@ func quietAgent(def Node[Call], x *uint64, log *strings.Builder) (Agent[Call], e
 			switch a.Kind() {
 			case AttrWhile, AttrUntil:
 				fns.Conditions[name] = condition(name)
-			case AttrEntry, AttrStep:
+			case AttrEntry, AttrOnStep:
 				fns.Callbacks[name] = func([]any) { fmt.Fprintf(log, "cb %s,", name) }
 			case AttrExit:
 				fns.Exits[name] = func(_ []any, s, a bool) { fmt.Fprintf(log, "exit %s %v %v,", name, s, a) }

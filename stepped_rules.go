@@ -747,8 +747,8 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 			if st == StateReady && at.has[AttrEntry] {
 				s.callback(n, AttrEntry)
 			}
-			if at.has[AttrStep] {
-				s.callback(n, AttrStep)
+			if at.has[AttrOnStep] {
+				s.callback(n, AttrOnStep)
 			}
 		}
 		f = s.run(n, st)
@@ -783,8 +783,8 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	if s.emit != nil {
 		s.emitWrites(n)
 		kind := EventEntry
-		if k == AttrStep {
-			kind = EventStep
+		if k == AttrOnStep {
+			kind = EventOnStep
 		}
 		s.emit(Event[L]{Kind: kind, Node: int(n), Value: v})
 	}

@@ -454,7 +454,7 @@ func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {
 		return bt.Until(v)
 	case bt.AttrEntry:
 		return bt.Entry(v)
-	case bt.AttrStep:
+	case bt.AttrOnStep:
 		return bt.OnStep(v)
 	}
 	return bt.Exit(v)

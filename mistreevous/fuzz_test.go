@@ -68,7 +68,7 @@ func FuzzParse(f *testing.F) {
 			},
 			Condition: func(c bt.Call) bool { n++; return (len(c.Name)+n)%3 != 0 },
 			Entry:     func(bt.Call) {},
-			Step:      func(bt.Call) {},
+			OnStep:    func(bt.Call) {},
 			Exit:      func(bt.Call, bool, bool) {},
 		}
 		tr, err := bt.NewStepped(def, agent, bt.WithSeed(1), bt.WithTurnClock(250*time.Millisecond))

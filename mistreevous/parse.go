@@ -549,7 +549,7 @@ func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {
 		return bt.Until(v)
 	case bt.AttrEntry:
 		return bt.Entry(v)
-	case bt.AttrStep:
+	case bt.AttrOnStep:
 		return bt.OnStep(v)
 	}
 	return bt.Exit(v)
@@ -670,7 +670,7 @@ func (r *reader) arg(x value) (any, error) {
 // attrs reads a node's guards and callbacks.
 func (r *reader) attrs(obj value, path string) ([]bt.Attr[bt.Call], error) {
 	var out []bt.Attr[bt.Call]
-	for _, k := range [...]bt.AttrKind{bt.AttrWhile, bt.AttrUntil, bt.AttrEntry, bt.AttrStep, bt.AttrExit} {
+	for _, k := range [...]bt.AttrKind{bt.AttrWhile, bt.AttrUntil, bt.AttrEntry, bt.AttrOnStep, bt.AttrExit} {
 		o := r.get(obj, k.String())
 		if o < 0 {
 			continue

@@ -50,7 +50,7 @@ func NewLogger[L any](w io.Writer, t bt.Stepped[L]) func(bt.Event[L]) {
 			fmt.Fprintf(w, "  condition %v -> %t\n", e.Value, e.Holds)
 		case bt.EventEntry:
 			fmt.Fprintf(w, "  entry %v\n", e.Value)
-		case bt.EventStep:
+		case bt.EventOnStep:
 			fmt.Fprintf(w, "  step %v\n", e.Value)
 		case bt.EventExit:
 			fmt.Fprintf(w, "  exit %v (succeeded %t, aborted %t)\n", e.Value, e.Succeeded, e.Aborted)

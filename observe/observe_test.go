@@ -137,7 +137,7 @@ func randomAgent(r *rand.Rand) bt.Agent[string] {
 		},
 		Condition: func(string) bool { return r.Intn(3) != 0 },
 		Entry:     nop,
-		Step:      nop,
+		OnStep:    nop,
 		Exit:      func(string, bool, bool) {},
 	}
 }
@@ -240,7 +240,7 @@ func TestLoggerLines(t *testing.T) {
 		{Kind: bt.EventAction, Node: 1, Value: "A", Result: bt.ResultFailure},
 		{Kind: bt.EventCondition, Node: 1, Value: "C", Holds: true, Guard: true},
 		{Kind: bt.EventEntry, Value: "E"},
-		{Kind: bt.EventStep, Value: "S"},
+		{Kind: bt.EventOnStep, Value: "S"},
 		{Kind: bt.EventExit, Value: "X", Succeeded: true},
 		{Kind: bt.EventMemory, Node: 1, Key: "k", Old: nil, New: 2.5},
 		{Kind: bt.EventReset},

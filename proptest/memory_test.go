@@ -126,9 +126,9 @@ func memAgent(seed uint64) bt.Agent[string] {
 			h, _ := call(v, b, false)
 			return h>>40%2 == 0
 		},
-		MemoryEntry: func(v string, b *bt.Blackboard) { call(v, b, false) },
-		MemoryStep:  func(v string, b *bt.Blackboard) { call(v, b, false) },
-		MemoryExit:  func(v string, b *bt.Blackboard, _, _ bool) { call(v, b, false) },
+		MemoryEntry:  func(v string, b *bt.Blackboard) { call(v, b, false) },
+		MemoryOnStep: func(v string, b *bt.Blackboard) { call(v, b, false) },
+		MemoryExit:   func(v string, b *bt.Blackboard, _, _ bool) { call(v, b, false) },
 	}
 }
 

@@ -33,7 +33,7 @@ func pureAgent() bt.Agent[string] {
 		},
 		Condition: func(v string) bool { return v < "c" },
 		Entry:     nop,
-		Step:      nop,
+		OnStep:    nop,
 		Exit:      func(string, bool, bool) {},
 	}
 }
@@ -262,8 +262,8 @@ func scriptedAgent(calls *[]string, rng *uint64) bt.Agent[string] {
 			*calls = append(*calls, fmt.Sprintf("condition %s %v", v, ok))
 			return ok
 		},
-		Entry: func(v string) { *calls = append(*calls, "entry "+v) },
-		Step:  func(v string) { *calls = append(*calls, "step "+v) },
+		Entry:  func(v string) { *calls = append(*calls, "entry "+v) },
+		OnStep: func(v string) { *calls = append(*calls, "step "+v) },
 		Exit: func(v string, succeeded, aborted bool) {
 			*calls = append(*calls, fmt.Sprintf("exit %s %v %v", v, succeeded, aborted))
 		},

@@ -139,7 +139,7 @@ func eventText[L any](p bt.Picture, e bt.Event[L]) string {
 		return fmt.Sprintf("%s: %s %v is %t", name, what, e.Value, e.Holds)
 	case bt.EventEntry:
 		return fmt.Sprintf("%s: entry %v", name, e.Value)
-	case bt.EventStep:
+	case bt.EventOnStep:
 		return fmt.Sprintf("%s: step %v", name, e.Value)
 	case bt.EventExit:
 		return fmt.Sprintf("%s: exit %v (succeeded %t, aborted %t)", name, e.Value, e.Succeeded, e.Aborted)

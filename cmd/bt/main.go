@@ -499,7 +499,7 @@ func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
 					b = bt.Until(v)
 				case bt.AttrEntry:
 					b = bt.Entry(v)
-				case bt.AttrStep:
+				case bt.AttrOnStep:
 					b = bt.OnStep(v)
 				case bt.AttrExit:
 					b = bt.Exit(v)
@@ -652,9 +652,9 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 			counts[c.Name]++
 			return list[k%len(list)]
 		},
-		Entry: func(bt.Call) {},
-		Step:  func(bt.Call) {},
-		Exit:  func(bt.Call, bool, bool) {},
+		Entry:  func(bt.Call) {},
+		OnStep: func(bt.Call) {},
+		Exit:   func(bt.Call, bool, bool) {},
 	}
 	nd := 0
 	delta := func() time.Duration {

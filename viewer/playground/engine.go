@@ -199,7 +199,7 @@ func newSteppedEngine(def bt.Node[bt.Call], seed uint64) (*steppedEngine, error)
 		},
 		Condition: func(c bt.Call) bool { return e.cur.take("condition", c.Name, c.String()) == "true" },
 		Entry:     func(bt.Call) {},
-		Step:      func(bt.Call) {},
+		OnStep:    func(bt.Call) {},
 		Exit:      func(bt.Call, bool, bool) {},
 	}
 	t, err := bt.NewStepped(def, agent, bt.WithSeed(seed), bt.WithDeltaTime(func() time.Duration {
