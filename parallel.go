@@ -318,7 +318,7 @@ func (t Tree[L]) SignalAt(f Focus[L], s Status) (Tree[L], error) {
 	if t.z.focus == nil {
 		zeroTree("SignalAt")
 	}
-	if !s.Valid() {
+	if !s.valid() {
 		return t, errors.New("behaviortree.Tree.SignalAt: invalid " + s.String())
 	}
 	if s == Running {

@@ -386,9 +386,6 @@ func (t Stepped[L]) State() State {
 	return t.nodeState(0)
 }
 
-// IsRunning reports whether the tree is running: its root is RUNNING.
-func (t Stepped[L]) IsRunning() bool { return t.State() == StateRunning }
-
 // Len returns the number of nodes in the tree, the root included.
 func (t Stepped[L]) Len() int { return len(t.mustM("Len").p.nodes) }
 

@@ -179,7 +179,7 @@ func TestSteppedWorkloads(t *testing.T) {
 		if tr, err = tr.Step(); err != nil {
 			t.Fatal(err)
 		}
-		if tr.IsRunning() {
+		if tr.State() == StateRunning {
 			t.Fatal("workload (b) did not complete")
 		}
 	}

@@ -207,7 +207,7 @@ func (r *cacheRun[L]) record(call agentFunc, n int32, v L, k int8, succeeded, ab
 
 // actionBranch is the branch of an action's answer, or -1.
 func actionBranch(r Result) int8 {
-	if r.Async == nil && r.Status.Valid() {
+	if r.Async == nil && r.Status.valid() {
 		return int8(r.Status)
 	}
 	return -1

@@ -31,8 +31,8 @@ func (s Status) String() string {
 	return "Status(" + strconv.Itoa(int(s)) + ")"
 }
 
-// Valid reports whether s is Running, Success or Failure.
-func (s Status) Valid() bool { return s == Running || s == Success || s == Failure }
+// valid reports whether s is Running, Success or Failure.
+func (s Status) valid() bool { return s == Running || s == Success || s == Failure }
 
 // Tree is a running behavior tree: a definition with a focus on one of its
 // leaves. Its methods never modify it: [Tree.Succeed] and [Tree.Fail] return

@@ -428,7 +428,7 @@ func TestLeafExitWithOwnAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tr, err = tr.Tick(bt.TimeData{}); err != nil || !tr.IsRunning() {
+			if tr, err = tr.Tick(bt.TimeData{}); err != nil || tr.State() != bt.StateRunning {
 				t.Fatalf("first tick: %v, %v", tr.State(), err)
 			}
 			if len(exits) != 0 {

@@ -139,7 +139,7 @@ func TestOursFluent256(t *testing.T) {
 		t.Fatal(err)
 	}
 	for tick := range workloadSteps {
-		if tr, err = tr.Tick(ours.TimeData{}); err != nil || tr.IsRunning() {
+		if tr, err = tr.Tick(ours.TimeData{}); err != nil || tr.State() == ours.StateRunning {
 			t.Fatalf("tick %d: %v, %v; want a completed tree", tick, tr.State(), err)
 		}
 	}

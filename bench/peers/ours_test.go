@@ -74,8 +74,8 @@ func TestOursWorkloads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if w.calls() != 1101 || !a.IsRunning() {
-		t.Errorf("(a): %d calls in 1000 steps, running %v; want 1101, true", w.calls(), a.IsRunning())
+	if w.calls() != 1101 || a.State() != ours.StateRunning {
+		t.Errorf("(a): %d calls in 1000 steps, running %v; want 1101, true", w.calls(), a.State() == ours.StateRunning)
 	}
 	r := newResults()
 	b, err := ours.NewStepped(oursTreeB(r), oursAgent)
@@ -86,7 +86,7 @@ func TestOursWorkloads(t *testing.T) {
 		if b, err = b.Step(); err != nil {
 			t.Fatal(err)
 		}
-		if b.IsRunning() {
+		if b.State() == ours.StateRunning {
 			t.Fatal("(b) did not complete in one step")
 		}
 	}
