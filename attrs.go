@@ -204,52 +204,43 @@ func (k AttrKind) String() string {
 // Exit functions (callbacks) are called with. Make one with [While],
 // [Until], [Entry], [OnStep] or [Exit] and attach it with [Node.With].
 type Attr[L any] struct {
-	kind    AttrKind
-	v       L
-	succeed bool
+	Kind           AttrKind // what it is: a guard (AttrWhile, AttrUntil) or a callback
+	Value          L        // the value the agent is called with
+	SucceedOnAbort bool     // a guard that makes the node succeed when it aborts it ([Attr.ThenSucceed])
 }
 
 // While returns a guard: before every update of the node, and of every
 // node below it, the agent's Condition(cond) is asked, and when it returns
 // false the node is aborted and fails (or succeeds, with
 // [Attr.ThenSucceed]).
-func While[L any](cond L) Attr[L] { return Attr[L]{kind: AttrWhile, v: cond} }
+func While[L any](cond L) Attr[L] { return Attr[L]{Kind: AttrWhile, Value: cond} }
 
 // Until is the guard that aborts the node when Condition(cond) returns
 // true; otherwise as [While].
-func Until[L any](cond L) Attr[L] { return Attr[L]{kind: AttrUntil, v: cond} }
+func Until[L any](cond L) Attr[L] { return Attr[L]{Kind: AttrUntil, Value: cond} }
 
 // Entry returns a callback: the agent's Entry(v) is called when the node
 // starts (its first update since it was reset).
-func Entry[L any](v L) Attr[L] { return Attr[L]{kind: AttrEntry, v: v} }
+func Entry[L any](v L) Attr[L] { return Attr[L]{Kind: AttrEntry, Value: v} }
 
 // OnStep returns a callback: the agent's OnStep(v) is called at every
 // update of the node.
-func OnStep[L any](v L) Attr[L] { return Attr[L]{kind: AttrOnStep, v: v} }
+func OnStep[L any](v L) Attr[L] { return Attr[L]{Kind: AttrOnStep, Value: v} }
 
 // Exit returns a callback: the agent's Exit(v, succeeded, aborted) is
 // called when the node completes, or when it is aborted while running.
-func Exit[L any](v L) Attr[L] { return Attr[L]{kind: AttrExit, v: v} }
+func Exit[L any](v L) Attr[L] { return Attr[L]{Kind: AttrExit, Value: v} }
 
 // ThenSucceed returns the guard a, but making the node succeed instead of
 // fail when the guard aborts it (Mistreevous's "then succeed",
 // succeedOnAbort). It panics if a is not a guard.
 func (a Attr[L]) ThenSucceed() Attr[L] {
-	if a.kind != AttrWhile && a.kind != AttrUntil {
-		panic("behaviortree.Attr.ThenSucceed: " + a.kind.String() + " is not a guard")
+	if a.Kind != AttrWhile && a.Kind != AttrUntil {
+		panic("behaviortree.Attr.ThenSucceed: " + a.Kind.String() + " is not a guard")
 	}
-	a.succeed = true
+	a.SucceedOnAbort = true
 	return a
 }
-
-// Kind returns what a is.
-func (a Attr[L]) Kind() AttrKind { return a.kind }
-
-// Value returns the value the agent is called with.
-func (a Attr[L]) Value() L { return a.v }
-
-// SucceedOnAbort reports whether a is a guard made with [Attr.ThenSucceed].
-func (a Attr[L]) SucceedOnAbort() bool { return a.succeed }
 
 // attrs are a node's attributes, by kind; has[k] says whether kind k is
 // set.
@@ -261,8 +252,9 @@ type attrs[L any] struct {
 // With returns a copy of n carrying the given attributes besides those it
 // has already (an attribute of a kind n has replaces it). The copy shares
 // n's children. Attributes only run on the stepped engine: [Start] refuses
-// a definition that has any. With panics for the zero Node, a zero Attr,
-// and two attributes of one kind in one call.
+// a definition that has any. With panics for the zero Node, a zero Attr
+// (or one of an unknown kind), SucceedOnAbort on a callback, and two
+// attributes of one kind in one call.
 func (n Node[L]) With(as ...Attr[L]) Node[L] {
 	nd := n.must("With")
 	at := &attrs[L]{}
@@ -271,14 +263,17 @@ func (n Node[L]) With(as ...Attr[L]) Node[L] {
 	}
 	var seen [numAttrs]bool
 	for _, a := range as {
-		if a.kind == 0 || a.kind >= numAttrs {
+		if a.Kind == 0 || a.Kind >= numAttrs {
 			panic("behaviortree.Node.With: zero Attr")
 		}
-		if seen[a.kind] {
-			panic("behaviortree.Node.With: two " + a.kind.String() + " attributes")
+		if a.SucceedOnAbort && a.Kind != AttrWhile && a.Kind != AttrUntil {
+			panic("behaviortree.Node.With: SucceedOnAbort on " + a.Kind.String() + ", which is not a guard")
 		}
-		seen[a.kind] = true
-		at.has[a.kind], at.a[a.kind] = true, a
+		if seen[a.Kind] {
+			panic("behaviortree.Node.With: two " + a.Kind.String() + " attributes")
+		}
+		seen[a.Kind] = true
+		at.has[a.Kind], at.a[a.Kind] = true, a
 	}
 	c := &node[L]{kind: nd.kind, leaf: nd.leaf, children: nd.children, n: nd.n, weights: nd.weights,
 		cumWeights: nd.cumWeights, total: nd.total, custom: nd.custom, size: nd.size, random: nd.random,

@@ -137,7 +137,7 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 				if !at.has[k] {
 					continue
 				}
-				v := at.a[k].v
+				v := at.a[k].Value
 				var ok, mok bool
 				role := k.String()
 				switch k {

@@ -133,8 +133,8 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 			continue
 		}
 		for _, a := range n.Attrs() {
-			name := a.Value().Name
-			switch a.Kind() {
+			name := a.Value.Name
+			switch a.Kind {
 			case AttrEntry, AttrOnStep:
 				fns.Callbacks[name] = func(args []any) {
 					if quiet {

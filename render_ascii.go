@@ -100,9 +100,9 @@ func attrsText[L any](at *attrs[L]) string {
 		}
 		b.WriteString(k.String())
 		b.WriteByte('(')
-		b.WriteString(cleanLabel(fmt.Sprint(at.a[k].v)))
+		b.WriteString(cleanLabel(fmt.Sprint(at.a[k].Value)))
 		b.WriteByte(')')
-		if at.a[k].succeed {
+		if at.a[k].SucceedOnAbort {
 			b.WriteString(" then succeed")
 		}
 	}

@@ -62,8 +62,8 @@ func quietAgent(def Node[Call], x *uint64, log *strings.Builder) (Agent[Call], e
 			fns.Conditions[v.Name] = condition(v.Name)
 		}
 		for _, a := range n.Attrs() {
-			name := a.Value().Name
-			switch a.Kind() {
+			name := a.Value.Name
+			switch a.Kind {
 			case AttrWhile, AttrUntil:
 				fns.Conditions[name] = condition(name)
 			case AttrEntry, AttrOnStep:

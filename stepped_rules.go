@@ -475,13 +475,13 @@ func (s *stepper[L]) guards(g int32) int32 {
 		}
 		a := &at.a[k]
 		s.cur, s.calling = g, fnWhile+agentFunc(k-AttrWhile)
-		ok := s.callCondition(a.v)
+		ok := s.callCondition(a.Value)
 		if s.emit != nil {
 			s.emitWrites(g)
-			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.v, Holds: ok, Guard: true})
+			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.Value, Holds: ok, Guard: true})
 		}
 		if ok == (k == AttrUntil) {
-			s.gfSucc = a.succeed
+			s.gfSucc = a.SucceedOnAbort
 			return g
 		}
 	}
@@ -775,7 +775,7 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 }
 
 func (s *stepper[L]) callback(n int32, k AttrKind) {
-	v := s.p.nodes[n].at.a[k].v
+	v := s.p.nodes[n].at.a[k].Value
 	s.cur, s.calling = n, fnEntry+agentFunc(k-AttrEntry)
 	if s.mr == nil || !s.replayCallback(v, false, false) {
 		s.m.callback(s.calling, v, s.bb, false, false)
@@ -801,7 +801,7 @@ func (s *stepper[L]) replayCallback(v L, succeeded, aborted bool) bool {
 }
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
-	v := s.p.nodes[n].at.a[AttrExit].v
+	v := s.p.nodes[n].at.a[AttrExit].Value
 	s.cur, s.calling = n, fnExit
 	if s.mr == nil || !s.replayCallback(v, succeeded, aborted) {
 		s.m.callback(fnExit, v, s.bb, succeeded, aborted)

@@ -74,6 +74,7 @@ func TestConstructorPanicsStepped(t *testing.T) {
 		{func() { Entry(1).ThenSucceed() }, "behaviortree.Attr.ThenSucceed: entry is not a guard"},
 		{func() { Leaf(1).With(While(1), While(2)) }, "behaviortree.Node.With: two while attributes"},
 		{func() { Leaf(1).With(Attr[int]{}) }, "behaviortree.Node.With: zero Attr"},
+		{func() { Leaf(1).With(Attr[int]{Kind: AttrEntry, Value: 2, SucceedOnAbort: true}) }, "behaviortree.Node.With: SucceedOnAbort on entry, which is not a guard"},
 	} {
 		func() {
 			defer func() {

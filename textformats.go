@@ -18,7 +18,7 @@ func init() {
 func withFresh[L any](n Node[L], as []Attr[L]) Node[L] {
 	at := &attrs[L]{}
 	for _, a := range as {
-		at.has[a.kind], at.a[a.kind] = true, a
+		at.has[a.Kind], at.a[a.Kind] = true, a
 	}
 	n.n.attrs, n.n.stepped = at, true
 	return n

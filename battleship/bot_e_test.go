@@ -41,7 +41,7 @@ func TestTreeE(t *testing.T) {
 	for n := range TreeE.Preorder() {
 		k := n.Kind().String()
 		for _, a := range n.Attrs() {
-			k += "/" + a.Kind().String()
+			k += "/" + a.Kind.String()
 		}
 		kinds = append(kinds, k)
 	}

@@ -199,11 +199,11 @@ func appendHeader[L any](b []byte, nd bt.Node[L], call func([]byte, L, bool) ([]
 	}
 	for _, a := range nd.Attrs() {
 		b = append(b, ' ')
-		b = append(b, a.Kind().String()...)
-		if b, err = call(b, a.Value(), true); err != nil {
+		b = append(b, a.Kind.String()...)
+		if b, err = call(b, a.Value, true); err != nil {
 			return b, err
 		}
-		if a.SucceedOnAbort() {
+		if a.SucceedOnAbort {
 			b = append(b, " then succeed"...)
 		}
 	}

@@ -154,12 +154,12 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		}
 	}
 	for _, a := range n.Attrs() {
-		name := a.Kind().String()
+		name := a.Kind.String()
 		buf.WriteString(`,"` + name + `":{"call":`)
-		if err := writeCall(buf, a.Value(), path+"."+name); err != nil {
+		if err := writeCall(buf, a.Value, path+"."+name); err != nil {
 			return err
 		}
-		if a.SucceedOnAbort() {
+		if a.SucceedOnAbort {
 			buf.WriteString(`,"succeedOnAbort":true`)
 		}
 		buf.WriteByte('}')

@@ -148,7 +148,7 @@ func (b *steppedBuilder[L]) attrs(n bt.Node[L]) (bt.Node[L], bool) {
 			return n, false
 		}
 		a := mk(v)
-		if (a.Kind() == bt.AttrWhile || a.Kind() == bt.AttrUntil) && rng.Intn(2) == 0 {
+		if (a.Kind == bt.AttrWhile || a.Kind == bt.AttrUntil) && rng.Intn(2) == 0 {
 			a = a.ThenSucceed()
 		}
 		as = append(as, a)

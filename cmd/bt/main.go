@@ -487,12 +487,12 @@ func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
 		if as := top.n.Attrs(); len(as) > 0 {
 			bs := make([]bt.Attr[B], 0, len(as))
 			for _, a := range as {
-				v, err := f(a.Value())
+				v, err := f(a.Value)
 				if err != nil {
 					return zero, err
 				}
 				var b bt.Attr[B]
-				switch a.Kind() {
+				switch a.Kind {
 				case bt.AttrWhile:
 					b = bt.While(v)
 				case bt.AttrUntil:
@@ -504,7 +504,7 @@ func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
 				case bt.AttrExit:
 					b = bt.Exit(v)
 				}
-				if a.SucceedOnAbort() {
+				if a.SucceedOnAbort {
 					b = b.ThenSucceed()
 				}
 				bs = append(bs, b)

@@ -135,8 +135,8 @@ func called[L any](n bt.Node[L], nameOf func(L) string) (actions, conditions map
 			conditions[nameOf(v)] = true
 		}
 		for _, a := range c.Attrs() {
-			if a.Kind() == bt.AttrWhile || a.Kind() == bt.AttrUntil {
-				conditions[nameOf(a.Value())] = true
+			if a.Kind == bt.AttrWhile || a.Kind == bt.AttrUntil {
+				conditions[nameOf(a.Value)] = true
 			}
 		}
 	}
