@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"sync/atomic"
@@ -431,4 +432,16 @@ func (h History[V]) must(method string) bool {
 		panic("behaviortree.History." + method + ": zero History (use NewHistory)")
 	}
 	return true
+}
+
+// MarshalJSON always fails, with an error saying how to save a History
+// instead: it has no JSON form of its own. It is there so that
+// encoding/json does not write a History as {}, which would lose it.
+func (h History[V]) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("behaviortree.History.MarshalJSON: a History has no JSON form: save its versions (All; Tree.Save or Stepped.Save) and its position (Pos) instead")
+}
+
+// UnmarshalJSON always fails, as [History.MarshalJSON] does.
+func (h *History[V]) UnmarshalJSON(data []byte) error {
+	return errors.New("behaviortree.History.UnmarshalJSON: a History has no JSON form: restore the saved versions you need (Saved.Restore, Saved.RestoreStepped) and push them to a new History")
 }

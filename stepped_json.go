@@ -125,15 +125,3 @@ var errSteppedUnmarshal = errors.New("behaviortree: a Stepped cannot be unmarsha
 // It is there so that a struct holding a Stepped is not unmarshalled into
 // a zero Stepped without an error.
 func (t *Stepped[L]) UnmarshalJSON(data []byte) error { return errSteppedUnmarshal }
-
-// MarshalJSON always fails, with an error saying how to save a History
-// instead: it has no JSON form of its own. It is there so that
-// encoding/json does not write a History as {}, which would lose it.
-func (h History[V]) MarshalJSON() ([]byte, error) {
-	return nil, errors.New("behaviortree.History.MarshalJSON: a History has no JSON form: save its versions (All; Tree.Save or Stepped.Save) and its position (Pos) instead")
-}
-
-// UnmarshalJSON always fails, as [History.MarshalJSON] does.
-func (h *History[V]) UnmarshalJSON(data []byte) error {
-	return errors.New("behaviortree.History.UnmarshalJSON: a History has no JSON form: restore the saved versions you need (Saved.Restore, Saved.RestoreStepped) and push them to a new History")
-}
