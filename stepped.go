@@ -488,7 +488,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, m.p.named(events), nil, nil)
 	}
-	// The step cache (stepped_memo.go): the calls along the trie of t's
+	// The step cache (stepped_cache.go): the calls along the trie of t's
 	// state word, if it has one.
 	e := mo.lookup(t.small)
 	if e == nil {
@@ -564,7 +564,7 @@ func newBlackboard(mem Memory, td TimeData) *Blackboard {
 }
 
 // stepRules is the step of t by the engine's rules; mr, if not nil, is
-// the step cache's part (stepped_memo.go), and bb the step's Blackboard
+// the step cache's part (stepped_cache.go), and bb the step's Blackboard
 // when the cache made one already (nil: stepRules makes it if the agent
 // has memory forms).
 func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {

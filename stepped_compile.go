@@ -44,7 +44,7 @@ type sprogram[L any] struct {
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32
-	cache     *stepCache[L] // the step cache (stepped_memo.go), for small trees without extra words; or nil
+	cache     *stepCache[L] // the step cache (stepped_cache.go), for small trees without extra words; or nil
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.

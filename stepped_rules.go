@@ -10,7 +10,7 @@ package behaviortree
 //	path               applies when                         invariant                                 falls back to
 //	-----------------  -----------------------------------  ----------------------------------------  ------------------------------
 //	step cache         a tree of <= 32 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
-//	(stepped_memo.go,  words, no events, no pending async   and of the agent's answers: the trie of   replays the answers given so
+//	(stepped_cache.go,  words, no events, no pending async   and of the agent's answers: the trie of   replays the answers given so
 //	TickWith)          result, the cache not switched off   calls from each start word, answer by     far; once full, a window of
 //	                                                        answer, ends in the step's word           1,024 steps with > 1/8 misses
 //	                                                                                                  switches it off for good
@@ -33,7 +33,7 @@ package behaviortree
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
-// path), TestFreshMatchesRules, the step cache tests (stepped_memo_test.go,
+// path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
 // TestMemoryStepCacheAgrees), FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
