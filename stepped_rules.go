@@ -64,13 +64,12 @@ type stepper[L any] struct {
 	// A big tree's words (stepped_words.go): the node states, the slots,
 	// the generator. Flat words are words, the version's or (owned) the
 	// step's own copy; a trie's are under root, and its leaves of node
-	// states are in the table lt, for get (nil for flat words).
+	// states are in the table ltab, for get (nil for flat words).
 	words []uint64
 	owned bool
 	root  unsafe.Pointer
 	owner uint64 // the step's owner token in the trie, 0 until it writes
-	lt    []*wordLeaf
-	ltab  *leafTable // lt's table, to give back to the machine
+	ltab  *leafTable
 	// The window: words [base, base+len(win)) of a big tree, writable when
 	// wr is set. For flat words, all of words.
 	win  []uint64
@@ -260,7 +259,7 @@ func (s *stepper[L]) get(i int32) State {
 	if w < uint(len(s.words)) {
 		return State(s.words[w] >> (2 * uint(i&31)) & 3)
 	}
-	return State(s.lt[w>>leafBits].w[w&leafMask] >> (2 * uint(i&31)) & 3)
+	return State(s.ltab.l[w>>leafBits].w[w&leafMask] >> (2 * uint(i&31)) & 3)
 }
 
 // word returns the state word w (for a big tree, any word) of the step's

@@ -216,8 +216,8 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 		c.owner = s.owner
 		l = &c
 		n.kids[i] = unsafe.Pointer(l)
-		if leaf < uint(len(s.lt)) {
-			s.lt[leaf] = l
+		if lt := s.ltab.l; leaf < uint(len(lt)) {
+			lt[leaf] = l
 		}
 	}
 	s.win, s.base, s.wr = l.w[:], w&^leafMask, true
@@ -232,7 +232,7 @@ func (s *stepper[L]) clearStateWords() {
 		s.owner = stepOwners.Add(1)
 	}
 	s.root = s.clearTrie(s.root, uint(s.p.depth), 0, sw)
-	fillLeaves(s.lt, s.root, s.p.depth)
+	fillLeaves(s.ltab.l, s.root, s.p.depth)
 	s.win, s.base, s.wr = nil, 0, false
 }
 
@@ -271,13 +271,15 @@ func (s *stepper[L]) clearTrie(n unsafe.Pointer, height, first, hi uint) unsafe.
 }
 
 // A trie step reads node states (get, inlined throughout run) from a
-// table of the trie's leaves of node states, lt: one load more than flat
+// table of the trie's leaves of node states, ltab: two loads more than flat
 // words, where a walk from the root would make run's code much bigger,
 // and slower on every tree. The step keeps the table equal to its root's
 // leaves (wordForWrite and clearStateWords write the leaves they replace
 // into it), and gives it back to the machine at its end, for the root
 // that it made: the next step, which usually steps that version, takes
-// it as it is; a step of another version fills it again, O(n/256).
+// it as it is; a step of another version fills it again, O(n/256). (So
+// a machine keeps alive the leaves of node states of one version, the
+// last it made: at most the words of one version.)
 
 // leafTable is a table of the leaves of node states of the trie root.
 type leafTable struct {
@@ -286,7 +288,7 @@ type leafTable struct {
 	slot *leafTableSlot // the machine's, where the table goes back
 }
 
-// takeLeaves sets lt to the leaves of node states of s.root, in the
+// takeLeaves sets ltab to the leaves of node states of s.root, in the
 // machine's table, which the step takes (another step at the same time
 // makes its own).
 func (s *stepper[L]) takeLeaves() {
@@ -298,7 +300,7 @@ func (s *stepper[L]) takeLeaves() {
 		fillLeaves(t.l, s.root, s.p.depth)
 		t.root = s.root
 	}
-	s.ltab, s.lt = t, t.l
+	s.ltab = t
 }
 
 // giveLeaves gives t back to its machine, as the table of root. (Not
