@@ -430,8 +430,8 @@ func (s *stepper[L]) freshMoves(r int32) State {
 	}
 }
 
-// freshMovesTrie is freshMoves for words in a trie, which it writes
-// through word: the same code but for the writes, kept apart so that the
+// freshMovesTrie is freshMoves for words in a trie, which it writes in
+// the leaves of the step's own, or through wordForWrite: the same code but for the writes, kept apart so that the
 // loop of flat words is as small as it was before the trie. (A change to
 // one is a change to both: TestSteppedTrieAgreesWithFlat, and the suite
 // run with BT_FLAT_WORDS=0, compare them.)
@@ -440,6 +440,10 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
 	leaves, act, cond, fl := s.leaves, s.act, s.cond, s.fl
 	leaf := s.p.firstLeaf[r]
+	if s.owner == 0 {
+		s.owner = stepOwners.Add(1)
+	}
+	lt, owner := s.ltab.l, s.owner // a state leaf of lt of owner is the step's own
 	for {
 		var o State
 		h := &hot[leaf]
@@ -467,9 +471,13 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 		}
 		mv := &moves[h.first+int32(o)-1]
 		if top {
-			*s.word(uint(mv.word)) |= mv.bits
+			if l := lt[mv.word>>leafBits]; l.owner == owner {
+				l.w[mv.word&leafMask] |= mv.bits
+			} else {
+				*s.wordForWrite(uint(mv.word)) |= mv.bits
+			}
 			for _, w := range merged[mv.m0:][:mv.nm] {
-				*s.word(uint(w.word)) |= w.bits
+				*s.wordForWrite(uint(w.word)) |= w.bits
 			}
 			if mv.cont < 0 {
 				return mv.top
@@ -481,7 +489,11 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 				if x < r {
 					break // above r: r has completed
 				}
-				*s.word(uint(x >> 5)) |= w.bits()
+				if l := lt[x>>(5+leafBits)]; l.owner == owner {
+					l.w[x>>5&leafMask] |= w.bits()
+				} else {
+					*s.wordForWrite(uint(x >> 5)) |= w.bits()
+				}
 				st = State(w & 3)
 			}
 			if mv.cont < r {
