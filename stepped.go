@@ -296,6 +296,9 @@ type machine[L any] struct {
 	// them directly.
 	act  func(L) Result
 	cond func(L) bool
+	// A trie's table of leaves of node states, for the root it was last
+	// made for, or nil while a step has it (stepped_words.go).
+	leafTab leafTableSlot
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.

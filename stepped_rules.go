@@ -63,12 +63,13 @@ type stepper[L any] struct {
 	small   uint64         // a small tree's node states
 	// A big tree's words (stepped_words.go): the node states, the slots,
 	// the generator. Flat words are words, the version's or (owned) the
-	// step's own copy; a trie's are under root.
-	words     []uint64
-	owned     bool
-	root      unsafe.Pointer
-	owner     uint64 // the step's owner token in the trie, 0 until it writes
-	rootShift uint   // trieFanBits*(p.depth-1): the shift of the root's child index
+	// step's own copy; a trie's are under root, and its leaves of node
+	// states are in the table ltab, for get (nil for flat words).
+	words []uint64
+	owned bool
+	root  unsafe.Pointer
+	owner uint64 // the step's owner token in the trie, 0 until it writes
+	ltab  *leafTable
 	// The window: words [base, base+len(win)) of a big tree, writable when
 	// wr is set. For flat words, all of words.
 	win  []uint64
@@ -96,22 +97,22 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	s.emit, s.cur = events, -1
 	switch {
 	case s.p.trie:
-		s.root, s.rootShift = t.words, uint(5+leafBits+trieFanBits*(s.p.depth-1))
+		s.root = t.words
+		s.takeLeaves()
 	case t.words != nil:
 		s.words = unsafe.Slice((*uint64)(t.words), s.p.nwords)
 		s.win = s.words
 	}
 }
 
-// result returns what the new version keeps for its words.
+// result returns what the new version keeps for its words (for a trie,
+// its root, whose table of leaves it gives back to the machine).
 func (s *stepper[L]) result() unsafe.Pointer {
-	switch {
-	case s.p.trie:
+	if t := s.ltab; t != nil {
+		giveLeaves(t, s.root)
 		return s.root
-	case len(s.words) == 0:
-		return nil
 	}
-	return unsafe.Pointer(&s.words[0])
+	return unsafe.Pointer(unsafe.SliceData(s.words)) // nil for a small tree
 }
 
 // stepTree is one step of the whole tree. A panic in an agent function, or
@@ -247,24 +248,18 @@ func (s *stepper[L]) fail(n int32, format string, args ...any) {
 	panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %s", n, s.p.nodes[n].displayName(), msg)})
 }
 
+// get returns node i's state. (It is inlined throughout run: for flat
+// words it is the two lines it was before the trie, the bounds check of
+// the words being what sends a trie's reads to its table of leaves.)
 func (s *stepper[L]) get(i int32) State {
-	x := s.small
-	if !s.isSmall {
-		if n := s.root; n == nil {
-			x = s.win[i>>5] // flat words
-		} else {
-			// A trie's word, read where it is (the window stays on the
-			// leaf that the step may write).
-			for k := s.rootShift; ; k -= trieFanBits {
-				n = (*wordInner)(n).kids[i>>k&trieFanMask]
-				if k == 5+leafBits {
-					break
-				}
-			}
-			x = (*wordLeaf)(n).w[i>>5&leafMask]
-		}
+	if s.isSmall {
+		return State(s.small >> (2 * uint(i)) & 3)
 	}
-	return State(x >> (2 * uint(i&31)) & 3)
+	w := uint(i >> 5)
+	if w < uint(len(s.words)) {
+		return State(s.words[w] >> (2 * uint(i&31)) & 3)
+	}
+	return State(s.ltab.l[w>>leafBits].w[w&leafMask] >> (2 * uint(i&31)) & 3)
 }
 
 // word returns the state word w (for a big tree, any word) of the step's

@@ -216,6 +216,9 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 		c.owner = s.owner
 		l = &c
 		n.kids[i] = unsafe.Pointer(l)
+		if lt := s.ltab.l; leaf < uint(len(lt)) {
+			lt[leaf] = l
+		}
 	}
 	s.win, s.base, s.wr = l.w[:], w&^leafMask, true
 	return &l.w[w&leafMask]
@@ -229,6 +232,7 @@ func (s *stepper[L]) clearStateWords() {
 		s.owner = stepOwners.Add(1)
 	}
 	s.root = s.clearTrie(s.root, uint(s.p.depth), 0, sw)
+	fillLeaves(s.ltab.l, s.root, s.p.depth)
 	s.win, s.base, s.wr = nil, 0, false
 }
 
@@ -264,4 +268,74 @@ func (s *stepper[L]) clearTrie(n unsafe.Pointer, height, first, hi uint) unsafe.
 		x.kids[i] = s.clearTrie(x.kids[i], height-1, first+uint(i)*sub, hi)
 	}
 	return unsafe.Pointer(x)
+}
+
+// A trie step reads node states (get, inlined throughout run) from a
+// table of the trie's leaves of node states, ltab: two loads more than flat
+// words, where a walk from the root would make run's code much bigger,
+// and slower on every tree. The step keeps the table equal to its root's
+// leaves (wordForWrite and clearStateWords write the leaves they replace
+// into it), and gives it back to the machine at its end, for the root
+// that it made: the next step, which usually steps that version, takes
+// it as it is; a step of another version fills it again, O(n/256). (So
+// a machine keeps alive the leaves of node states of one version, the
+// last it made: at most the words of one version.)
+
+// leafTable is a table of the leaves of node states of the trie root.
+type leafTable struct {
+	root unsafe.Pointer
+	l    []*wordLeaf
+	slot *leafTableSlot // the machine's, where the table goes back
+}
+
+// takeLeaves sets ltab to the leaves of node states of s.root, in the
+// machine's table, which the step takes (another step at the same time
+// makes its own).
+func (s *stepper[L]) takeLeaves() {
+	t := s.m.leafTab.Swap(nil)
+	if t == nil {
+		t = &leafTable{l: make([]*wordLeaf, (s.p.sw+leafMask)>>leafBits), slot: &s.m.leafTab}
+	}
+	if t.root != s.root {
+		fillLeaves(t.l, s.root, s.p.depth)
+		t.root = s.root
+	}
+	s.ltab = t
+}
+
+// giveLeaves gives t back to its machine, as the table of root. (Not
+// inlined, so that result is.)
+//
+//go:noinline
+func giveLeaves(t *leafTable, root unsafe.Pointer) {
+	t.root = root
+	t.slot.Store(t)
+}
+
+// fillLeaves sets l to the first len(l) leaves under n, an inner node of
+// the given height (1: its children are leaves).
+func fillLeaves(l []*wordLeaf, n unsafe.Pointer, height int32) {
+	kids := &(*wordInner)(n).kids
+	if height == 1 {
+		for i := range min(len(l), trieFan) {
+			l[i] = (*wordLeaf)(kids[i])
+		}
+		return
+	}
+	span := 1 << (trieFanBits * (height - 1)) // leaves under each child
+	for i := 0; i < trieFan && i*span < len(l); i++ {
+		fillLeaves(l[i*span:], kids[i], height-1)
+	}
+}
+
+// leafTableSlot is where a machine keeps its trie's table of leaves.
+type leafTableSlot = atomic.Pointer[leafTable]
+
+// orTrie sets the bits x in word w of a trie's words, of the step's own.
+// (Not inlined: it keeps the trie's writes small in the code of fresh
+// evaluation, which flat words write in place.)
+//
+//go:noinline
+func (s *stepper[L]) orTrie(w uint, x uint64) {
+	*s.wordW(w) |= x
 }

@@ -1,8 +1,11 @@
 package behaviortree
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -86,5 +89,110 @@ func TestSteppedTrieRetained(t *testing.T) {
 	t.Logf("retained per version: %.0f B", per)
 	if per > 1024 {
 		t.Errorf("a version keeps %.0f B, want <= 1 KiB", per)
+	}
+}
+
+// TestSteppedTrieLeafTable steps versions of a trie in a random order (the
+// machine's table of leaves is then the root's that the step before made,
+// or another's, to fill again), and the same versions of the array, and
+// checks that they agree; then steps versions of a trie from several
+// goroutines at once (each step without the table makes its own), and
+// checks that each gives what a step of it alone gives.
+func TestSteppedTrieLeafTable(t *testing.T) {
+	trie, err := savedCompatTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := flatWordsMax
+	flatWordsMax = 1 << 30
+	flat, err := savedCompatTree()
+	flatWordsMax = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !trie.m.p.trie || flat.m.p.trie {
+		t.Fatalf("trie %t and flat %t: want a trie and an array", trie.m.p.trie, flat.m.p.trie)
+	}
+	tries, flats := []Stepped[int]{trie}, []Stepped[int]{flat}
+	rng := rand.New(rand.NewPCG(5, 7))
+	for step := range 300 {
+		i := len(tries) - 1 // the newest, mostly
+		if rng.IntN(3) == 0 {
+			i = rng.IntN(len(tries))
+		}
+		a, b := tries[i], flats[i]
+		if step%11 == 5 {
+			a, b = a.Reset(), b.Reset()
+		} else {
+			if a, err = a.Step(); err != nil {
+				t.Fatal(err)
+			}
+			if b, err = b.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x, err := a.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := b.MarshalBinary()
+		if string(x) != string(y) {
+			t.Fatalf("step %d, of version %d: the trie's version differs from the array's", step, i)
+		}
+		tries, flats = append(tries, a), append(flats, b)
+	}
+
+	// Concurrent steps, with an agent that answers by the leaf alone.
+	def, _ := sizedSequences(12)
+	agent := Agent[int]{Action: func(v int) Result {
+		return []Result{ResultSuccess, ResultRunning, ResultRunning, ResultFailure}[v*7%4]
+	}}
+	v, err := NewStepped(def, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.m.p.trie {
+		t.Fatal("sizedSequences(12): want its words in a trie")
+	}
+	versions := []Stepped[int]{v}
+	for range 40 {
+		if v, err = v.Step(); err != nil {
+			t.Fatal(err)
+		}
+		versions = append(versions, v)
+	}
+	want := make([]string, len(versions))
+	for i, v := range versions {
+		next, err := v.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := next.MarshalBinary()
+		want[i] = string(b)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*len(versions))
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 3 * len(versions) {
+				i := (k*(g+1) + g) % len(versions)
+				next, err := versions[i].Step()
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if b, _ := next.MarshalBinary(); string(b) != want[i] {
+					errs <- fmt.Sprintf("goroutine %d: a step of version %d differs from its step alone", g, i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
