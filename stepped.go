@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -298,7 +299,7 @@ type machine[L any] struct {
 	cond func(L) bool
 	// A trie's table of leaves of node states, for the root it was last
 	// made for, or nil while a step has it (stepped_words.go).
-	leafTab leafTableSlot
+	leafTab atomic.Pointer[leafTable] // the trie's table of leaves, for the root last made (stepped_words.go)
 }
 
 // asyncEntry is one cell of a persistent list of pending async results.

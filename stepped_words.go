@@ -285,7 +285,7 @@ func (s *stepper[L]) clearTrie(n unsafe.Pointer, height, first, hi uint) unsafe.
 type leafTable struct {
 	root unsafe.Pointer
 	l    []*wordLeaf
-	slot *leafTableSlot // the machine's, where the table goes back
+	slot *atomic.Pointer[leafTable] // the machine's, where the table goes back
 }
 
 // takeLeaves sets ltab to the leaves of node states of s.root, in the
@@ -327,9 +327,6 @@ func fillLeaves(l []*wordLeaf, n unsafe.Pointer, height int32) {
 		fillLeaves(l[i*span:], kids[i], height-1)
 	}
 }
-
-// leafTableSlot is where a machine keeps its trie's table of leaves.
-type leafTableSlot = atomic.Pointer[leafTable]
 
 // orTrie sets the bits x in word w of a trie's words, of the step's own.
 // (Not inlined: it keeps the trie's writes small in the code of fresh
