@@ -490,7 +490,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepRules(td, m.p.named(events), nil, nil)
+		return t.stepRules(td, events, nil, nil)
 	}
 	// The step cache (stepped_cache.go): the calls along the trie of t's
 	// state word, if it has one.
@@ -615,7 +615,6 @@ func (t Stepped[L]) Reset() Stepped[L] {
 // EventReset and then the state changes.
 func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 	m := t.mustM("ResetWith")
-	events = m.p.named(events)
 	var s stepper[L]
 	s.start(&t, events)
 	if events != nil {
@@ -669,22 +668,6 @@ func (e *PanicError) Format(f fmt.State, verb rune) {
 		fmt.Fprintf(f, "%q", e.Error())
 	default:
 		io.WriteString(f, e.Error())
-	}
-}
-
-// named returns events wrapped so that each event carries its node's name
-// (Event.Name), or nil when events is nil. The names are made once per
-// definition, at the first step with events.
-func (p *sprogram[L]) named(events func(Event[L])) func(Event[L]) {
-	if events == nil {
-		return nil
-	}
-	names := p.nodeNames()
-	return func(e Event[L]) {
-		if e.Kind != EventReset {
-			e.Name = names[e.Node]
-		}
-		events(e)
 	}
 }
 

@@ -81,6 +81,7 @@ type stepper[L any] struct {
 	// and s with it, to the heap.)
 	async   *asyncEntry
 	emit    func(Event[L])
+	names   []string  // the nodes' names, for the events, when emit is set
 	cur     int32     // the node whose agent function is being called
 	calling agentFunc // and which function
 	gfSucc  bool      // the guard that failed last has succeedOnAbort
@@ -95,6 +96,9 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
 	s.small, s.async = t.small, t.pending()
 	s.emit, s.cur = events, -1
+	if events != nil {
+		s.names = s.p.nodeNames()
+	}
 	switch {
 	case s.p.trie:
 		s.root = t.words
@@ -202,7 +206,7 @@ func (s *stepper[L]) emitWrites(n int32) {
 		return
 	}
 	for _, w := range b.log {
-		s.emit(Event[L]{Kind: EventMemory, Node: int(n), Key: w.key, Old: w.old, New: w.new})
+		s.send(Event[L]{Kind: EventMemory, Node: int(n), Key: w.key, Old: w.old, New: w.new})
 	}
 	b.log = b.log[:0]
 }
@@ -331,7 +335,7 @@ func (s *stepper[L]) setSlow(i int32, to State) {
 	w := s.word(uint(i >> 5))
 	*w = *w&^(3<<sh) | uint64(to)<<sh
 	if s.emit != nil {
-		s.emit(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
+		s.send(Event[L]{Kind: EventState, Node: int(i), From: from, To: to})
 	}
 }
 
@@ -410,7 +414,7 @@ func rangeMask(a, b uint) uint64 {
 func (s *stepper[L]) emitResets(x uint64, base int) {
 	for x != 0 {
 		tz := uint(bits.TrailingZeros64(x)) &^ 1
-		s.emit(Event[L]{Kind: EventState, Node: base + int(tz/2), From: State(x >> tz & 3), To: StateReady})
+		s.send(Event[L]{Kind: EventState, Node: base + int(tz/2), From: State(x >> tz & 3), To: StateReady})
 		x &^= 3 << tz
 	}
 }
@@ -473,7 +477,7 @@ func (s *stepper[L]) guards(g int32) int32 {
 		ok := s.callCondition(a.Value)
 		if s.emit != nil {
 			s.emitWrites(g)
-			s.emit(Event[L]{Kind: EventCondition, Node: int(g), Value: a.Value, Holds: ok, Guard: true})
+			s.send(Event[L]{Kind: EventCondition, Node: int(g), Value: a.Value, Holds: ok, Guard: true})
 		}
 		if ok == (k == AttrUntil) {
 			s.gfSucc = a.SucceedOnAbort
@@ -781,7 +785,7 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 		if k == AttrOnStep {
 			kind = EventOnStep
 		}
-		s.emit(Event[L]{Kind: kind, Node: int(n), Value: v})
+		s.send(Event[L]{Kind: kind, Node: int(n), Value: v})
 	}
 }
 
@@ -803,7 +807,7 @@ func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
-		s.emit(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
+		s.send(Event[L]{Kind: EventExit, Node: int(n), Value: v, Succeeded: succeeded, Aborted: aborted})
 	}
 }
 
@@ -846,7 +850,7 @@ func (s *stepper[L]) condition(n int32) {
 	ok := s.callCondition(v)
 	if s.emit != nil {
 		s.emitWrites(n)
-		s.emit(Event[L]{Kind: EventCondition, Node: int(n), Value: v, Holds: ok})
+		s.send(Event[L]{Kind: EventCondition, Node: int(n), Value: v, Holds: ok})
 	}
 	if ok {
 		s.set(n, StateSucceeded)
@@ -946,7 +950,7 @@ func (s *stepper[L]) action(n int32, st State) {
 	r := s.callAction(v)
 	if s.emit != nil {
 		s.emitWrites(n)
-		s.emit(Event[L]{Kind: EventAction, Node: int(n), Value: v, Result: r})
+		s.send(Event[L]{Kind: EventAction, Node: int(n), Value: v, Result: r})
 	}
 	s.actionResult(n, r)
 }
@@ -1128,4 +1132,10 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	if elapsed >= total {
 		s.set(n, StateSucceeded)
 	}
+}
+
+// send passes e, named after its node, to the step's events callback.
+func (s *stepper[L]) send(e Event[L]) {
+	e.Name = s.names[e.Node]
+	s.emit(e)
 }
