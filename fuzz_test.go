@@ -85,13 +85,13 @@ func FuzzRestoreJSON(f *testing.F) {
 			var s bt.Saved[string]
 			if uerr := json.Unmarshal([]byte(data), &s); uerr != nil {
 				if err == nil {
-					t.Fatalf("RestoreJSON accepts what Saved.UnmarshalJSON refuses: %v", uerr)
+					t.Fatalf("Restore accepts JSON that Saved.UnmarshalJSON refuses: %v", uerr)
 				}
 				continue
 			}
 			r, serr := s.Restore(def)
 			if (err == nil) != (serr == nil) || err == nil && !r.Equal(tr) {
-				t.Fatalf("RestoreJSON: %v; Saved.Restore: %v", err, serr)
+				t.Fatalf("Restore: %v; Saved.Restore: %v", err, serr)
 			}
 		}
 	})

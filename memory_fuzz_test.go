@@ -316,7 +316,7 @@ func checkTreeResave(t *testing.T, tr bt.Tree[string], data []byte) {
 	}
 	fromJSON, err := bt.Restore(memTreeDef, js)
 	if err != nil {
-		t.Fatalf("RestoreJSON(%s): %v", js, err)
+		t.Fatalf("Restore(%s): %v", js, err)
 	}
 	if d := memDiff(fromJSON.Memory(), tr.Memory()); d != "" {
 		t.Fatalf("through JSON: %s", d)
@@ -405,7 +405,7 @@ func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string
 		t.Fatalf("MarshalJSON: %v", err)
 	}
 	if r, err = bt.Restore(memTreeDef, js); err != nil {
-		t.Fatalf("RestoreJSON(%s): %v", js, err)
+		t.Fatalf("Restore(%s): %v", js, err)
 	}
 	if d := memDiff(r.Memory(), m); d != "" {
 		t.Fatalf("Tree JSON round trip: %s", d)
@@ -428,7 +428,7 @@ func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string
 		t.Fatalf("Stepped.MarshalJSON: %v", err)
 	}
 	if s, err = st.Restore(js); err != nil {
-		t.Fatalf("Stepped.RestoreJSON: %v", err)
+		t.Fatalf("Stepped.Restore of the JSON form: %v", err)
 	}
 	if d := memDiff(s.Memory(), m); d != "" {
 		t.Fatalf("Stepped JSON round trip: %s", d)

@@ -253,7 +253,7 @@ func TestMemoryTree(t *testing.T) {
 	}
 	rj, err := Restore(def, js)
 	if err != nil || !rj.Equal(full) {
-		t.Fatalf("RestoreJSON: %v", err)
+		t.Fatalf("Restore of the JSON form: %v", err)
 	}
 	var saved Saved[string]
 	if err := saved.UnmarshalJSON(js); err != nil {
@@ -377,7 +377,7 @@ func TestMemoryStepped(t *testing.T) {
 	}
 	js, _ := versions[2].MarshalJSON()
 	if rj, err := s0.Restore(js); err != nil || !rj.Memory().equal(versions[2].Memory()) {
-		t.Fatalf("RestoreJSON: %v", err)
+		t.Fatalf("Restore of the JSON form: %v", err)
 	}
 	if _, err := s0.Restore(data[:len(data)-1]); err == nil {
 		t.Error("truncated memory restored")

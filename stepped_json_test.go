@@ -79,13 +79,13 @@ func TestSteppedJSON(t *testing.T) {
 		strings.Replace(string(raw.AI), `"state":"`, `"state":"!`, 1),
 	} {
 		if _, err := fresh.Restore([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "behaviortree.Stepped.Restore: ") {
-			t.Errorf("RestoreJSON(%.60q): %v, want an error", bad, err)
+			t.Errorf("Restore(%.60q): %v, want an error", bad, err)
 		}
 	}
 	other, _ := parseMDSL("other", []byte(`root { sequence { action [A] wait [20] action [B] action [C] } }`))
 	ot, _ := NewStepped(other, ag)
 	if _, err := ot.Restore(raw.AI); err == nil {
-		t.Error("RestoreJSON against another definition: no error")
+		t.Error("Restore of JSON against another definition: no error")
 	}
 
 	h := NewHistory(tr)

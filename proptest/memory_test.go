@@ -360,7 +360,7 @@ func TestMemoryLaws(t *testing.T) {
 			return r.check(fmt.Sprintf("%v, after the later steps", n))
 		}, steppedTree, steps, seeds))
 
-	props.Property("M3 a Tree version's memory never changes (SignalWith, WithMemory)", prop.ForAll(
+	props.Property("M3 a Tree version's memory never changes (WithMemory, then a signal)", prop.ForAll(
 		func(n bt.Node[string], script []uint32, seed uint64) string {
 			h := bt.NewHistory(bt.Start(n, bt.WithSeed(seed)))
 			for _, x := range script {
