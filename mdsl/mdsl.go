@@ -425,7 +425,7 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 		if err != nil {
 			return nd, err
 		}
-		at := newAttr(a, v)
+		at := bt.Attr[L]{Kind: a, Value: v}
 		if n.succ[a] {
 			at = at.ThenSucceed()
 		}
@@ -443,21 +443,6 @@ func withAttrs[L any](n bt.Node[L], as []bt.Attr[L]) bt.Node[L] {
 		return f(n, as)
 	}
 	return n.With(as...)
-}
-
-// newAttr returns the attribute of kind k with value v.
-func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {
-	switch k {
-	case bt.AttrWhile:
-		return bt.While(v)
-	case bt.AttrUntil:
-		return bt.Until(v)
-	case bt.AttrEntry:
-		return bt.Entry(v)
-	case bt.AttrOnStep:
-		return bt.OnStep(v)
-	}
-	return bt.Exit(v)
 }
 
 // trimBuild returns bt.Build's message without its "behaviortree.Build: ".

@@ -540,21 +540,6 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 // as, in place (package internal/hook): bt.Node.With would copy n.
 var withAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []bt.Attr[bt.Call]) bt.Node[bt.Call])
 
-// newAttr returns the attribute of kind k with value v.
-func newAttr[L any](k bt.AttrKind, v L) bt.Attr[L] {
-	switch k {
-	case bt.AttrWhile:
-		return bt.While(v)
-	case bt.AttrUntil:
-		return bt.Until(v)
-	case bt.AttrEntry:
-		return bt.Entry(v)
-	case bt.AttrOnStep:
-		return bt.OnStep(v)
-	}
-	return bt.Exit(v)
-}
-
 // clip cuts s to at most 40 bytes (on a rune boundary), with "..." when
 // it cut.
 func clip(s string) string {
@@ -692,7 +677,7 @@ func (r *reader) attrs(obj value, path string) ([]bt.Attr[bt.Call], error) {
 		if err != nil {
 			return nil, err
 		}
-		a := newAttr(k, c)
+		a := bt.Attr[bt.Call]{Kind: k, Value: c}
 		if s := r.get(o, "succeedOnAbort"); s >= 0 {
 			switch r.kind(s) {
 			case jsonscan.True:
