@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"time"
 )
@@ -16,7 +17,7 @@ import (
 // Stepped only ([Start] refuses it); a Value/Succeed/Fail tree needs no
 // root.
 func Root[L any](child Node[L]) Node[L] {
-	return mustBuild(KindRoot, Params{}, []Node[L]{child})
+	return mustBuild(kind.Root, kind.Params{}, []Node[L]{child})
 }
 
 // Condition returns a leaf that asks the agent's Condition function about
@@ -26,7 +27,7 @@ func Root[L any](child Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); in the Value/Succeed/Fail style a
 // question is a [Leaf] that the game answers with Succeed or Fail.
 func Condition[L any](v L) Node[L] {
-	return Node[L]{&node[L]{kind: KindCondition, leaf: v, size: 1, stepped: true}}
+	return Node[L]{&node[L]{kind: kind.Condition, leaf: v, size: 1, stepped: true}}
 }
 
 // Wait returns a leaf that stays running until d of the tree's clock has
@@ -40,7 +41,7 @@ func Condition[L any](v L) Node[L] {
 // Stepped only ([Start] refuses it), as are [WaitRange] and [WaitForever];
 // in the Value/Succeed/Fail style the game waits before it signals.
 func Wait[L any](d time.Duration) Node[L] {
-	return mustBuild[L](KindWait, Params{Bound: Fixed, Min: waitMs("Wait", d)}, nil)
+	return mustBuild[L](kind.Wait, kind.Params{Bound: kind.Fixed, Min: waitMs("Wait", d)}, nil)
 }
 
 // WaitRange returns a leaf that waits a time drawn from [minD, maxD], in
@@ -50,7 +51,7 @@ func Wait[L any](d time.Duration) Node[L] {
 //
 // Stepped only, as [Wait].
 func WaitRange[L any](minD, maxD time.Duration) Node[L] {
-	return mustBuild[L](KindWait, Params{Bound: Ranged, Min: waitMs("WaitRange", minD), Max: waitMs("WaitRange", maxD)}, nil)
+	return mustBuild[L](kind.Wait, kind.Params{Bound: kind.Ranged, Min: waitMs("WaitRange", minD), Max: waitMs("WaitRange", maxD)}, nil)
 }
 
 // waitMs returns d in milliseconds, or panics, qualified by ctor, if d is
@@ -71,7 +72,7 @@ func waitMs(ctor string, d time.Duration) int {
 //
 // Stepped only, as [Wait].
 func WaitForever[L any]() Node[L] {
-	return mustBuild[L](KindWait, Params{}, nil)
+	return mustBuild[L](kind.Wait, kind.Params{}, nil)
 }
 
 // Parallel returns a node that updates all of its running children at
@@ -83,7 +84,7 @@ func WaitForever[L any]() Node[L] {
 // are all focused at once ([Tree.Frontier]), with the same rule; [Threshold]
 // is the M-of-N form there.
 func Parallel[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindParallel, Params{}, children)
+	return mustBuild(kind.Parallel, kind.Params{}, children)
 }
 
 // Race returns a node that updates all of its running children at every
@@ -93,7 +94,7 @@ func Parallel[L any](children ...Node[L]) Node[L] {
 //
 // Both styles run it, as [Parallel].
 func Race[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindRace, Params{}, children)
+	return mustBuild(kind.Race, kind.Params{}, children)
 }
 
 // All returns a node that updates all of its running children at every
@@ -103,7 +104,7 @@ func Race[L any](children ...Node[L]) Node[L] {
 //
 // Stepped only ([Start] refuses it).
 func All[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindAll, Params{}, children)
+	return mustBuild(kind.All, kind.Params{}, children)
 }
 
 // Lotto returns a node that draws one of its children when it starts (one
@@ -115,7 +116,7 @@ func All[L any](children ...Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); the Value/Succeed/Fail style's are
 // [Random] and [RandomWeighted].
 func Lotto[L any](weights []int, children ...Node[L]) Node[L] {
-	return mustBuild(KindLotto, Params{Weights: weights}, children)
+	return mustBuild(kind.Lotto, kind.Params{Weights: weights}, children)
 }
 
 // Repeat returns a decorator that runs its child again each time it
@@ -125,7 +126,7 @@ func Lotto[L any](weights []int, children ...Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); the Value/Succeed/Fail style's
 // [RepeatUntilFail] succeeds, not fails, when the child fails.
 func Repeat[L any](child Node[L]) Node[L] {
-	return mustBuild(KindRepeat, Params{}, []Node[L]{child})
+	return mustBuild(kind.Repeat, kind.Params{}, []Node[L]{child})
 }
 
 // RepeatCount returns a decorator that runs its child until it has
@@ -136,7 +137,7 @@ func Repeat[L any](child Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); the Value/Succeed/Fail style's
 // [RepeatN] runs the child n times whatever its outcome.
 func RepeatCount[L any](n int, child Node[L]) Node[L] {
-	return mustBuild(KindRepeat, Params{Bound: Fixed, Min: n}, []Node[L]{child})
+	return mustBuild(kind.Repeat, kind.Params{Bound: kind.Fixed, Min: n}, []Node[L]{child})
 }
 
 // RepeatRange is [RepeatCount] with a count drawn from [minN, maxN] each
@@ -144,7 +145,7 @@ func RepeatCount[L any](n int, child Node[L]) Node[L] {
 //
 // Stepped only, as [RepeatCount].
 func RepeatRange[L any](minN, maxN int, child Node[L]) Node[L] {
-	return mustBuild(KindRepeat, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
+	return mustBuild(kind.Repeat, kind.Params{Bound: kind.Ranged, Min: minN, Max: maxN}, []Node[L]{child})
 }
 
 // Retry returns a decorator that runs its child again each time it fails,
@@ -154,7 +155,7 @@ func RepeatRange[L any](minN, maxN int, child Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); [RepeatUntilSucceed] is the same rule
 // in the Value/Succeed/Fail style.
 func Retry[L any](child Node[L]) Node[L] {
-	return mustBuild(KindRetry, Params{}, []Node[L]{child})
+	return mustBuild(kind.Retry, kind.Params{}, []Node[L]{child})
 }
 
 // RetryCount returns a decorator that runs its child until it has failed
@@ -164,7 +165,7 @@ func Retry[L any](child Node[L]) Node[L] {
 // Stepped only ([Start] refuses it); the Value/Succeed/Fail style has no
 // counted retry.
 func RetryCount[L any](n int, child Node[L]) Node[L] {
-	return mustBuild(KindRetry, Params{Bound: Fixed, Min: n}, []Node[L]{child})
+	return mustBuild(kind.Retry, kind.Params{Bound: kind.Fixed, Min: n}, []Node[L]{child})
 }
 
 // RetryRange is [RetryCount] with a count drawn from [minN, maxN] each
@@ -172,7 +173,7 @@ func RetryCount[L any](n int, child Node[L]) Node[L] {
 //
 // Stepped only, as [RetryCount].
 func RetryRange[L any](minN, maxN int, child Node[L]) Node[L] {
-	return mustBuild(KindRetry, Params{Bound: Ranged, Min: minN, Max: maxN}, []Node[L]{child})
+	return mustBuild(kind.Retry, kind.Params{Bound: kind.Ranged, Min: minN, Max: maxN}, []Node[L]{child})
 }
 
 // AttrKind says what an [Attr] is.

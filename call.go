@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
 )
@@ -120,11 +121,11 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 		}
 		var err error
 		switch nd.kind {
-		case KindLeaf:
+		case kind.Leaf:
 			_, ok := f.Actions[nd.leaf.Name]
 			_, mok := f.MemoryActions[nd.leaf.Name]
 			err = check("action", ok, mok, nd.leaf)
-		case KindCondition:
+		case kind.Condition:
 			_, ok := f.Conditions[nd.leaf.Name]
 			_, mok := f.MemoryConditions[nd.leaf.Name]
 			err = check("condition", ok, mok, nd.leaf)

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/kind"
 	"reflect"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestFunctionsArgsAreCopies(t *testing.T) {
 		t.Errorf("the handlers got %v, want %v", seen, want)
 	}
 	for c := range def.Preorder() {
-		if c.n.kind == KindLeaf || c.n.kind == KindCondition {
+		if c.n.kind == kind.Leaf || c.n.kind == kind.Condition {
 			for _, a := range c.n.leaf.Args {
 				if a == "vandalised" {
 					t.Fatalf("the definition's %s was changed by a handler: %v", c.n.leaf.Name, c.n.leaf.Args)

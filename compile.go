@@ -1,5 +1,7 @@
 package behaviortree
 
+import "github.com/zipbt/behaviortree/kind"
+
 // This file holds the compiler: it lays a definition out as a transition
 // table of positions, one per place in the tree.
 //
@@ -27,7 +29,7 @@ type program[L any] struct {
 
 // place is one place in a compiled definition.
 type place[L any] struct {
-	kind     Kind
+	kind     kind.Kind
 	index    int32    // index in parent.children
 	id       int32    // preorder number
 	n        int32    // RepeatN's count
@@ -86,9 +88,9 @@ func compile[L any](root *node[L]) *program[L] {
 	for i := len(prog.all) - 1; i >= 0; i-- {
 		p := &prog.all[i]
 		switch {
-		case len(p.children) == 0, p.kind == KindRandom, p.kind == KindRandomWeighted, p.kind == KindCustom, kinds[p.kind].frontier:
+		case len(p.children) == 0, p.kind == kind.Random, p.kind == kind.RandomWeighted, p.kind == kind.Custom, kinds[p.kind].frontier:
 			// Leaves of every kind stop a descent (only the stepped engine
-			// runs those that are not KindLeaf: Start refuses them).
+			// runs those that are not kind.Leaf: Start refuses them).
 			p.enter = p
 		default:
 			p.enter = p.children[0].enter
@@ -138,45 +140,45 @@ func (p *place[L]) ended(ok bool) move[L] {
 	}
 	up := par.up[0]
 	switch par.kind {
-	case KindSequence:
+	case kind.Sequence:
 		if ok && p.next != nil {
 			return move[L]{to: p.next}
 		}
 		if ok {
 			up = par.up[1]
 		}
-	case KindSelect:
+	case kind.Select:
 		if !ok && p.next != nil {
 			return move[L]{to: p.next}
 		}
 		if ok {
 			up = par.up[1]
 		}
-	case KindRepeatUntilFail:
+	case kind.RepeatUntilFail:
 		if ok {
 			return move[L]{to: p}
 		}
 		up = par.up[1]
-	case KindRepeatUntilSucceed:
+	case kind.RepeatUntilSucceed:
 		if !ok {
 			return move[L]{to: p}
 		}
 		up = par.up[1]
-	case KindRepeatN:
+	case kind.RepeatN:
 		return move[L]{to: p, kind: moveRepeat, ok: ok}
-	case KindCustom:
+	case kind.Custom:
 		return move[L]{to: p, kind: moveCustom, ok: ok}
-	case KindParallel, KindRace, KindThreshold:
+	case kind.Parallel, kind.Race, kind.Threshold:
 		return move[L]{to: p, kind: moveParallel, ok: ok}
-	case KindAlwaysSucceed:
+	case kind.AlwaysSucceed:
 		up = par.up[1]
-	case KindAlwaysFail:
+	case kind.AlwaysFail:
 		// up[0]
-	case KindNegate:
+	case kind.Negate:
 		if !ok {
 			up = par.up[1]
 		}
-	default: // KindRandom, KindRandomWeighted: the chosen child's outcome is the node's
+	default: // kind.Random, kind.RandomWeighted: the chosen child's outcome is the node's
 		if ok {
 			up = par.up[1]
 		}

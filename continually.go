@@ -1,5 +1,7 @@
 package behaviortree
 
+import "github.com/zipbt/behaviortree/kind"
+
 // This file holds the repeating decorators of the Value/Succeed/Fail
 // style: RepeatUntilFail (the seed documentation's Continually, which
 // names the file), RepeatUntilSucceed and RepeatN. The stepped style's
@@ -16,7 +18,7 @@ package behaviortree
 // is [Repeat], which fails when the child fails (AlwaysSucceed(Repeat(c))
 // never fails).
 func RepeatUntilFail[L any](child Node[L]) Node[L] {
-	return mustBuild(KindRepeatUntilFail, Params{}, []Node[L]{child})
+	return mustBuild(kind.RepeatUntilFail, kind.Params{}, []Node[L]{child})
 }
 
 // RepeatUntilSucceed returns a decorator that restarts its child each time the
@@ -28,7 +30,7 @@ func RepeatUntilFail[L any](child Node[L]) Node[L] {
 // Value/Succeed/Fail only ([NewStepped] refuses it); [Retry] is the same
 // rule in a stepped tree.
 func RepeatUntilSucceed[L any](child Node[L]) Node[L] {
-	return mustBuild(KindRepeatUntilSucceed, Params{}, []Node[L]{child})
+	return mustBuild(kind.RepeatUntilSucceed, kind.Params{}, []Node[L]{child})
 }
 
 // RepeatN returns a decorator that runs its child n times, whatever the
@@ -43,5 +45,5 @@ func RepeatUntilSucceed[L any](child Node[L]) Node[L] {
 // Value/Succeed/Fail only ([NewStepped] refuses it); the stepped counterpart
 // is [RepeatCount], which counts n successes and fails when the child fails.
 func RepeatN[L any](n int, child Node[L]) Node[L] {
-	return mustBuild(KindRepeatN, Params{N: n}, []Node[L]{child})
+	return mustBuild(kind.RepeatN, kind.Params{N: n}, []Node[L]{child})
 }

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"fmt"
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 	"math/rand/v2"
 	"reflect"
 
@@ -32,7 +33,7 @@ func CustomNode[L any](t custom.Traversal, children ...Node[L]) Node[L] {
 	if t == nil {
 		panic("behaviortree.CustomNode: nil Traversal")
 	}
-	nd := mustBuild(KindCustom, Params{}, children)
+	nd := mustBuild(kind.Custom, kind.Params{}, children)
 	nd.n.custom = t
 	nd.n.hasCust = true
 	return nd

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // TimeData is what a tick passes to every leaf (FluentBehaviourTree's
@@ -100,7 +101,7 @@ func (s State) Status() Status {
 // It runs on the stepped engine only. It panics when a child is the zero
 // Node.
 func ReactiveSequence[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindReactiveSequence, Params{}, children)
+	return mustBuild(kind.ReactiveSequence, kind.Params{}, children)
 }
 
 // ReactiveSelect is [ReactiveSequence]'s mirror image (FluentBehaviourTree's
@@ -108,7 +109,7 @@ func ReactiveSequence[L any](children ...Node[L]) Node[L] {
 // or is running decides, and it fails when every child fails, and at once
 // when it has no children.
 func ReactiveSelect[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindReactiveSelect, Params{}, children)
+	return mustBuild(kind.ReactiveSelect, kind.Params{}, children)
 }
 
 // ReactiveParallel returns FluentBehaviourTree's Parallel(failN,
@@ -121,7 +122,7 @@ func ReactiveSelect[L any](children ...Node[L]) Node[L] {
 // runs on the stepped engine only. It panics when a child is the zero
 // Node.
 func ReactiveParallel[L any](failN, succeedN int, children ...Node[L]) Node[L] {
-	return mustBuild(KindReactiveParallel, Params{Success: succeedN, Failure: failN}, children)
+	return mustBuild(kind.ReactiveParallel, kind.Params{Success: succeedN, Failure: failN}, children)
 }
 
 // EmptyInverter returns FluentBehaviourTree's Inverter without a child,
@@ -129,7 +130,7 @@ func ReactiveParallel[L any](failN, succeedN int, children ...Node[L]) Node[L] {
 // [ErrEmptyInverter] (the version stepped stays as it was). An Inverter
 // with its child is a [Negate].
 func EmptyInverter[L any]() Node[L] {
-	return mustBuild[L](KindEmptyInverter, Params{}, nil)
+	return mustBuild[L](kind.EmptyInverter, kind.Params{}, nil)
 }
 
 // The exception classes of FluentBehaviourTree's errors, as
@@ -194,7 +195,7 @@ func markPure[L any](p *sprogram[L]) {
 	has := false
 	for i := range p.nodes {
 		k := p.nodes[i].kind
-		has = has || k == KindReactiveSequence || k == KindReactiveSelect || k == KindReactiveParallel
+		has = has || k == kind.ReactiveSequence || k == kind.ReactiveSelect || k == kind.ReactiveParallel
 	}
 	if !has {
 		return

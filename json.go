@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/zipbt/behaviortree/internal/jsonscan"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // DefinitionError reports a JSON definition that is not a valid tree, or
@@ -60,7 +61,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 	// open writes a leaf whole, or an inner node's header and pushes it.
 	open := func(nd *node[L]) error {
 		nesting := 2 * len(stack) // of the arrays and objects around nd
-		if nd.kind == KindLeaf {
+		if nd.kind == kind.Leaf {
 			b, err := json.Marshal(nd.leaf)
 			switch {
 			case err != nil:
@@ -74,7 +75,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 			return nil
 		}
 		switch {
-		case nd.kind == KindCustom:
+		case nd.kind == kind.Custom:
 			return fail(fmt.Sprintf("custom node %T has no JSON form", nd.custom), nil)
 		case !kinds[nd.kind].elixir:
 			return fail(fmt.Sprintf("%s node has no JSON form", nd.kind), nil)
@@ -124,7 +125,7 @@ func (n Node[L]) MarshalJSON() ([]byte, error) {
 		if err := open(child); err != nil {
 			return nil, err
 		}
-		if child.kind == KindLeaf {
+		if child.kind == kind.Leaf {
 			path = path[:len(path)-1]
 		}
 	}
@@ -153,7 +154,7 @@ func (n *Node[L]) UnmarshalJSON(data []byte) error {
 //
 //   - a leaf is the JSON of its value, which must not be null;
 //   - an inner node is an object {"type": T, "children": [C, ...]}, where T
-//     is its kind's name ([Kind.String]; "continually" is read as
+//     is its kind's name ([kind.Kind.String]; "continually" is read as
 //     "repeat_until_fail") and each C is a node, with "n": N for repeat_n
 //     and "weights": [W, ...] (one weight per child) for random_weighted.
 //     Its keys may come in any order, each once, and no other key.
@@ -234,9 +235,9 @@ type header struct {
 	children jsonscan.Token // the start of the value of "children"
 	unknown  jsonscan.Token // the first other key
 	dup      string         // the first of "n" and "weights" seen twice
-	kind     Kind           // the kind "type" names, once known
+	kind     kind.Kind      // the kind "type" names, once known
 	known    bool
-	params   Params // the parameters, once read
+	params   kind.Params // the parameters, once read
 	// haveParams is set once params are read: when the object is read
 	// whole, or when the keys before "children" hold them.
 	haveParams bool
@@ -244,8 +245,8 @@ type header struct {
 
 // hasParam reports whether the keys read so far hold kind's parameter, if
 // it takes one.
-func (h *header) hasParam(kind Kind) bool {
-	switch kinds[kind].param {
+func (h *header) hasParam(knd kind.Kind) bool {
+	switch kinds[knd].param {
 	case paramN:
 		return h.n.Kind != jsonscan.None
 	case paramWeights:
@@ -391,11 +392,11 @@ func (p *parser[L]) endObject(end int) error {
 		p.frames = p.frames[:len(p.frames)-1]
 		return p.readLeaf(i, start, end)
 	}
-	kind, params, msg := p.readHeader(&f.header, true, len(p.built)-f.base)
+	knd, params, msg := p.readHeader(&f.header, true, len(p.built)-f.base)
 	if msg != "" {
 		return p.frameError(msg, nil)
 	}
-	nd := build(kind, params, p.built[f.base:])
+	nd := build(knd, params, p.built[f.base:])
 	if nd.n == nil {
 		return p.frameError(errTooBig.Error(), nil)
 	}
@@ -411,28 +412,28 @@ func (p *parser[L]) endObject(end int) error {
 // is wrong. Until the object is read whole (final false), it checks only
 // what the keys read so far say; then it checks the node whole, with its
 // number of children.
-func (p *parser[L]) readHeader(h *header, final bool, children int) (Kind, Params, string) {
-	kind, msg := p.headerKind(h)
+func (p *parser[L]) readHeader(h *header, final bool, children int) (kind.Kind, kind.Params, string) {
+	knd, msg := p.headerKind(h)
 	if msg == "" {
-		msg = p.headerFields(h, kinds[kind].param)
+		msg = p.headerFields(h, kinds[knd].param)
 	}
 	if msg == "" && final {
 		msg = p.headerChildren(h)
 	}
 	if msg == "" && !h.haveParams {
-		h.params, msg = p.headerParams(h, kind, final)
-		h.haveParams = msg == "" && (final || h.hasParam(kind))
+		h.params, msg = p.headerParams(h, knd, final)
+		h.haveParams = msg == "" && (final || h.hasParam(knd))
 	}
 	if msg == "" && final {
-		if err := kind.check(h.params, children); err != nil {
+		if err := checkKind(knd, h.params, children); err != nil {
 			msg = err.Error()
 		}
 	}
-	return kind, h.params, msg
+	return knd, h.params, msg
 }
 
 // headerKind returns the kind that "type" names.
-func (p *parser[L]) headerKind(h *header) (Kind, string) {
+func (p *parser[L]) headerKind(h *header) (kind.Kind, string) {
 	if h.known {
 		return h.kind, ""
 	}
@@ -444,18 +445,18 @@ func (p *parser[L]) headerKind(h *header) (Kind, string) {
 		return 0, "type must be a string, got " + h.typ.Kind.Noun()
 	}
 	if h.typ.Simple { // no escape to resolve: look it up without a copy
-		if kind, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
-			h.kind, h.known = kind, true
-			return kind, ""
+		if knd, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
+			h.kind, h.known = knd, true
+			return knd, ""
 		}
 	}
 	name := jsonscan.DecodeString(p.s.Data, h.typ)
-	kind, ok := kindByName[name]
+	knd, ok := kindByName[name]
 	if !ok {
 		return 0, "unknown type " + quoteInput(name)
 	}
-	h.kind, h.known = kind, true
-	return kind, ""
+	h.kind, h.known = knd, true
+	return knd, ""
 }
 
 // typeName returns the type as written, for messages.
@@ -491,10 +492,10 @@ func (p *parser[L]) headerChildren(h *header) string {
 // headerParams reads the parameter that kind takes, if any: "n" or
 // "weights". Until the object is read whole (final false), a missing one
 // is no error.
-func (p *parser[L]) headerParams(h *header, kind Kind, final bool) (Params, string) {
-	var params Params
-	name := kinds[kind].name
-	switch kinds[kind].param {
+func (p *parser[L]) headerParams(h *header, knd kind.Kind, final bool) (kind.Params, string) {
+	var params kind.Params
+	name := knd.String()
+	switch kinds[knd].param {
 	case paramN:
 		if h.n.Kind == jsonscan.None {
 			if final {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // FuzzParseJSONStrict feeds arbitrary text to ParseJSON, with string leaves
@@ -213,20 +214,20 @@ func refNode(v any) (bt.Node[string], error) {
 	}
 	obj := v.(map[string]any)
 	name, _ := obj["type"].(string)
-	kinds := map[string]bt.Kind{"select": bt.KindSelect, "sequence": bt.KindSequence, "repeat_until_fail": bt.KindRepeatUntilFail,
-		"continually": bt.KindRepeatUntilFail, "repeat_until_succeed": bt.KindRepeatUntilSucceed, "repeat_n": bt.KindRepeatN,
-		"random": bt.KindRandom, "random_weighted": bt.KindRandomWeighted, "always_succeed": bt.KindAlwaysSucceed,
-		"always_fail": bt.KindAlwaysFail, "negate": bt.KindNegate}
-	kind, ok := kinds[name]
+	kinds := map[string]kind.Kind{"select": kind.Select, "sequence": kind.Sequence, "repeat_until_fail": kind.RepeatUntilFail,
+		"continually": kind.RepeatUntilFail, "repeat_until_succeed": kind.RepeatUntilSucceed, "repeat_n": kind.RepeatN,
+		"random": kind.Random, "random_weighted": kind.RandomWeighted, "always_succeed": kind.AlwaysSucceed,
+		"always_fail": kind.AlwaysFail, "negate": kind.Negate}
+	knd, ok := kinds[name]
 	if !ok {
 		return zero, errors.New("unknown type")
 	}
-	var p bt.Params
+	var p kind.Params
 	for key, val := range obj {
 		switch key {
 		case "type", "children":
 		case "n":
-			if kind != bt.KindRepeatN {
+			if knd != kind.RepeatN {
 				return zero, errors.New("n")
 			}
 			num, _ := val.(json.Number)
@@ -237,7 +238,7 @@ func refNode(v any) (bt.Node[string], error) {
 			p.N = x
 		case "weights":
 			ws, ok := val.([]any)
-			if kind != bt.KindRandomWeighted || !ok {
+			if knd != kind.RandomWeighted || !ok {
 				return zero, errors.New("weights")
 			}
 			for _, w := range ws {
@@ -252,7 +253,7 @@ func refNode(v any) (bt.Node[string], error) {
 			return zero, errors.New("unknown field")
 		}
 	}
-	if kind == bt.KindRepeatN && obj["n"] == nil || kind == bt.KindRandomWeighted && obj["weights"] == nil {
+	if knd == kind.RepeatN && obj["n"] == nil || knd == kind.RandomWeighted && obj["weights"] == nil {
 		return zero, errors.New("missing parameter")
 	}
 	kids, ok := obj["children"].([]any)
@@ -267,14 +268,14 @@ func refNode(v any) (bt.Node[string], error) {
 		}
 		children = append(children, c)
 	}
-	return bt.Build(kind, p, children...)
+	return bt.Build(knd, p, children...)
 }
 
 // leafValues returns the values of n's action leaves, left to right.
 func leafValues[L any](n bt.Node[L]) []L {
 	var out []L
 	for c := range n.Preorder() {
-		if v, ok := c.Leaf(); ok && c.Kind() == bt.KindLeaf {
+		if v, ok := c.Leaf(); ok && c.Kind() == kind.Leaf {
 			out = append(out, v)
 		}
 	}

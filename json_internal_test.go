@@ -1,6 +1,9 @@
 package behaviortree
 
-import "testing"
+import (
+	"github.com/zipbt/behaviortree/kind"
+	"testing"
+)
 
 // TestMarshalRefusesKindsOutsideTheElixirForm marks a kind as outside the
 // Elixir JSON form, as the table does for kinds added later, and checks
@@ -8,15 +11,15 @@ import "testing"
 // know its name.
 func TestMarshalRefusesKindsOutsideTheElixirForm(t *testing.T) {
 	def := Sequence(Leaf("a"), Select(Leaf("b"), Negate(Leaf("c"))))
-	saved := kinds[KindNegate]
-	kinds[KindNegate].elixir = false
-	defer func() { kinds[KindNegate] = saved }()
+	saved := kinds[kind.Negate]
+	kinds[kind.Negate].elixir = false
+	defer func() { kinds[kind.Negate] = saved }()
 	_, err := def.MarshalJSON()
 	if err == nil || err.Error() != "behaviortree: children[1].children[1]: negate node has no JSON form" {
 		t.Errorf("got %v", err)
 	}
 	for name, k := range kindByName {
-		if !kinds[k].elixir && k != KindNegate {
+		if !kinds[k].elixir && k != kind.Negate {
 			t.Errorf("ParseJSON reads %q, a kind outside the Elixir form", name)
 		}
 	}

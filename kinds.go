@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file is the table of node kinds: for every kind, its names (Elixir
@@ -19,48 +20,8 @@ import (
 // here plus its runtime rule (for the Value/Succeed/Fail traversal, in
 // [place.ended] in compile.go).
 
-// Kind says what a [Node] is. Its String form is the node's type name in the
-// Elixir library and in JSON definitions ("select", "repeat_until_fail", ...).
-type Kind uint8
-
-// The kinds of node. KindCustom is a user's node built with [CustomNode].
-const (
-	KindLeaf Kind = iota
-	KindSelect
-	KindSequence
-	KindRepeatUntilFail // RepeatUntilFail (the seed documentation's Continually)
-	KindRepeatUntilSucceed
-	KindRepeatN
-	KindRandom
-	KindRandomWeighted
-	KindAlwaysSucceed
-	KindAlwaysFail
-	KindNegate
-	KindCustom
-	// The kinds below run only on the stepped engine ([NewStepped]); they
-	// have no Elixir JSON form and [Start] refuses them.
-	KindRoot      // Mistreevous root: Root
-	KindCondition // a leaf asking a question: Condition
-	KindWait      // a leaf that waits: Wait, WaitRange, WaitForever
-	KindParallel  // Parallel
-	KindRace      // Race
-	KindAll       // All
-	KindLotto     // Lotto
-	KindRepeat    // Repeat, RepeatCount, RepeatRange
-	KindRetry     // Retry, RetryCount, RetryRange
-	// KindThreshold runs all its children at once in the Value/Succeed/Fail
-	// style (Threshold); so do KindParallel and KindRace there, as its
-	// presets.
-	KindThreshold
-	// The kinds below are FluentBehaviourTree's nodes (fluent.go), which
-	// keep nothing between steps. They run only on the stepped engine and
-	// take any number of children, none included.
-	KindReactiveSequence // ReactiveSequence: Fluent's Sequence
-	KindReactiveSelect   // ReactiveSelect: Fluent's Selector
-	KindReactiveParallel // ReactiveParallel: Fluent's Parallel(fail, succeed)
-	KindEmptyInverter    // EmptyInverter: Fluent's Inverter without a child
-	numKinds
-)
+// numKinds is the number of kinds: the table below has a row for each.
+const numKinds = kind.EmptyInverter + 1
 
 // arity is how many children a kind takes, and param the parameter a kind
 // may take besides its children. Their values are package internal/hook's,
@@ -87,7 +48,6 @@ const (
 
 // kindInfo is one entry of the table of kinds.
 type kindInfo struct {
-	name   string // in String and Kind.String; in the Elixir JSON form, if elixir
 	alias  string // another Elixir JSON name read as this kind, or ""
 	elixir bool   // the kind is in the Elixir JSON form (ParseJSON, Node.MarshalJSON)
 	ctor   string // the Go constructor, for its panics
@@ -164,7 +124,7 @@ func dashed(l look) look {
 }
 
 // lookOf returns how a node of kind k is drawn.
-func lookOf(k Kind) look {
+func lookOf(k kind.Kind) look {
 	if k < numKinds && kinds[k].look.dot != "" {
 		return kinds[k].look
 	}
@@ -172,40 +132,13 @@ func lookOf(k Kind) look {
 }
 
 // kinds is the table of node kinds, indexed by Kind.
-var kinds = [numKinds]kindInfo{
-	KindLeaf:               {name: "leaf", ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction, pure: true},
-	KindSelect:             {name: "select", elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
-	KindSequence:           {name: "sequence", elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
-	KindRepeatUntilFail:    {name: "repeat_until_fail", alias: "continually", elixir: true, ctor: "RepeatUntilFail", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
-	KindRepeatUntilSucceed: {name: "repeat_until_succeed", elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator},
-	KindRepeatN:            {name: "repeat_n", elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
-	KindRandom:             {name: "random", elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},
-	KindRandomWeighted:     {name: "random_weighted", elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom},
-	KindAlwaysSucceed:      {name: "always_succeed", elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator, pure: true},
-	KindAlwaysFail:         {name: "always_fail", elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator, pure: true},
-	KindNegate:             {name: "negate", elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator, pure: true},
-	KindCustom:             {name: "custom", ctor: "CustomNode", arity: someChildren, look: lookCustom},
-	KindRoot:               {name: "root", ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot, pure: true},
-	KindCondition:          {name: "condition", ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition, pure: true},
-	KindWait:               {name: "wait", ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait, bound: "duration"},
-	KindParallel:           {name: "parallel", ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel},
-	KindRace:               {name: "race", ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel},
-	KindAll:                {name: "all", ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel},
-	KindLotto:              {name: "lotto", ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom},
-	KindRepeat:             {name: "repeat", ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator, bound: "iterations"},
-	KindRetry:              {name: "retry", ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator, bound: "attempts"},
-	KindThreshold:          {name: "threshold", ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold},
-	KindReactiveSequence:   {name: "reactive_sequence", ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence), pure: true},
-	KindReactiveSelect:     {name: "reactive_select", ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect), pure: true},
-	KindReactiveParallel:   {name: "reactive_parallel", ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel), pure: true},
-	KindEmptyInverter:      {name: "empty_inverter", ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator), pure: true},
-}
+var kinds = [numKinds]kindInfo{kind.Leaf: {ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction, pure: true}, kind.Select: {elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect}, kind.Sequence: {elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence}, kind.RepeatUntilFail: {alias: "continually", elixir: true, ctor: "RepeatUntilFail", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator}, kind.RepeatUntilSucceed: {elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator}, kind.RepeatN: {elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator}, kind.Random: {elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom}, kind.RandomWeighted: {elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom}, kind.AlwaysSucceed: {elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator, pure: true}, kind.AlwaysFail: {elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator, pure: true}, kind.Negate: {elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator, pure: true}, kind.Custom: {ctor: "CustomNode", arity: someChildren, look: lookCustom}, kind.Root: {ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot, pure: true}, kind.Condition: {ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition, pure: true}, kind.Wait: {ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait, bound: "duration"}, kind.Parallel: {ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel}, kind.Race: {ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel}, kind.All: {ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel}, kind.Lotto: {ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom}, kind.Repeat: {ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator, bound: "iterations"}, kind.Retry: {ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator, bound: "attempts"}, kind.Threshold: {ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold}, kind.ReactiveSequence: {ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence), pure: true}, kind.ReactiveSelect: {ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect), pure: true}, kind.ReactiveParallel: {ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel), pure: true}, kind.EmptyInverter: {ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator), pure: true}}
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
 // ("branch" is not a kind: the reader expands it).
-var kindByMistreevous = func() map[string]Kind {
-	m := make(map[string]Kind)
-	for k := Kind(0); k < numKinds; k++ {
+var kindByMistreevous = func() map[string]kind.Kind {
+	m := make(map[string]kind.Kind)
+	for k := kind.Kind(0); k < numKinds; k++ {
 		if n := kinds[k].mistreevous; n != "" {
 			m[n] = k
 		}
@@ -214,28 +147,19 @@ var kindByMistreevous = func() map[string]Kind {
 }()
 
 // kindByName maps the Elixir JSON names of inner kinds to their kinds.
-var kindByName = func() map[string]Kind {
-	m := make(map[string]Kind)
-	for k := KindLeaf + 1; k < numKinds; k++ {
+var kindByName = func() map[string]kind.Kind {
+	m := make(map[string]kind.Kind)
+	for k := kind.Leaf + 1; k < numKinds; k++ {
 		if !kinds[k].elixir {
 			continue
 		}
-		m[kinds[k].name] = k
+		m[k.String()] = k
 		if a := kinds[k].alias; a != "" {
 			m[a] = k
 		}
 	}
 	return m
 }()
-
-// String returns the kind's name as the Elixir library and JSON definitions
-// spell it, for example "repeat_until_fail" for [KindRepeatUntilFail].
-func (k Kind) String() string {
-	if k < numKinds {
-		return kinds[k].name
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
 
 // kindFacts returns the row of kind k that the module's clients read
 // through package internal/hook (hook.Kind): the zero KindFacts for a k
@@ -248,48 +172,6 @@ func kindFacts(k uint8) hook.KindFacts {
 	return hook.KindFacts{MDSL: info.mdsl, Mistreevous: info.mistreevous, Arity: info.arity, Param: info.param, Carries: info.carries, Stepped: info.stepped, Bound: info.bound}
 }
 
-// Bound says whether a Repeat or Retry has a count, or a Wait a duration,
-// and whether it is fixed or drawn from a range.
-type Bound uint8
-
-// The bounds.
-const (
-	Unbounded Bound = iota // forever: no count, no duration
-	Fixed                  // Params.Min exactly
-	Ranged                 // drawn from [Params.Min, Params.Max] at each start
-)
-
-// Params are what a node has besides its kind and children: the fields that
-// its kind takes, and zero values for the others.
-type Params struct {
-	// N is RepeatN's count: 2 to 2,147,483,647.
-	N int
-	// Weights are RandomWeighted's weights, one per child, each at least 1,
-	// adding up to at most 2,147,483,647.
-	//
-	// For a Lotto they are optional: nil gives every child one ticket;
-	// otherwise one weight per child, each 0 or more (0 counts as 1, as in
-	// Mistreevous), adding up to at most 2,147,483,647.
-	Weights []int
-	// Bound says whether a Repeat (its iterations), Retry (its attempts) or
-	// Wait (its duration in milliseconds) has a count: Unbounded (repeat,
-	// retry or wait forever), Fixed (Min), or Ranged (a value drawn from
-	// [Min, Max] each time the node starts). Min and Max are 0 to
-	// 2,147,483,647, and Min <= Max when Ranged.
-	Bound    Bound
-	Min, Max int
-	// Success and Failure are a Threshold's counts: it succeeds once
-	// Success children have succeeded, and fails once Failure children have
-	// failed or success can no longer be reached. A negative count means
-	// "all but k": -1 is every child, -2 all but one. Both resolve to 1 to
-	// the number of children.
-	//
-	// For a ReactiveParallel they are FluentBehaviourTree's
-	// numRequiredToSucceed and numRequiredToFail, counted within one step:
-	// any values, a count of 0 or less switching that outcome off.
-	Success, Failure int
-}
-
 // Limits on parameters, the same on 32- and 64-bit platforms.
 const (
 	maxRepeat      = 1<<31 - 1 // RepeatN's largest count
@@ -300,15 +182,15 @@ const (
 // params p and the given number of children, or nil. Its messages are the
 // ones that constructors panic with and that JSON reading reports with the
 // node's path.
-func (k Kind) check(p Params, children int) error {
+func checkKind(k kind.Kind, p kind.Params, children int) error {
 	info := kinds[k]
 	switch {
 	case info.arity == noChildren && children != 0:
-		return fmt.Errorf("%s takes no children, got %d", info.name, children)
+		return fmt.Errorf("%s takes no children, got %d", k.String(), children)
 	case info.arity == oneChild && children != 1:
-		return fmt.Errorf("%s needs exactly 1 child, got %d", info.name, children)
+		return fmt.Errorf("%s needs exactly 1 child, got %d", k.String(), children)
 	case info.arity == someChildren && children == 0:
-		return fmt.Errorf("%s needs at least one child, got none", info.name)
+		return fmt.Errorf("%s needs at least one child, got none", k.String())
 	}
 	switch info.param {
 	case paramN:
@@ -318,7 +200,7 @@ func (k Kind) check(p Params, children int) error {
 	case paramLotto:
 		return checkLottoWeights(p.Weights, children)
 	case paramBound:
-		return checkBound(info.name, info.bound, p)
+		return checkBound(k.String(), info.bound, p)
 	case paramThreshold:
 		_, _, err := thresholds(p, children)
 		return err
@@ -330,7 +212,7 @@ func (k Kind) check(p Params, children int) error {
 // children, with negative counts read as "all but k" (-1 is n, -2 is n-1),
 // as BehaviorTree.CPP's Parallel reads them; or an error unless both are 1
 // to n.
-func thresholds(p Params, n int) (success, failure int, err error) {
+func thresholds(p kind.Params, n int) (success, failure int, err error) {
 	success, failure = p.Success, p.Failure
 	if success < 0 {
 		success += n + 1
@@ -371,16 +253,16 @@ func checkLottoWeights(ws []int, children int) error {
 
 // checkBound checks the count of a Repeat or Retry, or a Wait's duration,
 // named what in messages.
-func checkBound(name, what string, p Params) error {
+func checkBound(name, what string, p kind.Params) error {
 	switch p.Bound {
-	case Unbounded:
+	case kind.Unbounded:
 		return nil
-	case Fixed:
+	case kind.Fixed:
 		if p.Min < 0 || p.Min > maxRepeat {
 			return fmt.Errorf("%s: %s must be 0 to %d, got %d", name, what, maxRepeat, p.Min)
 		}
 		return nil
-	case Ranged:
+	case kind.Ranged:
 		if p.Min < 0 || p.Min > maxRepeat || p.Max < 0 || p.Max > maxRepeat {
 			return fmt.Errorf("%s: %s must be 0 to %d, got [%d,%d]", name, what, maxRepeat, p.Min, p.Max)
 		}
@@ -422,20 +304,20 @@ func checkWeights(ws []int, children int) error {
 }
 
 // Build returns a node of kind k with params p over children: the
-// constructor of k called with them (Select for KindSelect, RepeatN with
-// p.N for KindRepeatN, and so on). Fields of p that k does not take are
+// constructor of k called with them (Select for kind.Select, RepeatN with
+// p.N for kind.RepeatN, and so on). Fields of p that k does not take are
 // ignored. It is how code that handles every kind at once (readers,
 // generators, shrinkers) makes nodes; where the kind is known, call its
 // constructor.
 //
 // Build returns an error for a wrong number of children, a parameter out
-// of range, a zero child, and for KindLeaf and KindCustom, which have their
+// of range, a zero child, and for kind.Leaf and kind.Custom, which have their
 // own constructors ([Leaf], [CustomNode]).
-func Build[L any](k Kind, p Params, children ...Node[L]) (Node[L], error) {
-	if k >= numKinds || kinds[k].carries || k == KindCustom {
+func Build[L any](k kind.Kind, p kind.Params, children ...Node[L]) (Node[L], error) {
+	if k >= numKinds || kinds[k].carries || k == kind.Custom {
 		return Node[L]{}, fmt.Errorf("behaviortree.Build: cannot build a %s node; use its constructor", k)
 	}
-	if err := k.check(p, len(children)); err != nil {
+	if err := checkKind(k, p, len(children)); err != nil {
 		return Node[L]{}, fmt.Errorf("behaviortree.Build: %w", err)
 	}
 	for i, c := range children {
@@ -445,7 +327,7 @@ func Build[L any](k Kind, p Params, children ...Node[L]) (Node[L], error) {
 	}
 	nd := build(k, p, children)
 	if nd.n == nil {
-		return nd, fmt.Errorf("behaviortree.Build: %s: %w", kinds[k].name, errTooBig)
+		return nd, fmt.Errorf("behaviortree.Build: %s: %w", k.String(), errTooBig)
 	}
 	return nd, nil
 }
@@ -455,7 +337,7 @@ var errTooBig = fmt.Errorf("the tree would have more than %d places", maxNodes)
 
 // build makes a node of kind k whose params and children were checked. It
 // returns the zero Node for a definition of more than maxNodes places.
-func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
+func build[L any](k kind.Kind, p kind.Params, children []Node[L]) Node[L] {
 	nd := inner(k, children)
 	if nd.n == nil {
 		return nd
@@ -471,10 +353,10 @@ func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
 		}
 	case paramBound:
 		nd.n.bound, nd.n.min, nd.n.max = p.Bound, p.Min, p.Max
-		if p.Bound == Fixed {
+		if p.Bound == kind.Fixed {
 			nd.n.max = p.Min
 		}
-		nd.n.random = nd.n.random || p.Bound == Ranged
+		nd.n.random = nd.n.random || p.Bound == kind.Ranged
 	case paramThreshold, paramCounts:
 		nd.n.success, nd.n.failure = p.Success, p.Failure
 	}
@@ -483,7 +365,7 @@ func build[L any](k Kind, p Params, children []Node[L]) Node[L] {
 
 // mustBuild is build for constructors: it panics with the table's message,
 // qualified by the constructor's name, when params or children are wrong.
-func mustBuild[L any](k Kind, p Params, children []Node[L]) Node[L] {
+func mustBuild[L any](k kind.Kind, p kind.Params, children []Node[L]) Node[L] {
 	ctor := kinds[k].ctor
 	if len(children) == 0 && kinds[k].arity == someChildren {
 		panic("behaviortree." + ctor + ": no children")
@@ -496,7 +378,7 @@ func mustBuild[L any](k Kind, p Params, children []Node[L]) Node[L] {
 			panic(fmt.Sprintf("behaviortree.%s: child %d is the zero Node", ctor, i))
 		}
 	}
-	if err := k.check(p, len(children)); err != nil {
+	if err := checkKind(k, p, len(children)); err != nil {
 		panic("behaviortree." + ctor + ": " + err.Error())
 	}
 	nd := build(k, p, children)
@@ -508,24 +390,24 @@ func mustBuild[L any](k Kind, p Params, children []Node[L]) Node[L] {
 
 // Params returns n's parameters: its count for a RepeatN, its weights (a
 // new slice) for a RandomWeighted, and the zero Params for other kinds.
-func (n Node[L]) Params() Params {
+func (n Node[L]) Params() kind.Params {
 	nd := n.must("Params")
 	switch kinds[nd.kind].param {
 	case paramN:
-		return Params{N: nd.n}
+		return kind.Params{N: nd.n}
 	case paramWeights:
-		return Params{Weights: append([]int(nil), nd.weights...)}
+		return kind.Params{Weights: append([]int(nil), nd.weights...)}
 	case paramLotto:
 		if nd.weights == nil {
-			return Params{}
+			return kind.Params{}
 		}
-		return Params{Weights: append([]int(nil), nd.weights...)}
+		return kind.Params{Weights: append([]int(nil), nd.weights...)}
 	case paramBound:
-		return Params{Bound: nd.bound, Min: nd.min, Max: nd.max}
+		return kind.Params{Bound: nd.bound, Min: nd.min, Max: nd.max}
 	case paramThreshold, paramCounts:
-		return Params{Success: nd.success, Failure: nd.failure}
+		return kind.Params{Success: nd.success, Failure: nd.failure}
 	}
-	return Params{}
+	return kind.Params{}
 }
 
 // appendParams appends how nd's parameters print in String: "[2]" for a
@@ -551,11 +433,11 @@ func (nd *node[L]) appendParams(b *strings.Builder) {
 		b.WriteByte(']')
 	case paramBound:
 		switch nd.bound {
-		case Fixed:
+		case kind.Fixed:
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(nd.min))
 			b.WriteByte(']')
-		case Ranged:
+		case kind.Ranged:
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(nd.min))
 			b.WriteByte(',')

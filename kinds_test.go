@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // TestKindFacts checks the rows that the module's clients read through
@@ -12,7 +13,7 @@ import (
 // row.
 func TestKindFacts(t *testing.T) {
 	for i := range 256 {
-		k := Kind(i)
+		k := kind.Kind(i)
 		f := hook.Kind(uint8(i))
 		if k >= numKinds {
 			if f != (hook.KindFacts{}) {

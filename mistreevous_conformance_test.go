@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"os"
 	"reflect"
 	"testing"
@@ -169,7 +170,7 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 		}
 		want := c.Nodes[i]
 		got := []any{kinds[info.Kind].mistreevous, float64(info.Parent), info.Name}
-		if info.Kind == KindLeaf {
+		if info.Kind == kind.Leaf {
 			got[0] = "action"
 		}
 		if !reflect.DeepEqual(got, want) {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Node is a static, immutable behavior tree definition over leaf type L.
@@ -26,13 +27,13 @@ type Node[L any] struct {
 // node is the shared, never-modified body of a Node.
 //
 // Invariants: the kind's entry in the table of kinds (kinds.go) holds:
-// kind == KindLeaf if and only if children is empty, decorators have exactly
-// one child; n >= 2 only for KindRepeatN; for KindRandomWeighted,
+// kind == kind.Leaf if and only if children is empty, decorators have exactly
+// one child; n >= 2 only for kind.RepeatN; for kind.RandomWeighted,
 // len(weights) == len(children), every weight > 0, cumWeights holds their
 // prefix sums and total their sum; size, random and hasCust summarize the
 // subtree and are set once by the constructor.
 type node[L any] struct {
-	kind       Kind
+	kind       kind.Kind
 	leaf       L
 	children   []*node[L]
 	n          int
@@ -49,10 +50,10 @@ type node[L any] struct {
 	prog       atomic.Pointer[program[L]]
 
 	// The fields below serve the stepped engine (stepped.go).
-	bound    Bound     // Repeat, Retry, Wait: Params.Bound
-	min, max int       // Repeat, Retry, Wait: Params.Min, Params.Max (max == min when Fixed)
-	attrs    *attrs[L] // guards and callbacks, or nil
-	stepped  bool      // the subtree has a stepped-only kind or attributes: Start refuses it
+	bound    kind.Bound // Repeat, Retry, Wait: Params.Bound
+	min, max int        // Repeat, Retry, Wait: Params.Min, Params.Max (max == min when Fixed)
+	attrs    *attrs[L]  // guards and callbacks, or nil
+	stepped  bool       // the subtree has a stepped-only kind or attributes: Start refuses it
 	sprog    atomic.Pointer[sprogram[L]]
 
 	// name is the node's name, or "" (package fluent's Builder names every node).
@@ -64,7 +65,7 @@ type node[L any] struct {
 // Both styles run it: the stepped engine as an action, which the agent's
 // Action function does.
 func Leaf[L any](v L) Node[L] {
-	return Node[L]{&node[L]{kind: KindLeaf, leaf: v, size: 1}}
+	return Node[L]{&node[L]{kind: kind.Leaf, leaf: v, size: 1}}
 }
 
 // Leaves returns one [Leaf] per value, in order: a shorthand for the children
@@ -86,7 +87,7 @@ func Leaves[L any](vs ...L) []Node[L] {
 //
 // Both styles run it (Mistreevous's selector, BehaviorTree.CPP's Fallback).
 func Select[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindSelect, Params{}, children)
+	return mustBuild(kind.Select, kind.Params{}, children)
 }
 
 // Sequence returns a node that goes through its children from left to right.
@@ -98,7 +99,7 @@ func Select[L any](children ...Node[L]) Node[L] {
 //
 // Both styles run it.
 func Sequence[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindSequence, Params{}, children)
+	return mustBuild(kind.Sequence, kind.Params{}, children)
 }
 
 // AlwaysSucceed returns a decorator that succeeds when its child ends, whether
@@ -107,7 +108,7 @@ func Sequence[L any](children ...Node[L]) Node[L] {
 //
 // Both styles run it (Mistreevous's succeed).
 func AlwaysSucceed[L any](child Node[L]) Node[L] {
-	return mustBuild(KindAlwaysSucceed, Params{}, []Node[L]{child})
+	return mustBuild(kind.AlwaysSucceed, kind.Params{}, []Node[L]{child})
 }
 
 // AlwaysFail returns a decorator that fails when its child ends, whether the
@@ -116,7 +117,7 @@ func AlwaysSucceed[L any](child Node[L]) Node[L] {
 //
 // Both styles run it (Mistreevous's fail).
 func AlwaysFail[L any](child Node[L]) Node[L] {
-	return mustBuild(KindAlwaysFail, Params{}, []Node[L]{child})
+	return mustBuild(kind.AlwaysFail, kind.Params{}, []Node[L]{child})
 }
 
 // Negate returns a decorator that fails when its child succeeds and succeeds
@@ -125,13 +126,13 @@ func AlwaysFail[L any](child Node[L]) Node[L] {
 //
 // Both styles run it (Mistreevous's flip).
 func Negate[L any](child Node[L]) Node[L] {
-	return mustBuild(KindNegate, Params{}, []Node[L]{child})
+	return mustBuild(kind.Negate, kind.Params{}, []Node[L]{child})
 }
 
 // inner builds an inner node of kind k over children, which are not zero
 // Nodes, summarizing their subtrees. It returns the zero Node when the
 // definition would have more than maxNodes places.
-func inner[L any](k Kind, children []Node[L]) Node[L] {
+func inner[L any](k kind.Kind, children []Node[L]) Node[L] {
 	nd := &node[L]{kind: k, children: make([]*node[L], len(children)), size: 1, random: kinds[k].draws, stepped: kinds[k].stepped, frontier: kinds[k].frontier}
 	for i, c := range children {
 		nd.children[i] = c.n
@@ -161,7 +162,7 @@ func (n Node[L]) Name() string { return n.must("Name").name }
 func (n Node[L]) IsZero() bool { return n.n == nil }
 
 // Kind returns what n is.
-func (n Node[L]) Kind() Kind { return n.must("Kind").kind }
+func (n Node[L]) Kind() kind.Kind { return n.must("Kind").kind }
 
 // Leaf returns n's value and true when n is a leaf that carries one (a
 // [Leaf], which the stepped engine runs as an action, or a [Condition]),

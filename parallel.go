@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"errors"
+	"github.com/zipbt/behaviortree/kind"
 	"iter"
 	"slices"
 )
@@ -42,7 +43,7 @@ import (
 // [Parallel], [Race] and [All], and a Fluent one counts with
 // [ReactiveParallel].
 func Threshold[L any](success, failure int, children ...Node[L]) Node[L] {
-	return mustBuild(KindThreshold, Params{Success: success, Failure: failure}, children)
+	return mustBuild(kind.Threshold, kind.Params{Success: success, Failure: failure}, children)
 }
 
 // parallelNeeds returns the thresholds of a parallel body, need[0] failures
@@ -50,12 +51,12 @@ func Threshold[L any](success, failure int, children ...Node[L]) Node[L] {
 func parallelNeeds[L any](nd *node[L]) [2]int32 {
 	n := len(nd.children)
 	switch nd.kind {
-	case KindParallel:
+	case kind.Parallel:
 		return [2]int32{1, int32(n)}
-	case KindRace:
+	case kind.Race:
 		return [2]int32{int32(n), 1}
-	case KindThreshold:
-		s, f, _ := thresholds(Params{Success: nd.success, Failure: nd.failure}, n) // checked when built
+	case kind.Threshold:
+		s, f, _ := thresholds(kind.Params{Success: nd.success, Failure: nd.failure}, n) // checked when built
 		return [2]int32{int32(f), int32(s)}
 	}
 	return [2]int32{}

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/kind"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
@@ -23,7 +24,7 @@ import (
 // Value/Succeed/Fail only ([NewStepped] refuses it); a stepped tree draws
 // with [Lotto].
 func Random[L any](children ...Node[L]) Node[L] {
-	return mustBuild(KindRandom, Params{}, children)
+	return mustBuild(kind.Random, kind.Params{}, children)
 }
 
 // Weighted is one child of a [RandomWeighted] node with its weight.
@@ -54,7 +55,7 @@ func RandomWeighted[L any](children ...Weighted[L]) Node[L] {
 	for i, c := range children {
 		nodes[i], weights[i] = c.Node, c.Weight
 	}
-	return mustBuild(KindRandomWeighted, Params{Weights: weights}, nodes)
+	return mustBuild(kind.RandomWeighted, kind.Params{Weights: weights}, nodes)
 }
 
 // setWeights sets a RandomWeighted body's checked weights, with their prefix
@@ -74,7 +75,7 @@ func (nd *node[L]) weightOf(i int) int { return nd.weights[i] }
 // pick draws the index of the child a Random or RandomWeighted body enters,
 // and returns the advanced random state with it.
 func pick[L any](r rand.PCG, nd *node[L]) (rand.PCG, int) {
-	if nd.kind == KindRandom {
+	if nd.kind == kind.Random {
 		return r, int(uintN(&r, uint64(len(nd.children))))
 	}
 	// As in Elixir: draw x in [1, total], take the first child whose

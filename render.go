@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"strings"
 )
 
@@ -27,9 +28,9 @@ func (n Node[L]) String() string {
 		nd := top.nd
 		if kinds[nd.kind].arity == noChildren {
 			switch nd.kind {
-			case KindLeaf:
+			case kind.Leaf:
 				fmt.Fprintf(&b, "%v", nd.leaf)
-			case KindCondition: // stepped trees only
+			case kind.Condition: // stepped trees only
 				fmt.Fprintf(&b, "condition(%v)", nd.leaf)
 			default: // a wait: "wait", "wait[500]", "wait[100,900]"
 				b.WriteString(nd.kind.String())
@@ -40,7 +41,7 @@ func (n Node[L]) String() string {
 		}
 		switch {
 		case top.next == 0:
-			if nd.kind == KindCustom {
+			if nd.kind == kind.Custom {
 				fmt.Fprintf(&b, "custom[%T]", nd.custom)
 			} else {
 				b.WriteString(nd.kind.String())

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"bufio"
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"io"
 	"strconv"
 	"strings"
@@ -34,14 +35,14 @@ type Picture struct {
 
 // PictureNode is one node of a [Picture].
 type PictureNode struct {
-	Parent int    // the parent's index in Picture.Nodes; -1 for the root
-	Depth  int    // 0 for the root
-	Kind   Kind   // drawn by its name in the table of kinds ("select", "repeat_n", ...)
-	Label  string // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
-	Params string // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
-	Attrs  string // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
-	State  State  // StateReady for a definition
-	Focus  bool   // the Tree's focused leaf, or a running tip of a Stepped tree
+	Parent int       // the parent's index in Picture.Nodes; -1 for the root
+	Depth  int       // 0 for the root
+	Kind   kind.Kind // drawn by its name in the table of kinds ("select", "repeat_n", ...)
+	Label  string    // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
+	Params string    // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
+	Attrs  string    // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
+	State  State     // StateReady for a definition
+	Focus  bool      // the Tree's focused leaf, or a running tip of a Stepped tree
 }
 
 // Picture returns n's definition as a [Picture]: every node ready, no
@@ -69,7 +70,7 @@ func appendDef[L any](p *Picture, root *node[L], parent, depth int) {
 		switch {
 		case kinds[nd.kind].carries:
 			pn.Label = cleanLabel(fmt.Sprint(nd.leaf))
-		case nd.kind == KindCustom:
+		case nd.kind == kind.Custom:
 			pn.Label = cleanLabel(fmt.Sprintf("%T", nd.custom))
 		}
 		var b strings.Builder
@@ -186,12 +187,12 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 func (t Stepped[L]) Picture() Picture {
 	def := t.Definition()
 	var p Picture
-	if def.n.kind == KindRoot {
+	if def.n.kind == kind.Root {
 		p.Nodes = make([]PictureNode, 0, def.n.size)
 		appendDef(&p, def.n, -1, 0)
 	} else {
 		p.Nodes = make([]PictureNode, 1, def.n.size+1)
-		p.Nodes[0] = PictureNode{Parent: -1, Kind: KindRoot}
+		p.Nodes[0] = PictureNode{Parent: -1, Kind: kind.Root}
 		appendDef(&p, def.n, 0, 1)
 	}
 	if len(p.Nodes) != t.Len() {

@@ -14,6 +14,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // maxTextIndent is the levels of branches that WriteText draws (its doc).
@@ -125,9 +126,9 @@ func pathStates[L any](tr bt.Tree[L]) ([]bt.State, int) {
 		c := at + 1
 		for i := 0; i < next; i++ {
 			switch nd.Kind() {
-			case bt.KindSequence:
+			case kind.Sequence:
 				states[c] = bt.StateSucceeded
-			case bt.KindSelect:
+			case kind.Select:
 				states[c] = bt.StateFailed
 			}
 			c += nd.Child(i).Size()
@@ -369,7 +370,7 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		"battleship B":  bt.Start(aiB()).Succeed().Fail().Picture(),
 		"single leaf":   bt.Leaf("alone").Picture(),
 		"threshold":     bt.Threshold(2, -1, bt.Leaf("t1"), bt.Leaf("t2"), bt.Leaf("t3")).Picture(),
-		"hand-made bad": {Nodes: []bt.PictureNode{{Parent: -1, Kind: bt.Kind(200), State: bt.State(9), Label: `"]`}}},
+		"hand-made bad": {Nodes: []bt.PictureNode{{Parent: -1, Kind: kind.Kind(200), State: bt.State(9), Label: `"]`}}},
 	}
 }
 
@@ -600,7 +601,7 @@ func (d drawn) mermaid() string { return d.open + " " + d.close + " " + d.border
 var dotNodeLine = regexp.MustCompile(`\tn0 \[label="[^"]*", shape=([^,]*), style="([^"]*)"`)
 
 // drawing returns how DOT and Mermaid draw a lone node of kind k.
-func drawing(t *testing.T, k bt.Kind) drawn {
+func drawing(t *testing.T, k kind.Kind) drawn {
 	t.Helper()
 	p := bt.Picture{Nodes: []bt.PictureNode{{Parent: -1, Kind: k}}}
 	var d, m bytes.Buffer
@@ -631,9 +632,9 @@ func drawing(t *testing.T, k bt.Kind) drawn {
 
 // allKinds returns every kind of the package, in order: the kinds up to
 // the first one whose String is Kind's fallback for an unknown kind.
-func allKinds() []bt.Kind {
-	var ks []bt.Kind
-	for k := bt.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
+func allKinds() []kind.Kind {
+	var ks []kind.Kind
+	for k := kind.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
 		ks = append(ks, k)
 	}
 	return ks
@@ -659,8 +660,8 @@ func TestKindDrawings(t *testing.T) {
 	if len(ks) < 26 {
 		t.Fatalf("only %d kinds found: %v", len(ks), ks)
 	}
-	unknown := drawing(t, bt.Kind(200))
-	dr := map[bt.Kind]drawn{}
+	unknown := drawing(t, kind.Kind(200))
+	dr := map[kind.Kind]drawn{}
 	for _, k := range ks {
 		dr[k] = drawing(t, k)
 		if dr[k].dot() == unknown.dot() {
@@ -687,11 +688,11 @@ func TestKindDrawings(t *testing.T) {
 // the same shape, with a dashed border, and Threshold with a shape that no
 // other kind has.
 func TestReactiveKindDrawings(t *testing.T) {
-	for _, tw := range []struct{ reactive, twin bt.Kind }{
-		{bt.KindReactiveSequence, bt.KindSequence},
-		{bt.KindReactiveSelect, bt.KindSelect},
-		{bt.KindReactiveParallel, bt.KindParallel},
-		{bt.KindEmptyInverter, bt.KindNegate},
+	for _, tw := range []struct{ reactive, twin kind.Kind }{
+		{kind.ReactiveSequence, kind.Sequence},
+		{kind.ReactiveSelect, kind.Select},
+		{kind.ReactiveParallel, kind.Parallel},
+		{kind.EmptyInverter, kind.Negate},
 	} {
 		r, w := drawing(t, tw.reactive), drawing(t, tw.twin)
 		if r.dotShape != w.dotShape || r.open != w.open || r.close != w.close {
@@ -704,9 +705,9 @@ func TestReactiveKindDrawings(t *testing.T) {
 			t.Errorf("%s has the Mermaid style %q and %s %q: want a dashed border on the reactive kind only", tw.reactive, r.border, tw.twin, w.border)
 		}
 	}
-	th := drawing(t, bt.KindThreshold)
+	th := drawing(t, kind.Threshold)
 	for _, k := range allKinds() {
-		if d := drawing(t, k); k != bt.KindThreshold && (d.dotShape == th.dotShape || d.open+d.close == th.open+th.close) {
+		if d := drawing(t, k); k != kind.Threshold && (d.dotShape == th.dotShape || d.open+d.close == th.open+th.close) {
 			t.Errorf("threshold is shaped %+v, as %s is (%+v): want a shape of its own", th, k, d)
 		}
 	}

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"io"
 	"iter"
 	"math/rand/v2"
@@ -417,11 +418,11 @@ func (t Stepped[L]) nodeState(i int32) State {
 // NodeInfo describes one node of a running stepped tree (Mistreevous's
 // getTreeNodeDetails).
 type NodeInfo[L any] struct {
-	ID       int    // preorder index; 0 is the root
-	Parent   int    // the parent's ID, -1 for the root
-	Kind     Kind   //
-	Name     string // Mistreevous's display name: "SEQUENCE", "REPEAT 3x", "WAIT 100ms-900ms", an action's function name...
-	Value    L      // the value of an action or condition
+	ID       int       // preorder index; 0 is the root
+	Parent   int       // the parent's ID, -1 for the root
+	Kind     kind.Kind //
+	Name     string    // Mistreevous's display name: "SEQUENCE", "REPEAT 3x", "WAIT 100ms-900ms", an action's function name...
+	Value    L         // the value of an action or condition
 	State    State
 	Children []int
 }

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -56,10 +57,10 @@ const (
 // hotNode is the part of a node that the engine's fast path reads, kept
 // apart from snode so that a big tree's hot data stays in cache: 16 bytes.
 type hotNode struct {
-	kind  Kind
+	kind  kind.Kind
 	flags hotFlags
-	bound Bound // Repeat, Retry, Wait
-	first int32 // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
+	bound kind.Bound // Repeat, Retry, Wait
+	first int32      // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
 	n     int32
 	end   int32 // one past the last index of the subtree
 }
@@ -79,8 +80,8 @@ func (h *hotNode) is(f hotFlags) bool { return h.flags&f == f }
 
 // snode is one place of a compiled stepped tree.
 type snode[L any] struct {
-	kind         Kind
-	bound        Bound
+	kind         kind.Kind
+	bound        kind.Bound
 	plain        bool // no guards on the path from the root, no callbacks
 	parent       int32
 	end          int32   // one past the last index of the subtree
@@ -113,7 +114,7 @@ func steppedCompiled[L any](root *node[L]) (*sprogram[L], error) {
 }
 
 // compileStepped lays root out in preorder, without recursion. A root
-// that is not a KindRoot gets an implicit one, index 0. It refuses a
+// that is not a kind.Root gets an implicit one, index 0. It refuses a
 // definition of more than MaxSteppedNodes nodes before it allocates
 // anything for it; the program it makes takes O(nodes) memory.
 func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
@@ -121,7 +122,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 		return nil, fmt.Errorf("the tree has %d nodes, more than MaxSteppedNodes (%d)", root.size, MaxSteppedNodes)
 	}
 	n := root.size
-	implicit := root.kind != KindRoot
+	implicit := root.kind != kind.Root
 	if implicit {
 		n++
 	}
@@ -138,7 +139,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	stack := make([]frame, 0, 64)
 	nd, parent, index, id, base := root, int32(-1), int32(0), int32(0), 0
 	if implicit {
-		p.nodes[0] = snode[L]{kind: KindRoot, parent: -1, slot: -1, g: -1, guardedAbove: -1, end: int32(n)}
+		p.nodes[0] = snode[L]{kind: kind.Root, parent: -1, slot: -1, g: -1, guardedAbove: -1, end: int32(n)}
 		p.nodes[0].kids, kids = kids[:1:1], kids[1:]
 		parent, id, base = 0, 1, 1
 	}
@@ -149,7 +150,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 			if info.mistreevous == "" && !info.stepped {
 				return nil, errors.New(styleRefusal(int(id), nd.kind.String(), true))
 			}
-			if nd.kind == KindRoot && parent >= 0 {
+			if nd.kind == kind.Root && parent >= 0 {
 				return nil, fmt.Errorf("node %d: a root can only be the top of a tree", id)
 			}
 			if depth >= maxSteppedDepth {
@@ -235,11 +236,11 @@ func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]
 		}
 	}
 	switch nd.kind {
-	case KindLeaf:
+	case kind.Leaf:
 		p.uses[usesAction] = true
-	case KindCondition:
+	case kind.Condition:
 		p.uses[usesCondition] = true
-	case KindLotto:
+	case kind.Lotto:
 		s.slot = p.nslots
 		p.nslots++
 		p.draws = true
@@ -253,14 +254,14 @@ func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]
 			t += w
 			s.cum[i] = t
 		}
-	case KindReactiveParallel:
+	case kind.ReactiveParallel:
 		s.min, s.max = reactiveCount(nd.failure, len(nd.children)), reactiveCount(nd.success, len(nd.children))
-	case KindRepeat, KindRetry, KindWait:
-		if nd.bound != Unbounded {
+	case kind.Repeat, kind.Retry, kind.Wait:
+		if nd.bound != kind.Unbounded {
 			s.slot = p.nslots
 			p.nslots++
 		}
-		if nd.bound == Ranged {
+		if nd.bound == kind.Ranged {
 			p.draws = true
 		}
 	}
@@ -290,7 +291,7 @@ func (s *snode[L]) displayName() string {
 		return s.def.name
 	}
 	switch s.kind {
-	case KindLeaf, KindCondition:
+	case kind.Leaf, kind.Condition:
 		switch v := any(s.leaf).(type) {
 		case Call:
 			return v.Name
@@ -300,7 +301,7 @@ func (s *snode[L]) displayName() string {
 			return v.String()
 		}
 		return fmt.Sprint(s.leaf)
-	case KindLotto:
+	case kind.Lotto:
 		if s.def == nil || s.def.weights == nil {
 			return "LOTTO"
 		}
@@ -314,16 +315,16 @@ func (s *snode[L]) displayName() string {
 		}
 		b.WriteByte(']')
 		return b.String()
-	case KindRepeat, KindRetry, KindWait:
+	case kind.Repeat, kind.Retry, kind.Wait:
 		name := strings.ToUpper(kinds[s.kind].mistreevous)
 		unit := "x"
-		if s.kind == KindWait {
+		if s.kind == kind.Wait {
 			unit = "ms"
 		}
 		switch s.bound {
-		case Fixed:
+		case kind.Fixed:
 			return fmt.Sprintf("%s %d%s", name, s.min, unit)
-		case Ranged:
+		case kind.Ranged:
 			return fmt.Sprintf("%s %d%s-%d%s", name, s.min, unit, s.max, unit)
 		}
 		return name

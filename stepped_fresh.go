@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"unsafe"
 )
@@ -16,8 +17,7 @@ import (
 
 // freshKinds are the kinds that fresh evaluates itself; it hands others
 // to update.
-var freshKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
-	KindSequence: true, KindSelect: true, KindReactiveSequence: true, KindReactiveSelect: true, KindReactiveParallel: true, KindEmptyInverter: true}
+var freshKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true, kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true, kind.ReactiveParallel: true, kind.EmptyInverter: true}
 
 // fresh updates node n, whose subtree is all READY and whose parent (if
 // any) is plain, without events, and returns the state it ends in, which
@@ -33,9 +33,9 @@ func (s *stepper[L]) fresh(n int32) State {
 	}
 	var st State
 	switch h.kind {
-	case KindLeaf, KindCondition:
+	case kind.Leaf, kind.Condition:
 		st = s.leafOutcome(n)
-	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+	case kind.Sequence, kind.Select, kind.ReactiveSequence, kind.ReactiveSelect:
 		// seqRules, on children that are all READY: reactive or not, the
 		// node goes through them from the first, and those after the one
 		// that decides stay READY.
@@ -51,7 +51,7 @@ func (s *stepper[L]) fresh(n int32) State {
 				break
 			}
 		}
-	case KindReactiveParallel:
+	case kind.ReactiveParallel:
 		var succeeded, failed int32
 		for _, c := range s.kids[h.first : h.first+h.n] {
 			switch s.fresh(c) {
@@ -62,12 +62,12 @@ func (s *stepper[L]) fresh(n int32) State {
 			}
 		}
 		st = s.parallelOutcome(n, succeeded, failed)
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+	case kind.Root, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail:
 		st = decorated(h.kind, s.fresh(s.kids[h.first]))
 		if st == StateReady {
 			return st // a child left READY (a guard's abort): so is n, as update leaves it
 		}
-	case KindEmptyInverter:
+	case kind.EmptyInverter:
 		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
 	if s.p.trie {
@@ -104,8 +104,7 @@ func (s *stepper[L]) put(n int32, st State) {
 // two calls but whether to go on.
 
 // movableKinds are the kinds of movable regions.
-var movableKinds = [numKinds]bool{KindRoot: true, KindLeaf: true, KindCondition: true, KindNegate: true, KindAlwaysSucceed: true, KindAlwaysFail: true,
-	KindSequence: true, KindSelect: true, KindReactiveSequence: true, KindReactiveSelect: true}
+var movableKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true, kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true}
 
 // smove is what follows an outcome of a leaf in a movable region.
 type smove struct {
@@ -216,7 +215,7 @@ func moveCosts[L any](p *sprogram[L], budget uint64) (movable []bool, first []in
 		s := &p.nodes[i]
 		switch {
 		case !movableKinds[s.kind] || !s.plain:
-		case s.kind == KindLeaf || s.kind == KindCondition:
+		case s.kind == kind.Leaf || s.kind == kind.Condition:
 			movable[i], first[i] = true, i
 			reach[i] = [3]uint32{1, 1, 1}
 			cost[i] = capped(3 * (moveBytes + writeBytes))
@@ -266,7 +265,7 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 	var nmoves, nwrites, nmerged int
 	var path []moveWrite
 	for c := range n {
-		if !movable[c] || (p.nodes[c].kind != KindLeaf && p.nodes[c].kind != KindCondition) {
+		if !movable[c] || (p.nodes[c].kind != kind.Leaf && p.nodes[c].kind != kind.Condition) {
 			continue
 		}
 		for o := StateRunning; o <= StateFailed; o++ {
@@ -284,7 +283,7 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 	writes := make([]moveWrite, 0, nwrites)
 	merged := make([]wordBits, 0, nmerged)
 	for c := range n {
-		if !movable[c] || (p.nodes[c].kind != KindLeaf && p.nodes[c].kind != KindCondition) {
+		if !movable[c] || (p.nodes[c].kind != kind.Leaf && p.nodes[c].kind != kind.Condition) {
 			continue
 		}
 		p.hot[c].first = int32(len(moves))
@@ -361,7 +360,7 @@ func (w moveWrite) bits() uint64 { return uint64(w&3) << (2 * uint(w>>2&31)) }
 
 // goesOn reports whether k is a sequence or a select, and the state of a
 // child after which it goes on to the next (seqRules).
-func goesOn(k Kind) (bool, State) {
+func goesOn(k kind.Kind) (bool, State) {
 	r := seqRules[k]
 	return r.is, r.goOn
 }
@@ -379,20 +378,20 @@ func (s *stepper[L]) freshMoves(r int32) State {
 	for {
 		var o State
 		h := &hot[leaf]
-		if h.kind == KindLeaf && act != nil {
+		if h.kind == kind.Leaf && act != nil {
 			s.cur, s.calling = leaf, fnAction
 			r := act(leaves[leaf])
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
-		} else if h.kind == KindCondition && cond != nil {
+		} else if h.kind == kind.Condition && cond != nil {
 			s.cur, s.calling = leaf, fnCondition
 			o = StateFailed
 			if cond(leaves[leaf]) {
 				o = StateSucceeded
 			}
-		} else if h.kind == KindLeaf && fl != nil {
+		} else if h.kind == kind.Leaf && fl != nil {
 			s.cur, s.calling = leaf, fnAction
 			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
 			if o = leafState(Result{Status: r}); o == StateReady {
@@ -447,20 +446,20 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 	for {
 		var o State
 		h := &hot[leaf]
-		if h.kind == KindLeaf && act != nil {
+		if h.kind == kind.Leaf && act != nil {
 			s.cur, s.calling = leaf, fnAction
 			r := act(leaves[leaf])
 			if o = leafState(r); o == StateReady {
 				s.actionResult(leaf, r) // async, or invalid
 				o = s.get(leaf)
 			}
-		} else if h.kind == KindCondition && cond != nil {
+		} else if h.kind == kind.Condition && cond != nil {
 			s.cur, s.calling = leaf, fnCondition
 			o = StateFailed
 			if cond(leaves[leaf]) {
 				o = StateSucceeded
 			}
-		} else if h.kind == KindLeaf && fl != nil {
+		} else if h.kind == kind.Leaf && fl != nil {
 			s.cur, s.calling = leaf, fnAction
 			r := fl.do[leaf](s.td) // machine.action's choice for a Fluent leaf
 			if o = leafState(Result{Status: r}); o == StateReady {
@@ -508,7 +507,7 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 // the state it ends in (an action's state is written when it is async).
 func (s *stepper[L]) leafOutcome(c int32) State {
 	s.cur = c
-	if s.hot[c].kind == KindCondition {
+	if s.hot[c].kind == kind.Condition {
 		s.calling = fnCondition
 		if s.callCondition(s.leaves[c]) {
 			return StateSucceeded

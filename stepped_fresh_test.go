@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"testing"
 )
@@ -126,7 +127,7 @@ func TestMovesBudget(t *testing.T) {
 			// Lay out the moves afresh within budget.
 			for i := range p.hot {
 				p.hot[i].flags &^= hotMovable | hotTop
-				if k := p.nodes[i].kind; k == KindLeaf || k == KindCondition {
+				if k := p.nodes[i].kind; k == kind.Leaf || k == kind.Condition {
 					p.hot[i].first = 0
 				}
 			}

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,9 +57,9 @@ func quietAgent(def Node[Call], x *uint64, log *strings.Builder) (Agent[Call], e
 	for n := range def.Preorder() {
 		v, _ := n.Leaf()
 		switch n.Kind() {
-		case KindLeaf:
+		case kind.Leaf:
 			fns.Actions[v.Name] = action(v.Name)
-		case KindCondition:
+		case kind.Condition:
 			fns.Conditions[v.Name] = condition(v.Name)
 		}
 		for _, a := range n.Attrs() {

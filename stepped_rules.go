@@ -27,7 +27,7 @@ package behaviortree
 //	direct calls       the agent has only plain Action or   stepped_agent.go's choice is the same for machine.action, condition
 //	(machine.act,      Condition; a Fluent tree's leaves    every node                                and callback
 //	cond, fluent)      (not during a cache replay)
-//	inline action in   a plain action child, no events, no  what run's KindLeaf case does (leafNow)    updateFull (guards, callbacks)
+//	inline action in   a plain action child, no events, no  what run's kind.Leaf case does (leafNow)    updateFull (guards, callbacks)
 //	run's sequence     pending async result                                                           or run
 //	loop
 //
@@ -39,6 +39,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"math/bits"
 	"runtime/debug"
@@ -506,15 +507,15 @@ func (s *stepper[L]) update(n int32) int32 {
 func (s *stepper[L]) run(n int32, st State) int32 {
 	h := &s.hot[n]
 	switch h.kind {
-	case KindLeaf:
+	case kind.Leaf:
 		if s.async != nil || s.emit != nil {
 			s.action(n, st)
 		} else {
 			s.leafNow(n)
 		}
-	case KindCondition:
+	case kind.Condition:
 		s.condition(n)
-	case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+	case kind.Sequence, kind.Select, kind.ReactiveSequence, kind.ReactiveSelect:
 		// The rule of seqRules: through the children, from the first not
 		// completed (reactive: from the first, a completed one afresh),
 		// until one decides. It is written here, not in a method of its
@@ -547,7 +548,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 					if f := s.updateFull(c, cs); f >= 0 {
 						return f
 					}
-				case hc.kind == KindLeaf && s.async == nil && s.emit == nil:
+				case hc.kind == kind.Leaf && s.async == nil && s.emit == nil:
 					s.cur, s.calling = c, fnAction
 					r := s.callAction(s.leaves[c])
 					if to := leafState(r); to != StateReady {
@@ -579,7 +580,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if rule.reactive {
 			s.set(n, rule.goOn) // no children
 		}
-	case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+	case kind.Root, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail:
 		c := s.kids[h.first]
 		if cs := s.get(c); cs <= StateRunning {
 			if f := s.updateAt(c, cs); f >= 0 {
@@ -589,21 +590,21 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if cs := decorated(h.kind, s.get(c)); cs != StateReady && cs != st {
 			s.set(n, cs)
 		}
-	case KindParallel, KindRace, KindAll:
+	case kind.Parallel, kind.Race, kind.All:
 		return s.concurrent(n, h)
-	case KindLotto:
+	case kind.Lotto:
 		return s.lotto(n, st)
-	case KindRepeat, KindRetry:
+	case kind.Repeat, kind.Retry:
 		return s.repeat(n, h, st)
-	case KindWait:
+	case kind.Wait:
 		s.wait(n, &s.p.nodes[n], st)
-	case KindReactiveParallel:
+	case kind.ReactiveParallel:
 		if s.pureAt(n) {
 			s.pureUpdate(n)
 			return -1
 		}
 		return s.reactiveParallel(n, h)
-	case KindEmptyInverter:
+	case kind.EmptyInverter:
 		panic(stepFailure{fmt.Errorf("behaviortree.Stepped.Step: node %d (%s): %w", n, s.p.nodes[n].displayName(), ErrEmptyInverter)})
 	}
 	return -1
@@ -653,12 +654,7 @@ type seqRule struct {
 
 // seqRules is that table, by kind: the one home of the rule, which run,
 // fresh evaluation (fresh) and the compiled moves (goesOn) apply.
-var seqRules = [numKinds]seqRule{
-	KindSequence:         {StateSucceeded, false, true},
-	KindSelect:           {StateFailed, false, true},
-	KindReactiveSequence: {StateSucceeded, true, true},
-	KindReactiveSelect:   {StateFailed, true, true},
-}
+var seqRules = [numKinds]seqRule{kind.Sequence: {StateSucceeded, false, true}, kind.Select: {StateFailed, false, true}, kind.ReactiveSequence: {StateSucceeded, true, true}, kind.ReactiveSelect: {StateFailed, true, true}}
 
 // wentOn returns the number of kids, the last one left out, that are
 // in state goOn, from the first.
@@ -697,7 +693,7 @@ func (s *stepper[L]) updateAt(c int32, cs State) int32 {
 	switch {
 	case !h.is(hotPlain):
 		return s.updateFull(c, cs)
-	case h.kind == KindLeaf && s.async == nil && s.emit == nil:
+	case h.kind == kind.Leaf && s.async == nil && s.emit == nil:
 		s.leafNow(c)
 		return -1
 	}
@@ -720,14 +716,14 @@ func (s *stepper[L]) endAfter(kids []int32) {
 // decorated returns the state of a decorator (Root, Negate, AlwaysSucceed,
 // AlwaysFail) whose child is in state cs: the child's while it runs, and
 // once it completed, the child's outcome, swapped or replaced.
-func decorated(k Kind, cs State) State {
+func decorated(k kind.Kind, cs State) State {
 	if cs >= StateSucceeded {
 		switch k {
-		case KindNegate:
+		case kind.Negate:
 			cs ^= 1 // SUCCEEDED <-> FAILED
-		case KindAlwaysSucceed:
+		case kind.AlwaysSucceed:
 			cs = StateSucceeded
-		case KindAlwaysFail:
+		case kind.AlwaysFail:
 			cs = StateFailed
 		}
 	}
@@ -781,11 +777,11 @@ func (s *stepper[L]) callback(n int32, k AttrKind) {
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
-		kind := EventEntry
+		knd := EventEntry
 		if k == AttrOnStep {
-			kind = EventOnStep
+			knd = EventOnStep
 		}
-		s.send(Event[L]{Kind: kind, Node: int(n), Value: v})
+		s.send(Event[L]{Kind: knd, Node: int(n), Value: v})
 	}
 }
 
@@ -821,7 +817,7 @@ func (s *stepper[L]) abort(n int32) {
 	for _, c := range nd.kids {
 		s.abort(c)
 	}
-	if nd.kind == KindLeaf && s.async != nil {
+	if nd.kind == kind.Leaf && s.async != nil {
 		s.dropAsync(n)
 	}
 	s.reset(n)
@@ -1011,13 +1007,13 @@ func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
 	}
 	k := len(nd.kids)
 	to, abort := StateRunning, false
-	early := StateFailed // KindParallel
-	if h.kind == KindRace {
+	early := StateFailed // kind.Parallel
+	if h.kind == kind.Race {
 		early = StateSucceeded
 	}
 	late := early ^ 1 // SUCCEEDED <-> FAILED
 	switch {
-	case h.kind == KindAll:
+	case h.kind == kind.All:
 		switch {
 		case count[StateSucceeded]+count[StateFailed] < k:
 		case count[StateSucceeded] > 0:
@@ -1047,17 +1043,17 @@ func (s *stepper[L]) repeat(n int32, h *hotNode, st State) int32 {
 	nd := &s.p.nodes[n]
 	c := nd.kids[0]
 	again, stop := StateSucceeded, StateFailed // repeat: a success goes again, a failure stops
-	if nd.kind == KindRetry {
+	if nd.kind == kind.Retry {
 		again, stop = StateFailed, StateSucceeded
 	}
 	var count, target uint64
-	bounded := nd.bound != Unbounded
+	bounded := nd.bound != kind.Unbounded
 	if st == StateReady {
 		s.reset(c)
 		switch nd.bound {
-		case Fixed:
+		case kind.Fixed:
 			target = uint64(nd.min)
-		case Ranged:
+		case kind.Ranged:
 			target = uint64(s.drawBound(n))
 		}
 		if bounded {
@@ -1094,20 +1090,20 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	var waited, total float64
 	if st == StateReady {
 		switch nd.bound {
-		case Fixed:
+		case kind.Fixed:
 			total = float64(nd.min)
-		case Ranged:
+		case kind.Ranged:
 			total = s.drawBound(n)
 		}
-		if nd.bound != Unbounded && s.m.delta == nil {
+		if nd.bound != kind.Unbounded && s.m.delta == nil {
 			waited = float64(time.Now().UnixNano()) / 1e6 // the start time
 		}
 		s.set(n, StateRunning)
-		if nd.bound == Unbounded {
+		if nd.bound == kind.Unbounded {
 			return
 		}
 	} else {
-		if nd.bound == Unbounded {
+		if nd.bound == kind.Unbounded {
 			return
 		}
 		a, b := s.slot(n)

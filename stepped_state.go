@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/kind"
 	"hash/fnv"
 	"math"
 )
@@ -172,15 +173,15 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 		}
 		a, b := w[p.sw+2*s.slot], w[p.sw+2*s.slot+1]
 		switch s.kind {
-		case KindLotto:
+		case kind.Lotto:
 			if a >= uint64(len(s.kids)) || b != 0 {
 				return bad("node %d (%s): lotto pick %d of %d children", i, s.displayName(), a, len(s.kids))
 			}
-		case KindRepeat, KindRetry:
+		case kind.Repeat, kind.Retry:
 			if b > uint64(max(s.min, s.max)) || b < uint64(s.min) || a > b {
 				return bad("node %d (%s): count %d of %d", i, s.displayName(), a, b)
 			}
-		case KindWait:
+		case kind.Wait:
 			f := math.Float64frombits(b)
 			if f != math.Floor(f) || f < float64(s.min) || f > float64(max(s.min, s.max)) || math.IsNaN(math.Float64frombits(a)) {
 				return bad("node %d (%s): waited %v of %v ms", i, s.displayName(), math.Float64frombits(a), f)
@@ -273,18 +274,18 @@ func (t Stepped[L]) checkReachable() error {
 			continue
 		}
 		switch s.kind {
-		case KindCondition:
+		case kind.Condition:
 			if st == StateRunning {
 				return bad("a condition completes at its update")
 			}
-		case KindWait:
+		case kind.Wait:
 			if !guarded && st == StateFailed {
 				return bad("a wait without a guard never fails")
 			}
-			if !guarded && st == StateSucceeded && s.bound == Unbounded {
+			if !guarded && st == StateSucceeded && s.bound == kind.Unbounded {
 				return bad("a wait forever without a guard never succeeds")
 			}
-		case KindEmptyInverter:
+		case kind.EmptyInverter:
 			if st == StateRunning || !guarded {
 				return bad("an empty inverter's update fails the step")
 			}
@@ -299,11 +300,11 @@ func (t Stepped[L]) checkReachable() error {
 		}
 		ready, running, succeeded, failed := count[StateReady], count[StateRunning], count[StateSucceeded], count[StateFailed]
 		switch s.kind {
-		case KindRoot, KindNegate, KindAlwaysSucceed, KindAlwaysFail:
+		case kind.Root, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail:
 			if cs := kid(0); cs == StateReady || decorated(s.kind, cs) != st {
 				return bad("its child %d is %s", s.kids[0], cs)
 			}
-		case KindSequence, KindSelect, KindReactiveSequence, KindReactiveSelect:
+		case kind.Sequence, kind.Select, kind.ReactiveSequence, kind.ReactiveSelect:
 			_, goOn := goesOn(s.kind)
 			if len(s.kids) == 0 {
 				if st != goOn {
@@ -323,36 +324,36 @@ func (t Stepped[L]) checkReachable() error {
 					return bad("its child %d, after child %d that decided, is %s", s.kids[j], s.kids[k], cs)
 				}
 			}
-		case KindParallel, KindRace, KindAll:
+		case kind.Parallel, kind.Race, kind.All:
 			n, what := len(s.kids), ""
 			switch {
 			case st == StateRunning && (ready > 0 || running == 0):
 				what = "running, it updated every child, and one still runs"
 			case st != StateRunning && running > 0:
 				what = "completed, no child runs"
-			case st == StateRunning && s.kind == KindParallel && failed > 0:
+			case st == StateRunning && s.kind == kind.Parallel && failed > 0:
 				what = "running, no child failed"
-			case st == StateRunning && s.kind == KindRace && succeeded > 0:
+			case st == StateRunning && s.kind == kind.Race && succeeded > 0:
 				what = "running, no child succeeded"
-			case s.kind == KindParallel && st == StateSucceeded && succeeded != n:
+			case s.kind == kind.Parallel && st == StateSucceeded && succeeded != n:
 				what = "succeeded, every child succeeded"
-			case s.kind == KindParallel && st == StateFailed && failed == 0:
+			case s.kind == kind.Parallel && st == StateFailed && failed == 0:
 				what = "failed, a child failed"
-			case s.kind == KindRace && st == StateSucceeded && succeeded == 0:
+			case s.kind == kind.Race && st == StateSucceeded && succeeded == 0:
 				what = "succeeded, a child succeeded"
-			case s.kind == KindRace && st == StateFailed && failed != n:
+			case s.kind == kind.Race && st == StateFailed && failed != n:
 				what = "failed, every child failed"
-			case s.kind == KindAll && st != StateRunning && ready > 0:
+			case s.kind == kind.All && st != StateRunning && ready > 0:
 				what = "completed, every child completed"
-			case s.kind == KindAll && st == StateSucceeded && succeeded == 0:
+			case s.kind == kind.All && st == StateSucceeded && succeeded == 0:
 				what = "succeeded, a child succeeded"
-			case s.kind == KindAll && st == StateFailed && failed != n:
+			case s.kind == kind.All && st == StateFailed && failed != n:
 				what = "failed, every child failed"
 			}
 			if what != "" {
 				return bad("%d children are READY, %d RUNNING, %d SUCCEEDED and %d FAILED (%s)", ready, running, succeeded, failed, what)
 			}
-		case KindLotto:
+		case kind.Lotto:
 			if ready != len(s.kids)-1 {
 				return bad("%d of its %d children are not READY, not 1", len(s.kids)-ready, len(s.kids))
 			}
@@ -366,13 +367,13 @@ func (t Stepped[L]) checkReachable() error {
 			if pick := w[p.sw+2*s.slot]; st == StateRunning && pick != uint64(k) {
 				return bad("it picked child %d of its children, but child %d (node %d) runs", pick, k, s.kids[k])
 			}
-		case KindRepeat, KindRetry:
+		case kind.Repeat, kind.Retry:
 			again, stop := StateSucceeded, StateFailed
-			if s.kind == KindRetry {
+			if s.kind == kind.Retry {
 				again, stop = StateFailed, StateSucceeded
 			}
 			cs, c := kid(0), s.kids[0]
-			bounded := s.bound != Unbounded
+			bounded := s.bound != kind.Unbounded
 			var n, target uint64
 			if bounded {
 				n, target = w[p.sw+2*s.slot], w[p.sw+2*s.slot+1]
@@ -391,7 +392,7 @@ func (t Stepped[L]) checkReachable() error {
 			case st == again && cs != StateReady && cs != again:
 				return bad("its child %d is %s", c, cs)
 			}
-		case KindReactiveParallel:
+		case kind.ReactiveParallel:
 			want := StateRunning
 			switch {
 			case s.max > 0 && int32(succeeded) >= s.max:

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // ErrWrongDefinition is wrapped by the error of restoring a state against a
@@ -93,7 +94,7 @@ func fingerprintOf[L any](all []place[L]) uint64 {
 			put(uint64(p.need[0]))
 			put(uint64(p.need[1]))
 		}
-		if p.kind == KindCustom {
+		if p.kind == kind.Custom {
 			h.Write([]byte(reflect.TypeOf(p.def.custom).String()))
 		}
 	}
@@ -520,7 +521,7 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 	if s.fingerprint != prog.fingerprint {
 		return t, &StateError{Msg: fmt.Sprintf("fingerprint %016x, but this definition's is %016x", s.fingerprint, prog.fingerprint), Err: ErrWrongDefinition}
 	}
-	if s.focus >= uint64(len(prog.all)) || prog.all[s.focus].kind != KindLeaf {
+	if s.focus >= uint64(len(prog.all)) || prog.all[s.focus].kind != kind.Leaf {
 		return t, &StateError{Where: at.focus(), Msg: fmt.Sprintf("position %d is not a leaf of the definition", s.focus)}
 	}
 	if s.signal == Running && s.status != Running {
@@ -574,7 +575,7 @@ func restoreCounts[L any](focus *place[L], counts [][2]uint64, at places) (*coun
 		for anc != nil && uint64(anc.id) != c[0] {
 			anc = anc.parent
 		}
-		if anc == nil || anc.kind != KindRepeatN {
+		if anc == nil || anc.kind != kind.RepeatN {
 			return nil, &StateError{Where: at.count(i), Msg: fmt.Sprintf("position %d is not a RepeatN above the focus (in order, deepest first)", c[0])}
 		}
 		if c[1] < 1 || c[1] >= uint64(anc.n) {
@@ -598,7 +599,7 @@ func restoreCounts[L any](focus *place[L], counts [][2]uint64, at places) (*coun
 func restoreCustom[L any](prog *program[L], x *extra[L], saved []savedCustom, at places) error {
 	last := -1
 	for i, c := range saved {
-		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != KindCustom {
+		if c.id >= uint64(len(prog.all)) || prog.all[c.id].kind != kind.Custom {
 			return &StateError{Where: at.custom(i), Msg: fmt.Sprintf("position %d is not a custom node", c.id)}
 		}
 		if int(c.id) <= last {

@@ -11,6 +11,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // trace applies signals (s/f) to t and returns the values after each,
@@ -397,15 +398,15 @@ func TestWeightIsPerChild(t *testing.T) {
 func TestBuild(t *testing.T) {
 	a, b := l("a"), l("b")
 	good := []struct {
-		kind bt.Kind
-		p    bt.Params
+		kind kind.Kind
+		p    kind.Params
 		kids []bt.Node[string]
 		want bt.Node[string]
 	}{
-		{bt.KindSelect, bt.Params{}, []bt.Node[string]{a, b}, bt.Select(a, b)},
-		{bt.KindRepeatN, bt.Params{N: 3, Weights: []int{9}}, []bt.Node[string]{a}, bt.RepeatN(3, a)},
-		{bt.KindRandomWeighted, bt.Params{Weights: []int{2, 1}}, []bt.Node[string]{a, b}, bt.RandomWeighted(bt.WithWeight(2, a), bt.WithWeight(1, b))},
-		{bt.KindNegate, bt.Params{}, []bt.Node[string]{a}, bt.Negate(a)},
+		{kind.Select, kind.Params{}, []bt.Node[string]{a, b}, bt.Select(a, b)},
+		{kind.RepeatN, kind.Params{N: 3, Weights: []int{9}}, []bt.Node[string]{a}, bt.RepeatN(3, a)},
+		{kind.RandomWeighted, kind.Params{Weights: []int{2, 1}}, []bt.Node[string]{a, b}, bt.RandomWeighted(bt.WithWeight(2, a), bt.WithWeight(1, b))},
+		{kind.Negate, kind.Params{}, []bt.Node[string]{a}, bt.Negate(a)},
 	}
 	for _, tc := range good {
 		got, err := bt.Build(tc.kind, tc.p, tc.kids...)
@@ -418,18 +419,18 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	bad := []struct {
-		kind bt.Kind
-		p    bt.Params
+		kind kind.Kind
+		p    kind.Params
 		kids []bt.Node[string]
 		want string
 	}{
-		{bt.KindLeaf, bt.Params{}, nil, "behaviortree.Build: cannot build a leaf node; use its constructor"},
-		{bt.KindCustom, bt.Params{}, []bt.Node[string]{a}, "behaviortree.Build: cannot build a custom node; use its constructor"},
-		{bt.KindNegate, bt.Params{}, []bt.Node[string]{a, b}, "behaviortree.Build: negate needs exactly 1 child, got 2"},
-		{bt.KindSequence, bt.Params{}, nil, "behaviortree.Build: sequence needs at least one child, got none"},
-		{bt.KindRepeatN, bt.Params{N: 1}, []bt.Node[string]{a}, "behaviortree.Build: repeat_n needs n >= 2, got 1"},
-		{bt.KindRandomWeighted, bt.Params{Weights: []int{1}}, []bt.Node[string]{a, b}, "behaviortree.Build: random_weighted has 1 weights for 2 children"},
-		{bt.KindSelect, bt.Params{}, []bt.Node[string]{a, {}}, "behaviortree.Build: child 1 is the zero Node"},
+		{kind.Leaf, kind.Params{}, nil, "behaviortree.Build: cannot build a leaf node; use its constructor"},
+		{kind.Custom, kind.Params{}, []bt.Node[string]{a}, "behaviortree.Build: cannot build a custom node; use its constructor"},
+		{kind.Negate, kind.Params{}, []bt.Node[string]{a, b}, "behaviortree.Build: negate needs exactly 1 child, got 2"},
+		{kind.Sequence, kind.Params{}, nil, "behaviortree.Build: sequence needs at least one child, got none"},
+		{kind.RepeatN, kind.Params{N: 1}, []bt.Node[string]{a}, "behaviortree.Build: repeat_n needs n >= 2, got 1"},
+		{kind.RandomWeighted, kind.Params{Weights: []int{1}}, []bt.Node[string]{a, b}, "behaviortree.Build: random_weighted has 1 weights for 2 children"},
+		{kind.Select, kind.Params{}, []bt.Node[string]{a, {}}, "behaviortree.Build: child 1 is the zero Node"},
 	}
 	for _, tc := range bad {
 		_, err := bt.Build(tc.kind, tc.p, tc.kids...)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 )
 
@@ -32,7 +32,7 @@ func TestVocabularyTable(t *testing.T) {
 	word := regexp.MustCompile(`^[A-Za-z_$][A-Za-z_]*`)
 
 	keywords := map[string]bool{"while": true, "until": true, "entry": true, "step": true, "exit": true, "$name": true}
-	for k := bt.Kind(0); k.String() != "" && !strings.HasPrefix(k.String(), "Kind("); k++ {
+	for k := kind.Kind(0); k.String() != "" && !strings.HasPrefix(k.String(), "Kind("); k++ {
 		if kw := hook.Kind(uint8(k)).MDSL; kw != "" {
 			keywords[kw] = false // not yet seen in the table
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/benbjohnson/immutable"
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file holds the persistent zipper: a small immutable cursor over a
@@ -59,7 +60,7 @@ type extra[L any] struct {
 // enough to inline: the common case, a static first descent to a leaf, is
 // one load.
 func (z zipper[L]) descend(p *place[L]) zipper[L] {
-	if p = p.enter; p.kind == KindLeaf {
+	if p = p.enter; p.kind == kind.Leaf {
 		z.focus = p
 		return z
 	}
@@ -70,18 +71,18 @@ func (z zipper[L]) descend(p *place[L]) zipper[L] {
 func (z zipper[L]) descendFrom(p *place[L]) zipper[L] {
 	for {
 		switch p.kind {
-		case KindLeaf:
+		case kind.Leaf:
 			z.focus = p
 			return z
-		case KindParallel, KindRace, KindThreshold:
+		case kind.Parallel, kind.Race, kind.Threshold:
 			return z.enterFrame(p)
-		case KindRandom, KindRandomWeighted:
+		case kind.Random, kind.RandomWeighted:
 			x := *z.ext
 			var i int
 			x.rng, i = pick(x.rng, p.def)
 			z.ext = &x
 			p = p.children[i].enter
-		default: // KindCustom
+		default: // kind.Custom
 			var i int
 			z, i = z.enterCustom(p)
 			p = p.children[i].enter

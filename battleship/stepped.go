@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // steppedPlan is a strategy on the stepped engine: its tree, and the
@@ -125,7 +126,7 @@ func actionNodes(def bt.Node[Intent]) []actionNode {
 	var out []actionNode
 	i := 0
 	for n := range def.Preorder() {
-		if v, ok := n.Leaf(); ok && n.Kind() == bt.KindLeaf {
+		if v, ok := n.Leaf(); ok && n.Kind() == kind.Leaf {
 			out = append(out, actionNode{i, v})
 		}
 		i++

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 )
 
@@ -25,7 +26,7 @@ func TestTreeTexts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bot %s: %v", tc.name, err)
 		}
-		if tc.tree.Kind() != bt.KindRoot {
+		if tc.tree.Kind() != kind.Root {
 			got = got.Child(0) // the Value/Succeed/Fail bots run the root's child
 		}
 		// The canonical text shows attributes (guards) too, which String
@@ -52,7 +53,7 @@ func TestTreeTexts(t *testing.T) {
 func leafValues[L any](n bt.Node[L]) []L {
 	var out []L
 	for c := range n.Preorder() {
-		if v, ok := c.Leaf(); ok && c.Kind() == bt.KindLeaf {
+		if v, ok := c.Leaf(); ok && c.Kind() == kind.Leaf {
 			out = append(out, v)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Builder builds a tree with FluentBehaviourTree's calls, which chain.
@@ -29,7 +30,7 @@ type Builder struct {
 
 // open is a node that has been opened and not yet ended.
 type open struct {
-	kind          bt.Kind // KindReactiveSequence, KindReactiveSelect, KindReactiveParallel, or KindNegate for an Inverter
+	kind          kind.Kind // kind.ReactiveSequence, kind.ReactiveSelect, kind.ReactiveParallel, or kind.Negate for an Inverter
 	name          string
 	fail, succeed int
 	kids          []bt.Node[bt.Fluent]
@@ -66,7 +67,7 @@ func (b *Builder) strict(i int, method string, err error, format string, args ..
 // library's AddChild does.
 func (b *Builder) addTo(i int, method string) bool {
 	top := &b.stack[len(b.stack)-1]
-	if top.kind == bt.KindNegate && (len(top.kids) > 0 || top.open) {
+	if top.kind == kind.Negate && (len(top.kids) > 0 || top.open) {
 		b.fail(i, method, bt.ApplicationException, "Can't add more than a single child to InverterNode!")
 		return false
 	}
@@ -95,12 +96,12 @@ func (b *Builder) push(method string, o open) *Builder {
 
 // Sequence opens a sequence named name (a [bt.ReactiveSequence]).
 func (b *Builder) Sequence(name string) *Builder {
-	return b.push("Sequence", open{kind: bt.KindReactiveSequence, name: name})
+	return b.push("Sequence", open{kind: kind.ReactiveSequence, name: name})
 }
 
 // Selector opens a selector named name (a [bt.ReactiveSelect]).
 func (b *Builder) Selector(name string) *Builder {
-	return b.push("Selector", open{kind: bt.KindReactiveSelect, name: name})
+	return b.push("Selector", open{kind: kind.ReactiveSelect, name: name})
 }
 
 // Parallel opens a parallel named name that fails when failN of its
@@ -108,13 +109,13 @@ func (b *Builder) Selector(name string) *Builder {
 // [bt.ReactiveParallel]; note the order, failN first, as in the library).
 // The counts are not checked: 0 or less switches the outcome off.
 func (b *Builder) Parallel(name string, failN, succeedN int) *Builder {
-	return b.push("Parallel", open{kind: bt.KindReactiveParallel, name: name, fail: failN, succeed: succeedN})
+	return b.push("Parallel", open{kind: kind.ReactiveParallel, name: name, fail: failN, succeed: succeedN})
 }
 
 // Inverter opens an inverter named name, which takes one child: a
 // [bt.Negate] of it, or a [bt.EmptyInverter] if it is ended without one.
 func (b *Builder) Inverter(name string) *Builder {
-	return b.push("Inverter", open{kind: bt.KindNegate, name: name})
+	return b.push("Inverter", open{kind: kind.Negate, name: name})
 }
 
 // leaf adds nd, a leaf just made, to the open node, named name, unless
@@ -188,12 +189,12 @@ func (b *Builder) End() *Builder {
 	b.stack = b.stack[:len(b.stack)-1]
 	var nd bt.Node[bt.Fluent]
 	var err error
-	if o.kind == bt.KindNegate && len(o.kids) == 0 {
+	if o.kind == kind.Negate && len(o.kids) == 0 {
 		nd = bt.EmptyInverter[bt.Fluent]()
 	} else {
 		// Build rather than the constructors: a tree too big is an
 		// error here, not a panic.
-		nd, err = bt.Build(o.kind, bt.Params{Success: o.succeed, Failure: o.fail}, o.kids...)
+		nd, err = bt.Build(o.kind, kind.Params{Success: o.succeed, Failure: o.fail}, o.kids...)
 	}
 	if err != nil {
 		return b.strict(i, "End", err, "%q: %v", o.name, err)

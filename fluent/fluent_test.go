@@ -8,6 +8,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // fluentLog records the leaf calls of a test tree.
@@ -322,7 +323,7 @@ func TestNodesAndEvents(t *testing.T) {
 	if got, want := def.String(), "reactive_select(reactive_sequence(condition(near), strike), negate(patrol))"; got != want {
 		t.Errorf("String = %q; want %q", got, want)
 	}
-	if def.Name() != "root" || def.Child(1).Kind() != bt.KindNegate || def.Child(1).Name() != "not" {
+	if def.Name() != "root" || def.Child(1).Kind() != kind.Negate || def.Child(1).Name() != "not" {
 		t.Errorf("names and kinds: %q %v %q", def.Name(), def.Child(1).Kind(), def.Child(1).Name())
 	}
 	tr, err := fluent.New(def)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file finds every error of a text, for `bt check`.
@@ -124,7 +125,7 @@ func (p *parser) nodeAt(e *Error) (start, end int, inside bool) {
 		case second && n.nkids > 1 && n.second == e.Offset:
 			return n.second, n.close, false
 		case !second && (n.pos == e.Offset || n.argPos == e.Offset):
-			return n.pos, nodeEnd(p.src, n.pos), n.kind != bt.KindRoot
+			return n.pos, nodeEnd(p.src, n.pos), n.kind != kind.Root
 		}
 	}
 	return -1, -1, false

@@ -81,7 +81,7 @@ func TestDocKeywordTable(t *testing.T) {
 	}
 }
 
-// snake returns a Go name in the words of bt.Kind's String:
+// snake returns a Go name in the words of kind.Kind's String:
 // RepeatUntilFail is repeat_until_fail.
 func snake(name string) string {
 	var b strings.Builder

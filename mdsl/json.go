@@ -7,6 +7,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file converts MDSL texts into Mistreevous JSON definitions as they
@@ -65,7 +66,7 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 	}
 	info := kinds[n.kind]
 	b = appendJSString(b, info.Mistreevous)
-	if n.kind == bt.KindRoot && n.named {
+	if n.kind == kind.Root && n.named {
 		b = append(b, `,"id":`...)
 		b = appendJSString(b, n.name)
 	}

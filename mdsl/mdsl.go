@@ -10,6 +10,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -271,7 +272,7 @@ func (b *builder[L]) build() (bt.Node[L], error) {
 	if 1+c.n.Size() > mistreevous.MaxNodes {
 		return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
 	}
-	root, err := bt.Build(bt.KindRoot, bt.Params{}, c.n)
+	root, err := bt.Build(kind.Root, kind.Params{}, c.n)
 	if err != nil {
 		return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
 	}
@@ -335,7 +336,7 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 			if err != nil {
 				return built[L]{}, err
 			}
-			if n.kind == bt.KindLeaf {
+			if n.kind == kind.Leaf {
 				out = bt.Leaf(v)
 			} else {
 				out = bt.Condition(v)
@@ -374,34 +375,34 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 }
 
 // params returns a node's parameters from its counts or weights.
-func (b *builder[L]) params(n *node) bt.Params {
+func (b *builder[L]) params(n *node) kind.Params {
 	if n.kind == kwBranch || kinds[n.kind].Param == hook.ParamNone {
-		return bt.Params{}
+		return kind.Params{}
 	}
 	ints := b.p.ints[n.ilo:n.ihi]
 	switch kinds[n.kind].Param {
 	case hook.ParamN:
-		return bt.Params{N: ints[0]}
+		return kind.Params{N: ints[0]}
 	case hook.ParamWeights:
-		return bt.Params{Weights: append([]int(nil), ints...)}
+		return kind.Params{Weights: append([]int(nil), ints...)}
 	case hook.ParamLotto:
 		if len(ints) == 0 {
-			return bt.Params{}
+			return kind.Params{}
 		}
-		return bt.Params{Weights: append([]int(nil), ints...)}
+		return kind.Params{Weights: append([]int(nil), ints...)}
 	case hook.ParamThreshold:
-		return bt.Params{Success: ints[0], Failure: ints[1]}
+		return kind.Params{Success: ints[0], Failure: ints[1]}
 	case hook.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
-		return bt.Params{Failure: ints[0], Success: ints[1]}
+		return kind.Params{Failure: ints[0], Success: ints[1]}
 	case hook.ParamBound:
 		switch len(ints) {
 		case 1:
-			return bt.Params{Bound: bt.Fixed, Min: ints[0], Max: ints[0]}
+			return kind.Params{Bound: kind.Fixed, Min: ints[0], Max: ints[0]}
 		case 2:
-			return bt.Params{Bound: bt.Ranged, Min: ints[0], Max: ints[1]}
+			return kind.Params{Bound: kind.Ranged, Min: ints[0], Max: ints[1]}
 		}
 	}
-	return bt.Params{}
+	return kind.Params{}
 }
 
 // attrs adds node i's attributes to nd.
@@ -454,7 +455,7 @@ func trimBuild(err error) string {
 // mistreevous.MaxNodes bounds: its size, plus the root it is written
 // inside when it is not a [bt.Root].
 func textNodes[L any](def bt.Node[L]) int {
-	if def.Kind() == bt.KindRoot {
+	if def.Kind() == kind.Root {
 		return def.Size()
 	}
 	return def.Size() + 1

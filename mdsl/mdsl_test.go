@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -329,10 +330,10 @@ func TestMDSLValues(t *testing.T) {
 
 // TestMDSLKeywords checks the keyword table against the table of kinds.
 func TestMDSLKeywords(t *testing.T) {
-	seen := map[string]bt.Kind{}
-	for k := bt.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
+	seen := map[string]kind.Kind{}
+	for k := kind.Kind(0); !strings.HasPrefix(k.String(), "Kind("); k++ {
 		kw := keywords[k]
-		if k == bt.KindCustom {
+		if k == kind.Custom {
 			if kw != "" {
 				t.Errorf("custom nodes have keyword %q", kw)
 			}
@@ -349,8 +350,8 @@ func TestMDSLKeywords(t *testing.T) {
 			t.Errorf("%s and %s share keyword %q", j, k, kw)
 		}
 		seen[kw] = k
-		if got, kind, ok := keywordOf([]byte(strings.ToUpper(kw))); !ok || got != kw || kind != k {
-			t.Errorf("keywordOf(%q) = %q, %v, %v", strings.ToUpper(kw), got, kind, ok)
+		if got, knd, ok := keywordOf([]byte(strings.ToUpper(kw))); !ok || got != kw || knd != k {
+			t.Errorf("keywordOf(%q) = %q, %v, %v", strings.ToUpper(kw), got, knd, ok)
 		}
 	}
 }
@@ -470,7 +471,7 @@ func TestMDSLFluentKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	par := n.Child(0).Child(1)
-	if p := par.Params(); par.Kind() != bt.KindReactiveParallel || p.Failure != -1 || p.Success != 2 {
+	if p := par.Params(); par.Kind() != kind.ReactiveParallel || p.Failure != -1 || p.Success != 2 {
 		t.Fatalf("reactive_parallel [-1, 2] reads as %v %+v", par.Kind(), p)
 	}
 	out, err := Format(n)

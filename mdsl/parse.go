@@ -10,6 +10,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -80,16 +81,16 @@ type callSyntax struct {
 }
 
 // kwBranch is the keyword index of "branch", which is no kind.
-const kwBranch = bt.Kind(255)
+const kwBranch = kind.Kind(255)
 
 // node is one node of the syntax tree.
 type node struct {
-	kind     bt.Kind // or kwBranch
-	named    bool    // a root with a name, or a branch
-	pos      int     // the keyword
-	end      int     // the end of the header
-	close    int     // the closing brace, for nodes with children
-	argPos   int     // the argument list, or pos
+	kind     kind.Kind // or kwBranch
+	named    bool      // a root with a name, or a branch
+	pos      int       // the keyword
+	end      int       // the end of the header
+	close    int       // the closing brace, for nodes with children
+	argPos   int       // the argument list, or pos
 	name     string
 	ilo, ihi int32 // counts or weights: ints[ilo:ihi]
 	hasInts  bool  // an argument list was written (it may be empty)
@@ -285,11 +286,11 @@ func (p *parser) describe(t token) string {
 }
 
 // kindByKeyword maps lower-case keywords to kinds.
-var kindByKeyword = func() map[string]bt.Kind {
-	m := map[string]bt.Kind{"branch": kwBranch}
+var kindByKeyword = func() map[string]kind.Kind {
+	m := map[string]kind.Kind{"branch": kwBranch}
 	for k, kw := range keywords {
 		if kw != "" {
-			m[kw] = bt.Kind(k)
+			m[kw] = kind.Kind(k)
 		}
 	}
 	return m
@@ -304,7 +305,7 @@ var upperSpecial = map[rune]string{
 
 // keywordOf returns the keyword a word is, compared as Mistreevous does
 // (toUpperCase), or "" when it is none.
-func keywordOf(w []byte) (string, bt.Kind, bool) {
+func keywordOf(w []byte) (string, kind.Kind, bool) {
 	var small [24]byte
 	lw := small[:0]
 	if len(w) > len(small) {
@@ -459,7 +460,7 @@ func (p *parser) parse() error {
 			}
 		case tokWord:
 			p.cur, p.inside = t.pos, len(stack) > 0
-			kw, kind, ok := keywordOf(p.wordBytes(t))
+			kw, knd, ok := keywordOf(p.wordBytes(t))
 			if !ok {
 				if attrOf(p.wordBytes(t)) != 0 {
 					return p.errAt(t.pos, "attribute %s must follow a node's arguments", p.describe(t))
@@ -469,7 +470,7 @@ func (p *parser) parse() error {
 				}
 				return p.errAt(t.pos, "unexpected %s: want a node (action, condition, sequence, selector, ...)", p.describe(t))
 			}
-			if kind == bt.KindRoot {
+			if knd == kind.Root {
 				if len(stack) > 0 {
 					return p.errAt(t.pos, "a root cannot be inside another node")
 				}
@@ -482,11 +483,11 @@ func (p *parser) parse() error {
 			p.count++
 			i := int32(len(p.nodes))
 			o := openNode{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
-			p.nodes = append(p.nodes, node{kind: kind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
+			p.nodes = append(p.nodes, node{kind: knd, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
 			if err := p.header(i, kw); err != nil {
 				return err
 			}
-			if kind == bt.KindRoot {
+			if knd == kind.Root {
 				p.roots = append(p.roots, i)
 				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes[i].named)
 				if p.spec != nil && !p.specOn {
@@ -502,7 +503,7 @@ func (p *parser) parse() error {
 				parent.nkids++
 			}
 			p.cur = -1 // the header is read
-			if kind == kwBranch || kinds[kind].Arity == hook.NoChildren {
+			if knd == kwBranch || kinds[knd].Arity == hook.NoChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
 				p.cur = t.pos
@@ -546,7 +547,7 @@ func (p *parser) validate(i int32) *Error {
 	}
 	switch kinds[n.kind].Param {
 	case hook.ParamWeights, hook.ParamLotto:
-		if w := n.ihi - n.ilo; (w > 0 || n.kind == bt.KindRandomWeighted) && w != n.nkids {
+		if w := n.ihi - n.ilo; (w > 0 || n.kind == kind.RandomWeighted) && w != n.nkids {
 			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
 		}
 	}
@@ -555,7 +556,7 @@ func (p *parser) validate(i int32) *Error {
 
 // header reads a node's arguments and attributes, after its keyword.
 func (p *parser) header(i int32, kw string) error {
-	kind := p.nodes[i].kind
+	knd := p.nodes[i].kind
 	lo, hi := int32(len(p.args)), int32(len(p.args))
 	var argPos int
 	has := false
@@ -574,15 +575,15 @@ func (p *parser) header(i int32, kw string) error {
 	}
 	args := p.args[lo:hi]
 	switch {
-	case kind == bt.KindRoot || kind == kwBranch:
-		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (kind == kwBranch && len(args) != 1) {
+	case knd == kind.Root || knd == kwBranch:
+		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (knd == kwBranch && len(args) != 1) {
 			return p.errAt(n.argPos, "%s takes one name argument: %s [Name]", kw, kw)
 		}
 		if len(args) == 1 {
 			n.name, n.named = args[0].str, true
 		}
 		p.args = p.args[:lo]
-	case kinds[kind].Carries:
+	case kinds[knd].Carries:
 		if !has {
 			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
 		}
@@ -591,7 +592,7 @@ func (p *parser) header(i int32, kw string) error {
 			return err
 		}
 		n.call = c
-	case kinds[kind].Param == hook.ParamNone:
+	case kinds[knd].Param == hook.ParamNone:
 		if has {
 			return p.errAt(argPos, "%s takes no arguments", kw)
 		}
@@ -605,7 +606,7 @@ func (p *parser) header(i int32, kw string) error {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
-			switch kinds[kind].Param {
+			switch kinds[knd].Param {
 			case hook.ParamWeights:
 				min = 1
 			case hook.ParamThreshold, hook.ParamCounts:
@@ -619,7 +620,7 @@ func (p *parser) header(i int32, kw string) error {
 		n.ihi = int32(len(p.ints))
 		p.args = p.args[:lo]
 		got := n.ihi - n.ilo
-		switch kinds[kind].Param {
+		switch kinds[knd].Param {
 		case hook.ParamN:
 			if got != 1 {
 				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
@@ -644,7 +645,7 @@ func (p *parser) header(i int32, kw string) error {
 			}
 		}
 	}
-	if kind == kwBranch {
+	if knd == kwBranch {
 		if t := p.peek(); t.typ == tokWord && attrOf(p.wordBytes(t)) != 0 {
 			return p.errAt(t.pos, "branch takes no attributes")
 		}

@@ -11,6 +11,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -100,13 +101,13 @@ func formatIndent[L any](def bt.Node[L], call func([]byte, L, bool) ([]byte, err
 	var b []byte
 	var stack []frame[L]
 	depth0 := 0
-	if def.Kind() != bt.KindRoot {
+	if def.Kind() != kind.Root {
 		b = append(b, "root {\n"...)
 		depth0 = 1
 	}
 	push := func(nd bt.Node[L]) error {
 		d := depth0 + len(stack)
-		if nd.Kind() == bt.KindRoot && d > 0 {
+		if nd.Kind() == kind.Root && d > 0 {
 			return errors.New("a root below the top has no MDSL form")
 		}
 		if d+1 > mistreevous.MaxDepth {
@@ -185,9 +186,9 @@ func appendHeader[L any](b []byte, nd bt.Node[L], call func([]byte, L, bool) ([]
 		b = appendInts(b, ps.Failure, ps.Success)
 	case hook.ParamBound:
 		switch ps.Bound {
-		case bt.Fixed:
+		case kind.Fixed:
 			b = appendInts(b, ps.Min)
-		case bt.Ranged:
+		case kind.Ranged:
 			b = appendInts(b, ps.Min, ps.Max)
 		}
 	}
@@ -554,7 +555,7 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 		return append(append(b, n.name...), ']'), nil
 	}
 	b = append(b, keywords[n.kind]...)
-	if n.kind == bt.KindRoot && n.named {
+	if n.kind == kind.Root && n.named {
 		b = append(b, " ["...)
 		b = append(append(b, n.name...), ']')
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/proptest"
 )
@@ -32,7 +33,7 @@ func TestMDSLProptest(t *testing.T) {
 		if err != nil {
 			return err.Error() + "\n" + string(out)
 		}
-		if back.Kind() != bt.KindRoot {
+		if back.Kind() != kind.Root {
 			return "not a root"
 		}
 		got, err1 := json.Marshal(back.Child(0))

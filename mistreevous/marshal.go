@@ -9,6 +9,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file writes Mistreevous JSON definitions.
@@ -32,7 +33,7 @@ func Marshal(def bt.Node[bt.Call]) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.WriteByte('[')
-	if def.Kind() != bt.KindRoot {
+	if def.Kind() != kind.Root {
 		buf.WriteString(`{"type":"root","child":`)
 		if err := write(&buf, def, "[0].child", 2); err != nil {
 			return nil, err
@@ -49,7 +50,7 @@ func Marshal(def bt.Node[bt.Call]) ([]byte, error) {
 // which [MaxNodes] bounds: its size, plus the root it is written inside
 // when it is not a [bt.Root].
 func textNodes[L any](def bt.Node[L]) int {
-	if def.Kind() == bt.KindRoot {
+	if def.Kind() == kind.Root {
 		return def.Size()
 	}
 	return def.Size() + 1
@@ -69,7 +70,7 @@ func noJSONForm(root bt.Node[bt.Call]) error {
 		if top.next == 0 {
 			if k := top.n.Kind(); hook.Kind(uint8(k)).Mistreevous == "" && !elixirForm[k] {
 				path := "[0]"
-				if root.Kind() != bt.KindRoot {
+				if root.Kind() != kind.Root {
 					path += ".child"
 				}
 				for _, f := range stack[:len(stack)-1] {
@@ -95,13 +96,13 @@ func noJSONForm(root bt.Node[bt.Call]) error {
 // elixirForm says which kinds have an Elixir JSON form: those of which
 // [bt.Node.MarshalJSON] writes a node.
 var elixirForm = func() (ok [256]bool) {
-	p := bt.Params{N: 2, Weights: []int{1}, Success: 1, Failure: 1}
+	p := kind.Params{N: 2, Weights: []int{1}, Success: 1, Failure: 1}
 	for k := range 256 {
-		if bt.Kind(k) == bt.KindLeaf {
+		if kind.Kind(k) == kind.Leaf {
 			ok[k] = true
 			continue
 		}
-		if n, err := bt.Build(bt.Kind(k), p, bt.Leaf("")); err == nil {
+		if n, err := bt.Build(kind.Kind(k), p, bt.Leaf("")); err == nil {
 			_, err = n.MarshalJSON()
 			ok[k] = err == nil
 		}
@@ -120,7 +121,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 	if typ == "" {
 		return derr(path, "%s nodes have no Mistreevous form (the Elixir JSON form that Node.MarshalJSON writes has them)", k)
 	}
-	if k == bt.KindRoot && depth > 1 {
+	if k == kind.Root && depth > 1 {
 		return derr(path, "a root below the top")
 	}
 	buf.WriteString(`{"type":"`)
@@ -147,9 +148,9 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 	case facts.Param == hook.ParamBound:
 		field := facts.Bound
 		switch p := n.Params(); p.Bound {
-		case bt.Fixed:
+		case kind.Fixed:
 			fmt.Fprintf(buf, `,"%s":%d`, field, p.Min)
-		case bt.Ranged:
+		case kind.Ranged:
 			fmt.Fprintf(buf, `,"%s":[%d,%d]`, field, p.Min, p.Max)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/internal/jsonscan"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file reads Mistreevous JSON definitions.
@@ -48,7 +49,7 @@ const (
 )
 
 // maxInt31 is the largest count, weight or duration: 2^31-1, as
-// [bt.Params] says.
+// [kind.Params] says.
 const maxInt31 = 1<<31 - 1
 
 // Parse reads a Mistreevous JSON definition: an array of root
@@ -349,15 +350,15 @@ func (r *reader) branch(name, path string, depth int) (built, error) {
 // type may have besides "type" and the attributes, the first saying what
 // the node holds: "child", "children", or a leaf's. Both follow from the
 // table of kinds.
-var kindOf, typeFields = func() (map[string]bt.Kind, map[string][]string) {
-	kinds := make(map[string]bt.Kind)
+var kindOf, typeFields = func() (map[string]kind.Kind, map[string][]string) {
+	kinds := make(map[string]kind.Kind)
 	fields := map[string][]string{"branch": {"ref"}}
 	for k := range 256 {
 		f := hook.Kind(uint8(k))
 		if f.Mistreevous == "" {
 			continue
 		}
-		kinds[f.Mistreevous] = bt.Kind(k)
+		kinds[f.Mistreevous] = kind.Kind(k)
 		var fs []string
 		switch {
 		case f.Carries:
@@ -373,7 +374,7 @@ var kindOf, typeFields = func() (map[string]bt.Kind, map[string][]string) {
 		case hook.ParamBound:
 			fs = append(fs, f.Bound)
 		}
-		if bt.Kind(k) == bt.KindRoot {
+		if kind.Kind(k) == kind.Root {
 			fs = append(fs, "id")
 		}
 		fields[f.Mistreevous] = fs
@@ -433,26 +434,26 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, derr(path, "the main root has an id")
 		}
 	}
-	kind := kindOf[typ]
-	var p bt.Params
+	knd := kindOf[typ]
+	var p kind.Params
 	var children []bt.Node[bt.Call]
 	height := 0
 	var n bt.Node[bt.Call]
 	switch fields[0] {
 	default: // a leaf
-		switch kind {
-		case bt.KindLeaf, bt.KindCondition:
+		switch knd {
+		case kind.Leaf, kind.Condition:
 			c, err := r.call(v, path)
 			if err != nil {
 				return built{}, err
 			}
-			if kind == bt.KindLeaf {
+			if knd == kind.Leaf {
 				n = bt.Leaf(c)
 			} else {
 				n = bt.Condition(c)
 			}
 		default: // wait
-			if err := r.bound(v, hook.Kind(uint8(kind)).Bound, path, &p); err != nil {
+			if err := r.bound(v, hook.Kind(uint8(knd)).Bound, path, &p); err != nil {
 				return built{}, err
 			}
 		}
@@ -466,7 +467,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, err
 		}
 		children, height = []bt.Node[bt.Call]{b.n}, b.height
-		if f := hook.Kind(uint8(kind)); f.Param == hook.ParamBound {
+		if f := hook.Kind(uint8(knd)); f.Param == hook.ParamBound {
 			err = r.bound(v, f.Bound, path, &p)
 		}
 		if err != nil {
@@ -521,7 +522,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, derr(path, "the tree has more than %d nodes once branches are expanded", MaxNodes)
 		}
 		var err error
-		n, err = bt.Build(kind, p, children...)
+		n, err = bt.Build(knd, p, children...)
 		if err != nil {
 			return built{}, &bt.DefinitionError{Path: path, Msg: trimBuild(err), Err: err}
 		}
@@ -564,13 +565,13 @@ func trimBuild(err error) string {
 }
 
 // bound reads a count or duration field.
-func (r *reader) bound(obj value, field, path string, p *bt.Params) error {
+func (r *reader) bound(obj value, field, path string, p *kind.Params) error {
 	raw := r.get(obj, field)
 	if raw < 0 {
 		return nil
 	}
 	if v, ok := r.int31(raw); ok {
-		p.Bound, p.Min, p.Max = bt.Fixed, v, v
+		p.Bound, p.Min, p.Max = kind.Fixed, v, v
 		return nil
 	}
 	if r.kind(raw) == jsonscan.Array && r.length(raw) == 2 {
@@ -580,7 +581,7 @@ func (r *reader) bound(obj value, field, path string, p *bt.Params) error {
 			if a > b {
 				return derr(path+"."+field, "%s minimum %d is more than maximum %d", field, a, b)
 			}
-			p.Bound, p.Min, p.Max = bt.Ranged, a, b
+			p.Bound, p.Min, p.Max = kind.Ranged, a, b
 			return nil
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/observe"
 	"github.com/zipbt/behaviortree/proptest"
 )
@@ -211,7 +212,7 @@ func TestStatsRandomTrees(t *testing.T) {
 			// A leaf is updated without a call when it waits for an async
 			// result, or when its guard fails it; a condition always
 			// completes.
-			if n.Updates < calls[info.ID] || info.Kind == bt.KindCondition && n.Updates != n.Successes+n.Failures {
+			if n.Updates < calls[info.ID] || info.Kind == kind.Condition && n.Updates != n.Successes+n.Failures {
 				t.Fatalf("seed %d: node %d (%s): %+v, %d calls\n%s", seed, info.ID, info.Name, n, calls[info.ID], def)
 			}
 			if n.Successes != ends[info.ID][0] || n.Failures != ends[info.ID][1] {

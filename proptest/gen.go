@@ -7,6 +7,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Config bounds generated trees. Zero fields take the defaults in
@@ -39,15 +40,12 @@ func (c Config) withDefaults() Config {
 }
 
 // deterministicKinds and allKinds are the inner kinds the generators draw.
-var deterministicKinds = []bt.Kind{
-	bt.KindSelect, bt.KindSequence, bt.KindRepeatUntilFail, bt.KindRepeatUntilSucceed,
-	bt.KindRepeatN, bt.KindAlwaysSucceed, bt.KindAlwaysFail, bt.KindNegate,
-}
+var deterministicKinds = []kind.Kind{kind.Select, kind.Sequence, kind.RepeatUntilFail, kind.RepeatUntilSucceed, kind.RepeatN, kind.AlwaysSucceed, kind.AlwaysFail, kind.Negate}
 
-var allKinds = append(append([]bt.Kind{}, deterministicKinds...), bt.KindRandom, bt.KindRandomWeighted)
+var allKinds = append(append([]kind.Kind{}, deterministicKinds...), kind.Random, kind.RandomWeighted)
 
 // parallelKinds are the deterministic kinds and the parallel ones.
-var parallelKinds = append(append([]bt.Kind{}, deterministicKinds...), bt.KindParallel, bt.KindRace, bt.KindThreshold)
+var parallelKinds = append(append([]kind.Kind{}, deterministicKinds...), kind.Parallel, kind.Race, kind.Threshold)
 
 // Tree returns a generator of definitions over the standard node set,
 // Random and RandomWeighted included, with leaves drawn from leaf (a
@@ -69,7 +67,7 @@ func ParallelTree[L any](leaf gopter.Gen, c Config) gopter.Gen {
 	return treeGen[L](leaf, c.withDefaults(), parallelKinds)
 }
 
-func treeGen[L any](leaf gopter.Gen, c Config, kinds []bt.Kind) gopter.Gen {
+func treeGen[L any](leaf gopter.Gen, c Config, kinds []kind.Kind) gopter.Gen {
 	return func(p *gopter.GenParameters) *gopter.GenResult {
 		budget := 1
 		if p.MaxSize > 1 {
@@ -89,7 +87,7 @@ type builder[L any] struct {
 	p      *gopter.GenParameters
 	leaf   gopter.Gen
 	c      Config
-	kinds  []bt.Kind
+	kinds  []kind.Kind
 	budget int
 }
 
@@ -104,9 +102,9 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 		}
 		return bt.Leaf(v.(L)), true
 	}
-	kind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
+	knd := b.kinds[b.p.Rng.Intn(len(b.kinds))]
 	k := 1
-	if hook.Kind(uint8(kind)).Arity != hook.OneChild {
+	if hook.Kind(uint8(knd)).Arity != hook.OneChild {
 		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
 	}
 	children := make([]bt.Node[L], k)
@@ -117,7 +115,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 		}
 		children[i] = child
 	}
-	p := bt.Params{N: 2 + b.p.Rng.Intn(b.c.MaxN-1), Weights: make([]int, k)}
+	p := kind.Params{N: 2 + b.p.Rng.Intn(b.c.MaxN-1), Weights: make([]int, k)}
 	for i := range p.Weights {
 		p.Weights[i] = 1 + b.p.Rng.Intn(b.c.MaxWeight)
 	}
@@ -126,7 +124,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	if b.p.Rng.Intn(4) == 0 {
 		p.Success = -p.Success
 	}
-	return rebuild(kind, p, children), true
+	return rebuild(knd, p, children), true
 }
 
 // rebuild makes an inner node of the given kind from its parts, through
@@ -134,13 +132,13 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 // dropped, weights are given unit values past their end, and Threshold
 // counts are clamped to the number of children, so that a shrunk node
 // stays valid.
-func rebuild[L any](kind bt.Kind, p bt.Params, children []bt.Node[L]) bt.Node[L] {
-	var q bt.Params
+func rebuild[L any](knd kind.Kind, p kind.Params, children []bt.Node[L]) bt.Node[L] {
+	var q kind.Params
 	k := len(children)
-	if hook.Kind(uint8(kind)).Param == hook.ParamN {
+	if hook.Kind(uint8(knd)).Param == hook.ParamN {
 		q.N = p.N
 	}
-	if hook.Kind(uint8(kind)).Param == hook.ParamWeights {
+	if hook.Kind(uint8(knd)).Param == hook.ParamWeights {
 		q.Weights = make([]int, k)
 		for i := range q.Weights {
 			q.Weights[i] = 1
@@ -149,10 +147,10 @@ func rebuild[L any](kind bt.Kind, p bt.Params, children []bt.Node[L]) bt.Node[L]
 			}
 		}
 	}
-	if kind == bt.KindThreshold {
+	if knd == kind.Threshold {
 		q.Success, q.Failure = clampCount(p.Success, k), clampCount(p.Failure, k)
 	}
-	nd, err := bt.Build(kind, q, children...)
+	nd, err := bt.Build(knd, q, children...)
 	if err != nil {
 		panic("proptest.rebuild: " + err.Error())
 	}
@@ -175,7 +173,7 @@ func clampCount(c, k int) int {
 
 // parts returns an inner node's parameters and children, with a unit
 // weight per child for kinds without weights.
-func parts[L any](n bt.Node[L]) (bt.Params, []bt.Node[L]) {
+func parts[L any](n bt.Node[L]) (kind.Params, []bt.Node[L]) {
 	children := make([]bt.Node[L], 0, n.Len())
 	weights := make([]int, 0, n.Len())
 	p := n.Params()
@@ -183,7 +181,7 @@ func parts[L any](n bt.Node[L]) (bt.Params, []bt.Node[L]) {
 	for c := range n.Children() {
 		children = append(children, c)
 		w := 0
-		if n.Kind() == bt.KindRandomWeighted {
+		if n.Kind() == kind.RandomWeighted {
 			w = p.Weights[i]
 		}
 		weights = append(weights, max(1, w))
@@ -200,27 +198,27 @@ func parts[L any](n bt.Node[L]) (bt.Params, []bt.Node[L]) {
 func shrinkTree[L any](v interface{}) gopter.Shrink {
 	n := v.(bt.Node[L])
 	var out []bt.Node[L]
-	if n.Kind() == bt.KindLeaf || n.Kind() == bt.KindCustom {
+	if n.Kind() == kind.Leaf || n.Kind() == kind.Custom {
 		return gopter.NoShrink
 	}
 	p, children := parts(n)
 	weights := p.Weights
 	out = append(out, children...)
-	kind := n.Kind()
+	knd := n.Kind()
 	if len(children) > 1 {
 		for i := range children {
 			cs := append(append([]bt.Node[L]{}, children[:i]...), children[i+1:]...)
 			q := p
 			q.Weights = append(append([]int{}, weights[:i]...), weights[i+1:]...)
-			out = append(out, rebuild(kind, q, cs))
+			out = append(out, rebuild(knd, q, cs))
 		}
 	}
-	if kind == bt.KindRepeatN && p.N > 2 {
+	if knd == kind.RepeatN && p.N > 2 {
 		q := p
 		q.N--
-		out = append(out, rebuild(kind, q, children))
+		out = append(out, rebuild(knd, q, children))
 	}
-	if kind == bt.KindRandomWeighted {
+	if knd == kind.RandomWeighted {
 		q := p
 		q.Weights = make([]int, len(weights))
 		changed := false
@@ -229,7 +227,7 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 			changed = changed || w != 1
 		}
 		if changed {
-			out = append(out, rebuild(kind, q, children))
+			out = append(out, rebuild(knd, q, children))
 		}
 	}
 	for i, c := range children {
@@ -241,7 +239,7 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 			}
 			cs := append([]bt.Node[L]{}, children...)
 			cs[i] = s.(bt.Node[L])
-			out = append(out, rebuild(kind, p, cs))
+			out = append(out, rebuild(knd, p, cs))
 		}
 	}
 	return listShrink(out)

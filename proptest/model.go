@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Model is a reference interpreter of the Elixir behavior_tree semantics:
@@ -20,7 +21,7 @@ type Model[L any] struct {
 }
 
 type mnode[L any] struct {
-	kind     bt.Kind
+	kind     kind.Kind
 	leaf     L
 	n        int
 	weights  []int
@@ -45,11 +46,11 @@ func NewModel[L any](def bt.Node[L], rng *rand.Rand) *Model[L] {
 func copyDef[L any](n bt.Node[L]) *mnode[L] {
 	m := &mnode[L]{kind: n.Kind(), n: n.Params().N}
 	switch k := n.Len(); m.kind {
-	case bt.KindParallel:
+	case kind.Parallel:
 		m.needOK, m.needFail = k, 1
-	case bt.KindRace:
+	case kind.Race:
 		m.needOK, m.needFail = 1, k
-	case bt.KindThreshold:
+	case kind.Threshold:
 		p := n.Params()
 		m.needOK, m.needFail = allBut(p.Success, k), allBut(p.Failure, k)
 	}
@@ -57,14 +58,14 @@ func copyDef[L any](n bt.Node[L]) *mnode[L] {
 		m.leaf = v
 		return m
 	}
-	if m.kind == bt.KindCustom {
+	if m.kind == kind.Custom {
 		panic("proptest.NewModel: custom nodes are not supported")
 	}
 	i := 0
 	for c := range n.Children() {
 		m.children = append(m.children, copyDef(c))
 		w := 0
-		if m.kind == bt.KindRandomWeighted {
+		if m.kind == kind.RandomWeighted {
 			w = n.Params().Weights[i]
 		}
 		m.weights = append(m.weights, w)
@@ -82,24 +83,24 @@ func allBut(c, n int) int {
 }
 
 // isParallel reports whether nodes of kind k run all their children at once.
-func isParallel(k bt.Kind) bool {
-	return k == bt.KindParallel || k == bt.KindRace || k == bt.KindThreshold
+func isParallel(k kind.Kind) bool {
+	return k == kind.Parallel || k == kind.Race || k == kind.Threshold
 }
 
 // enter starts the node afresh.
 func (m *mnode[L]) enter(rng *rand.Rand) {
 	switch m.kind {
-	case bt.KindLeaf:
+	case kind.Leaf:
 		return
-	case bt.KindParallel, bt.KindRace, bt.KindThreshold:
+	case kind.Parallel, kind.Race, kind.Threshold:
 		m.done = make([]int, len(m.children))
 		for _, c := range m.children {
 			c.enter(rng)
 		}
 		return
-	case bt.KindRandom:
+	case kind.Random:
 		m.cur = rng.IntN(len(m.children))
-	case bt.KindRandomWeighted:
+	case kind.RandomWeighted:
 		total := 0
 		for _, w := range m.weights {
 			total += w
@@ -121,7 +122,7 @@ func (m *mnode[L]) enter(rng *rand.Rand) {
 // ok. It returns whether this node ended, and with which outcome; and
 // false when the leaf is not focused.
 func (m *mnode[L]) signal(path []int, ok bool, rng *rand.Rand) (ended, outcome, focused bool) {
-	if m.kind == bt.KindLeaf {
+	if m.kind == kind.Leaf {
 		return true, ok, len(path) == 0
 	}
 	if len(path) == 0 {
@@ -146,7 +147,7 @@ func (m *mnode[L]) signal(path []int, ok bool, rng *rand.Rand) (ended, outcome, 
 // react is what m does when its child i ended with res.
 func (m *mnode[L]) react(i int, res bool, rng *rand.Rand) (ended, outcome bool) {
 	switch m.kind {
-	case bt.KindParallel, bt.KindRace, bt.KindThreshold:
+	case kind.Parallel, kind.Race, kind.Threshold:
 		m.done[i] = -1
 		if res {
 			m.done[i] = 1
@@ -167,44 +168,44 @@ func (m *mnode[L]) react(i int, res bool, rng *rand.Rand) (ended, outcome bool) 
 			return true, false
 		}
 		return false, false
-	case bt.KindSequence:
+	case kind.Sequence:
 		if res && m.cur+1 < len(m.children) {
 			m.cur++
 			m.children[m.cur].enter(rng)
 			return false, false
 		}
 		return true, res
-	case bt.KindSelect:
+	case kind.Select:
 		if !res && m.cur+1 < len(m.children) {
 			m.cur++
 			m.children[m.cur].enter(rng)
 			return false, false
 		}
 		return true, res
-	case bt.KindRepeatUntilFail:
+	case kind.RepeatUntilFail:
 		if res {
 			m.children[0].enter(rng)
 			return false, false
 		}
 		return true, true
-	case bt.KindRepeatUntilSucceed:
+	case kind.RepeatUntilSucceed:
 		if !res {
 			m.children[0].enter(rng)
 			return false, false
 		}
 		return true, true
-	case bt.KindRepeatN:
+	case kind.RepeatN:
 		if m.left > 1 {
 			m.left--
 			m.children[0].enter(rng)
 			return false, false
 		}
 		return true, true
-	case bt.KindAlwaysSucceed:
+	case kind.AlwaysSucceed:
 		return true, true
-	case bt.KindAlwaysFail:
+	case kind.AlwaysFail:
 		return true, false
-	case bt.KindNegate:
+	case kind.Negate:
 		return true, !res
 	default: // Random, RandomWeighted
 		return true, res
@@ -233,7 +234,7 @@ func (m *Model[L]) Frontier() [][]int {
 	var walk func(n *mnode[L], path []int)
 	walk = func(n *mnode[L], path []int) {
 		switch {
-		case n.kind == bt.KindLeaf:
+		case n.kind == kind.Leaf:
 			out = append(out, append([]int(nil), path...))
 		case isParallel(n.kind):
 			for i, c := range n.children {

@@ -10,6 +10,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/proptest"
 )
 
@@ -22,7 +23,7 @@ func TestProperties(t *testing.T) {
 		func(n bt.Node[string], sig []bt.Status, seed uint64) string {
 			leafSet := map[string]bool{}
 			for c := range n.Preorder() {
-				if v, ok := c.Leaf(); ok && c.Kind() == bt.KindLeaf {
+				if v, ok := c.Leaf(); ok && c.Kind() == kind.Leaf {
 					leafSet[v] = true
 				}
 			}
@@ -37,7 +38,7 @@ func TestProperties(t *testing.T) {
 	props.Property("2 first descent is the deepest left-most leaf", prop.ForAll(
 		func(n bt.Node[string]) string {
 			first := n
-			for first.Kind() != bt.KindLeaf {
+			for first.Kind() != kind.Leaf {
 				first = first.Child(0)
 			}
 			want, _ := first.Leaf()

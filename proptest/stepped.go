@@ -7,16 +7,16 @@ import (
 	"github.com/leanovate/gopter"
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // steppedKinds are the inner kinds SteppedTree draws, as Mistreevous has
 // them: Select is the selector, Negate flip, AlwaysSucceed and AlwaysFail
 // succeed and fail.
-var steppedKinds = []bt.Kind{
-	bt.KindSequence, bt.KindSelect, bt.KindParallel, bt.KindRace, bt.KindAll, bt.KindLotto,
-	bt.KindRepeat, bt.KindRetry, bt.KindNegate, bt.KindAlwaysSucceed, bt.KindAlwaysFail,
-	bt.KindSequence, bt.KindSelect, // twice as likely: the kinds most trees are made of
-	bt.KindReactiveSequence, bt.KindReactiveSelect, bt.KindReactiveParallel,
+var steppedKinds = []kind.Kind{kind.Sequence, kind.Select, kind.Parallel, kind.Race, kind.All, kind.Lotto, kind.Repeat, kind.Retry, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail, kind.Sequence, kind.Select, kind.ReactiveSequence, kind.ReactiveSelect, kind.
+
+	// twice as likely: the kinds most trees are made of
+	ReactiveParallel,
 }
 
 // SteppedTree returns a generator of definitions for the stepped engine
@@ -75,9 +75,9 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 			n = bt.Leaf(v)
 		}
 	} else {
-		kind := b.kinds[rng.Intn(len(b.kinds))]
+		knd := b.kinds[rng.Intn(len(b.kinds))]
 		k := 1
-		if hook.Kind(uint8(kind)).Arity != hook.OneChild {
+		if hook.Kind(uint8(knd)).Arity != hook.OneChild {
 			k = 1 + rng.Intn(b.c.MaxFanOut)
 		}
 		children := make([]bt.Node[L], k)
@@ -88,16 +88,16 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 			}
 			children[i] = child
 		}
-		n = b.inner(kind, children)
+		n = b.inner(knd, children)
 	}
 	return b.attrs(n)
 }
 
 // inner makes a node of kind over children, drawing its parameters.
-func (b *steppedBuilder[L]) inner(kind bt.Kind, children []bt.Node[L]) bt.Node[L] {
+func (b *steppedBuilder[L]) inner(knd kind.Kind, children []bt.Node[L]) bt.Node[L] {
 	rng := b.p.Rng
-	switch kind {
-	case bt.KindLotto:
+	switch knd {
+	case kind.Lotto:
 		var ws []int
 		if rng.Intn(2) == 0 {
 			ws = make([]int, len(children))
@@ -106,29 +106,29 @@ func (b *steppedBuilder[L]) inner(kind bt.Kind, children []bt.Node[L]) bt.Node[L
 			}
 		}
 		return bt.Lotto(ws, children...)
-	case bt.KindReactiveParallel:
+	case kind.ReactiveParallel:
 		k := len(children)
-		n, err := bt.Build(kind, bt.Params{Failure: rng.Intn(k+3) - 1, Success: rng.Intn(k+3) - 1}, children...)
+		n, err := bt.Build(knd, kind.Params{Failure: rng.Intn(k+3) - 1, Success: rng.Intn(k+3) - 1}, children...)
 		if err != nil {
 			panic("proptest.SteppedTree: " + err.Error())
 		}
 		return n
-	case bt.KindRepeat, bt.KindRetry:
-		var p bt.Params
+	case kind.Repeat, kind.Retry:
+		var p kind.Params
 		switch rng.Intn(3) {
 		case 1:
-			p = bt.Params{Bound: bt.Fixed, Min: rng.Intn(b.c.MaxN + 1)}
+			p = kind.Params{Bound: kind.Fixed, Min: rng.Intn(b.c.MaxN + 1)}
 		case 2:
 			lo := rng.Intn(b.c.MaxN + 1)
-			p = bt.Params{Bound: bt.Ranged, Min: lo, Max: lo + rng.Intn(b.c.MaxN+1)}
+			p = kind.Params{Bound: kind.Ranged, Min: lo, Max: lo + rng.Intn(b.c.MaxN+1)}
 		}
-		n, err := bt.Build(kind, p, children...)
+		n, err := bt.Build(knd, p, children...)
 		if err != nil {
 			panic("proptest.SteppedTree: " + err.Error())
 		}
 		return n
 	}
-	n, err := bt.Build(kind, bt.Params{}, children...)
+	n, err := bt.Build(knd, kind.Params{}, children...)
 	if err != nil {
 		panic("proptest.SteppedTree: " + err.Error())
 	}

@@ -11,6 +11,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // BattleshipGame is one game of a battleship record, as the battleship
@@ -339,9 +340,9 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 	conditions := map[string]bool{}
 	for nd := range v.Nodes() {
 		switch nd.Kind {
-		case bt.KindLeaf:
+		case kind.Leaf:
 			actions[fmt.Sprint(nd.Value)] = append(actions[fmt.Sprint(nd.Value)], nd.ID)
-		case bt.KindCondition:
+		case kind.Condition:
 			conditions[fmt.Sprint(nd.Value)] = true
 		}
 	}

@@ -46,6 +46,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 	"github.com/zipbt/behaviortree/observe"
@@ -431,7 +432,7 @@ func elixirTree(t tree) (bt.Node[string], error) {
 			return s, err
 		}
 	}
-	if s.Kind() == bt.KindRoot {
+	if s.Kind() == kind.Root {
 		if len(s.Attrs()) > 0 {
 			return s, errors.New("the root has guards or callbacks, which Elixir-style trees do not have")
 		}
@@ -465,18 +466,18 @@ func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
 		}
 		var out bt.Node[B]
 		switch top.n.Kind() {
-		case bt.KindLeaf, bt.KindCondition:
+		case kind.Leaf, kind.Condition:
 			a, _ := top.n.Leaf()
 			b, err := f(a)
 			if err != nil {
 				return zero, err
 			}
-			if top.n.Kind() == bt.KindLeaf {
+			if top.n.Kind() == kind.Leaf {
 				out = bt.Leaf(b)
 			} else {
 				out = bt.Condition(b)
 			}
-		case bt.KindCustom:
+		case kind.Custom:
 			return zero, errors.New("custom nodes cannot be converted")
 		default:
 			var err error

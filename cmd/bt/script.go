@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // load reads the script at path ("-" is the standard input): one JSON
@@ -127,10 +128,10 @@ func called[L any](n bt.Node[L], nameOf func(L) string) (actions, conditions map
 	actions, conditions = map[string]bool{}, map[string]bool{}
 	for c := range n.Preorder() {
 		switch c.Kind() {
-		case bt.KindLeaf:
+		case kind.Leaf:
 			v, _ := c.Leaf()
 			actions[nameOf(v)] = true
-		case bt.KindCondition:
+		case kind.Condition:
 			v, _ := c.Leaf()
 			conditions[nameOf(v)] = true
 		}

@@ -28,9 +28,9 @@ var NewFluent any
 var NameFluent any
 
 // Kind returns what behaviortree's table of kinds says of the kind k (a
-// bt.Kind): the zero KindFacts (a leaf with no names) for a k that is not
+// kind.Kind): the zero KindFacts (a leaf with no names) for a k that is not
 // a kind. It is the one way the clients read the table; users have
-// bt.Kind's String and a node's Kind, Children and Params.
+// kind.Kind's String and a node's Kind, Children and Params.
 var Kind func(k uint8) KindFacts
 
 // KindFacts is one row of the table of kinds, as the clients need it.
@@ -60,7 +60,7 @@ const (
 // Param is the parameter a kind takes besides its children.
 type Param uint8
 
-// The parameters, with the fields of bt.Params that hold them.
+// The parameters, with the fields of kind.Params that hold them.
 const (
 	ParamNone      Param = iota
 	ParamN               // N: a count >= 2 (RepeatN)

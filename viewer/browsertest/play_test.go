@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 	"github.com/zipbt/behaviortree/viewer"
@@ -425,7 +426,7 @@ func TestPlaygroundElixir(t *testing.T) {
 	const src = "root { repeat_until_fail { selector { action [go_right] action [next_row] } } }"
 	parse := func(name string, src []byte) (playground.Definition, error) {
 		n, err := mdsl.ParseFunc(name, src, func(s string) (string, error) { return s, nil })
-		if err == nil && n.Kind() == bt.KindRoot {
+		if err == nil && n.Kind() == kind.Root {
 			n = n.Child(0)
 		}
 		return playground.Definition{Elixir: n}, err

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -645,7 +646,7 @@ const elixirSrc = "root { repeat_until_fail { selector { action [go_right] actio
 // parseElixir reads an Elixir-style MDSL tree, without its root.
 func parseElixir(name string, src []byte) (Definition, error) {
 	n, err := mdsl.ParseFunc(name, src, func(s string) (string, error) { return s, nil })
-	if err == nil && n.Kind() == bt.KindRoot {
+	if err == nil && n.Kind() == kind.Root {
 		n = n.Child(0)
 	}
 	return Definition{Elixir: n}, err
