@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"time"
@@ -176,78 +177,14 @@ func RetryRange[L any](minN, maxN int, child Node[L]) Node[L] {
 	return mustBuild(kind.Retry, kind.Params{Bound: kind.Ranged, Min: minN, Max: maxN}, []Node[L]{child})
 }
 
-// AttrKind says what an [Attr] is.
-type AttrKind uint8
-
-// The kinds of attribute. A node has at most one of each.
-const (
-	AttrWhile  AttrKind = iota + 1 // guard: the node may go on while the condition holds
-	AttrUntil                      // guard: the node may go on until the condition holds
-	AttrEntry                      // callback when the node starts
-	AttrOnStep                     // callback at every update of the node
-	AttrExit                       // callback when the node completes or is aborted
-	numAttrs
-)
-
-var attrNames = [numAttrs]string{AttrWhile: "while", AttrUntil: "until", AttrEntry: "entry", AttrOnStep: "step", AttrExit: "exit"}
-
-// String returns the attribute's Mistreevous name: "while", "until",
-// "entry", "step" or "exit".
-func (k AttrKind) String() string {
-	if k > 0 && k < numAttrs {
-		return attrNames[k]
-	}
-	return fmt.Sprintf("AttrKind(%d)", uint8(k))
-}
-
-// Attr is a guard or a callback on a node of a stepped tree: a value of
-// the leaf type that the agent's Condition (guards) or Entry, OnStep and
-// Exit functions (callbacks) are called with. Make one with [While],
-// [Until], [Entry], [OnStep] or [Exit] and attach it with [Node.With].
-type Attr[L any] struct {
-	Kind           AttrKind // what it is: a guard (AttrWhile, AttrUntil) or a callback
-	Value          L        // the value the agent is called with
-	SucceedOnAbort bool     // a guard that makes the node succeed when it aborts it ([Attr.ThenSucceed])
-}
-
-// While returns a guard: before every update of the node, and of every
-// node below it, the agent's Condition(cond) is asked, and when it returns
-// false the node is aborted and fails (or succeeds, with
-// [Attr.ThenSucceed]).
-func While[L any](cond L) Attr[L] { return Attr[L]{Kind: AttrWhile, Value: cond} }
-
-// Until is the guard that aborts the node when Condition(cond) returns
-// true; otherwise as [While].
-func Until[L any](cond L) Attr[L] { return Attr[L]{Kind: AttrUntil, Value: cond} }
-
-// Entry returns a callback: the agent's Entry(v) is called when the node
-// starts (its first update since it was reset).
-func Entry[L any](v L) Attr[L] { return Attr[L]{Kind: AttrEntry, Value: v} }
-
-// OnStep returns a callback: the agent's OnStep(v) is called at every
-// update of the node.
-func OnStep[L any](v L) Attr[L] { return Attr[L]{Kind: AttrOnStep, Value: v} }
-
-// Exit returns a callback: the agent's Exit(v, succeeded, aborted) is
-// called when the node completes, or when it is aborted while running.
-func Exit[L any](v L) Attr[L] { return Attr[L]{Kind: AttrExit, Value: v} }
-
-// ThenSucceed returns the guard a, but making the node succeed instead of
-// fail when the guard aborts it (Mistreevous's "then succeed",
-// succeedOnAbort). It panics if a is not a guard.
-func (a Attr[L]) ThenSucceed() Attr[L] {
-	if a.Kind != AttrWhile && a.Kind != AttrUntil {
-		panic("behaviortree.Attr.ThenSucceed: " + a.Kind.String() + " is not a guard")
-	}
-	a.SucceedOnAbort = true
-	return a
-}
+// numAttrs is one more than the largest kind of attribute.
+const numAttrs = attr.KindExit + 1
 
 // attrs are a node's attributes, by kind; has[k] says whether kind k is
 // set.
 type attrs[L any] struct {
 	has [numAttrs]bool
-	a   [numAttrs]Attr[L]
+	a   [numAttrs]attr.Attr[L]
 }
 
 // With returns a copy of n carrying the given attributes besides those it
@@ -256,7 +193,7 @@ type attrs[L any] struct {
 // a definition that has any. With panics for the zero Node, a zero Attr
 // (or one of an unknown kind), SucceedOnAbort on a callback, and two
 // attributes of one kind in one call.
-func (n Node[L]) With(as ...Attr[L]) Node[L] {
+func (n Node[L]) With(as ...attr.Attr[L]) Node[L] {
 	nd := n.must("With")
 	at := &attrs[L]{}
 	if nd.attrs != nil {
@@ -267,7 +204,7 @@ func (n Node[L]) With(as ...Attr[L]) Node[L] {
 		if a.Kind == 0 || a.Kind >= numAttrs {
 			panic("behaviortree.Node.With: zero Attr")
 		}
-		if a.SucceedOnAbort && a.Kind != AttrWhile && a.Kind != AttrUntil {
+		if a.SucceedOnAbort && a.Kind != attr.KindWhile && a.Kind != attr.KindUntil {
 			panic("behaviortree.Node.With: SucceedOnAbort on " + a.Kind.String() + ", which is not a guard")
 		}
 		if seen[a.Kind] {
@@ -285,13 +222,13 @@ func (n Node[L]) With(as ...Attr[L]) Node[L] {
 
 // Attrs returns n's attributes: guards first (while, until), then
 // callbacks (entry, step, exit).
-func (n Node[L]) Attrs() []Attr[L] {
+func (n Node[L]) Attrs() []attr.Attr[L] {
 	nd := n.must("Attrs")
 	if nd.attrs == nil {
 		return nil
 	}
-	var out []Attr[L]
-	for k := AttrWhile; k < numAttrs; k++ {
+	var out []attr.Attr[L]
+	for k := attr.KindWhile; k < numAttrs; k++ {
 		if nd.attrs.has[k] {
 			out = append(out, nd.attrs.a[k])
 		}

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
@@ -134,7 +135,7 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 			return Agent[Call]{}, err
 		}
 		if at := nd.attrs; at != nil {
-			for k := AttrWhile; k < numAttrs; k++ {
+			for k := attr.KindWhile; k < numAttrs; k++ {
 				if !at.has[k] {
 					continue
 				}
@@ -142,15 +143,15 @@ func (f Functions) Agent(def Node[Call]) (Agent[Call], error) {
 				var ok, mok bool
 				role := k.String()
 				switch k {
-				case AttrWhile, AttrUntil:
+				case attr.KindWhile, attr.KindUntil:
 					_, ok = f.Conditions[v.Name]
 					_, mok = f.MemoryConditions[v.Name]
 					role += " guard's condition"
-				case AttrEntry, AttrOnStep:
+				case attr.KindEntry, attr.KindOnStep:
 					_, ok = f.Callbacks[v.Name]
 					_, mok = f.MemoryCallbacks[v.Name]
 					role += " callback"
-				case AttrExit:
+				case attr.KindExit:
 					_, ok = f.Exits[v.Name]
 					_, mok = f.MemoryExits[v.Name]
 					role += " callback"

@@ -13,7 +13,7 @@
 //   - Stepped (the style to begin with): [NewStepped] makes a [Stepped] version whose
 //     leaves call an [Agent]; [Stepped.Step] ticks the whole tree once.
 //     Actions may run for several steps or settle later ([Async]), guards
-//     ([While], [Until]) abort running work, [Parallel], [Race] and [All]
+//     ([attr.While], [attr.Until]) abort running work, [Parallel], [Race] and [All]
 //     run children side by side, [Wait] counts time. The semantics are
 //     exactly Mistreevous 4.3.1's, and the model is BehaviorTree.CPP's and
 //     go-behaviortree's. Definitions come from Go constructors, MDSL text
@@ -36,7 +36,7 @@
 //		Condition: func(c string) bool { return enemyNear },                             // the game answers
 //	}
 //	def := bt.Root(bt.Select(
-//		bt.Leaf("attack").With(bt.While("enemy near")),
+//		bt.Leaf("attack").With(attr.While("enemy near")),
 //		bt.Sequence(bt.Leaf("walk"), bt.Wait[string](200*time.Millisecond)),
 //	))
 //	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/attr"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestEventStrings(t *testing.T) {
 // TestEventsNameTheirNode checks that every event of a step and of a reset
 // carries the name NodeInfo gives its node, and that String says it.
 func TestEventsNameTheirNode(t *testing.T) {
-	def := Root(Sequence(Leaf("walk").With(Entry("hello")), Wait[string](0), Condition("near")))
+	def := Root(Sequence(Leaf("walk").With(attr.Entry("hello")), Wait[string](0), Condition("near")))
 	ag := Agent[string]{
 		Action:    func(string) Result { return ResultSuccess },
 		Condition: func(string) bool { return true },

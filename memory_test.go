@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"math"
 	"reflect"
 	"slices"
@@ -460,7 +461,7 @@ func TestMemoryStepCacheAgrees(t *testing.T) {
 	// with an agent whose answers depend on its memory, both must make the
 	// same versions.
 	def := Root(Select(
-		Sequence(Leaf(0), Leaf(1)).With(While(2), Entry(3), Exit(4)),
+		Sequence(Leaf(0), Leaf(1)).With(attr.While(2), attr.Entry(3), attr.Exit(4)),
 		Sequence(Condition(5), Leaf(6)),
 		Leaf(7)))
 	agent := Agent[int]{

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"os"
 	"reflect"
@@ -136,13 +137,13 @@ func runMistreevousCase(c *mcase, quiet bool) string {
 		for _, a := range n.Attrs() {
 			name := a.Value.Name
 			switch a.Kind {
-			case AttrEntry, AttrOnStep:
+			case attr.KindEntry, attr.KindOnStep:
 				fns.Callbacks[name] = func(args []any) {
 					if quiet {
 						events = append(events, []any{"callback", name, append([]any{}, args...)})
 					}
 				}
-			case AttrExit:
+			case attr.KindExit:
 				fns.Exits[name] = func(args []any, succeeded, aborted bool) {
 					if quiet {
 						events = append(events, []any{"exit", name, append([]any{}, args...), map[string]any{"succeeded": succeeded, "aborted": aborted}})

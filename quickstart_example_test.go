@@ -5,6 +5,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // Example_npc is the stepped quickstart: a guard NPC that patrols (a walk
@@ -42,12 +43,12 @@ func Example_npc() {
 		Condition: func(string) bool { return enemyNear }, // "enemy near"
 	}
 	def := bt.Root(bt.Select(
-		bt.Leaf("attack").With(bt.While("enemy near")),
+		bt.Leaf("attack").With(attr.While("enemy near")),
 		bt.Sequence(
 			bt.Leaf("walk"),
 			bt.Wait[string](300*time.Millisecond), // 300 ms of the turn clock
 			bt.Leaf("radio"),
-		).With(bt.Until("enemy near")),
+		).With(attr.Until("enemy near")),
 	))
 	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // a turn is 100 ms
 	if err != nil {
@@ -120,7 +121,7 @@ func Example_stepped() {
 		Condition: func(c string) bool { return enemyNear },                             // the game answers
 	}
 	def := bt.Root(bt.Select(
-		bt.Leaf("attack").With(bt.While("enemy near")),
+		bt.Leaf("attack").With(attr.While("enemy near")),
 		bt.Sequence(bt.Leaf("walk"), bt.Wait[string](200*time.Millisecond)),
 	))
 	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond))

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"bufio"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"io"
 	"strconv"
@@ -89,10 +90,10 @@ func appendDef[L any](p *Picture, root *node[L], parent, depth int) {
 
 // attrsText is how a node's attributes print: "while(x) exit(y)", in the
 // order of [Node.Attrs], "then succeed" after a guard made with
-// [Attr.ThenSucceed].
+// [attr.Attr.ThenSucceed].
 func attrsText[L any](at *attrs[L]) string {
 	var b strings.Builder
-	for k := AttrWhile; k < numAttrs; k++ {
+	for k := attr.KindWhile; k < numAttrs; k++ {
 		if !at.has[k] {
 			continue
 		}

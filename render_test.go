@@ -13,6 +13,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/fluent"
 	"github.com/zipbt/behaviortree/kind"
 )
@@ -174,7 +175,7 @@ func TestTreeNodeStatesMatchPath(t *testing.T) {
 }
 
 func TestSteppedPicture(t *testing.T) {
-	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](100*time.Millisecond).With(bt.While("ok").ThenSucceed(), bt.Exit("bye")), bt.Leaf("slow")), bt.RepeatCount(3, bt.Condition("c")))
+	def := bt.Sequence(bt.Leaf("a"), bt.Parallel(bt.Wait[string](100*time.Millisecond).With(attr.While("ok").ThenSucceed(), attr.Exit("bye")), bt.Leaf("slow")), bt.RepeatCount(3, bt.Condition("c")))
 	agent := bt.Agent[string]{
 		Action: func(v string) bt.Result {
 			if v == "slow" {
@@ -340,8 +341,8 @@ func pictures(t *testing.T) map[string]bt.Picture {
 		bt.Condition("ok?"),
 		bt.Race(bt.Wait[string](50*time.Millisecond), bt.WaitRange[string](1*time.Millisecond, 9*time.Millisecond), bt.WaitForever[string]()),
 		bt.All(bt.Lotto([]int{1, 2}, bt.Leaf("x"), bt.Leaf("y")), bt.Lotto(nil, bt.Leaf("z"))),
-		bt.Repeat(bt.Retry(bt.RetryRange(1, 3, bt.RepeatRange(2, 4, bt.Leaf(`act "now"`).With(bt.Entry("in"), bt.OnStep("tick")))))),
-		bt.Parallel(bt.Leaf("p").With(bt.Until("done")), bt.Leaf("q")),
+		bt.Repeat(bt.Retry(bt.RetryRange(1, 3, bt.RepeatRange(2, 4, bt.Leaf(`act "now"`).With(attr.Entry("in"), attr.OnStep("tick")))))),
+		bt.Parallel(bt.Leaf("p").With(attr.Until("done")), bt.Leaf("q")),
 		bt.ReactiveSequence(bt.Leaf("r1"), bt.EmptyInverter[string](), bt.ReactiveSelect[string](), bt.ReactiveParallel(1, 2, bt.Leaf("r2"))),
 	)
 	agent := bt.Agent[string]{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // guardTree is a stepped tree with a guard, a wait and a counted repeat,
@@ -18,7 +19,7 @@ func guardTree(t *testing.T) (bt.Node[string], bt.Agent[string]) {
 	t.Helper()
 	count := bt.NewKey[int]("saved.count")
 	def := bt.Root(bt.Sequence(
-		bt.Leaf("work").With(bt.While("ok")),
+		bt.Leaf("work").With(attr.While("ok")),
 		bt.Wait[string](300*time.Millisecond),
 		bt.RepeatCount[string](3, bt.Leaf("tick")),
 	))

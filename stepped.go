@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"io"
 	"iter"
@@ -335,11 +336,11 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 		missing = "actions but the agent has no Action"
 	case p.uses[usesCondition] && agent.Condition == nil && agent.TimedCondition == nil && agent.MemoryCondition == nil:
 		missing = "conditions or guards but the agent has no Condition"
-	case p.uses[AttrEntry] && agent.Entry == nil && agent.MemoryEntry == nil:
+	case p.uses[attr.KindEntry] && agent.Entry == nil && agent.MemoryEntry == nil:
 		missing = "entry callbacks but the agent has no Entry"
-	case p.uses[AttrOnStep] && agent.OnStep == nil && agent.MemoryOnStep == nil:
+	case p.uses[attr.KindOnStep] && agent.OnStep == nil && agent.MemoryOnStep == nil:
 		missing = "step callbacks but the agent has no OnStep"
-	case p.uses[AttrExit] && agent.Exit == nil && agent.MemoryExit == nil:
+	case p.uses[attr.KindExit] && agent.Exit == nil && agent.MemoryExit == nil:
 		missing = "exit callbacks but the agent has no Exit"
 	}
 	if missing != "" {

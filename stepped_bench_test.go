@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/attr"
 	"runtime"
 	"testing"
 )
@@ -68,7 +69,7 @@ func workloadB() (Node[int], Agent[int], *int) {
 func workloadGuarded() (Node[int], Agent[int]) {
 	const walk, look, fight, calm = 0, 1, 2, 3
 	def := Root(Select(
-		Sequence(Repeat(Sequence(Leaf(walk), Leaf(look)))).With(While(calm)),
+		Sequence(Repeat(Sequence(Leaf(walk), Leaf(look)))).With(attr.While(calm)),
 		Leaf(fight)))
 	n := 0
 	agent := Agent[int]{

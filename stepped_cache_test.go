@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"strings"
 	"sync"
 	"testing"
@@ -85,8 +86,8 @@ func cacheTrace(t *testing.T, def Node[int], seed uint64, n int, events, async b
 // conditions: every kind of call the step cache keeps.
 func guardedPatrol() Node[int] {
 	return Root(Select(
-		Sequence(Condition(10), Repeat(Sequence(Leaf(1), Leaf(2).With(Entry(20), Exit(21))))).With(While(11)),
-		Parallel(Leaf(3), Leaf(4).With(OnStep(22))),
+		Sequence(Condition(10), Repeat(Sequence(Leaf(1), Leaf(2).With(attr.Entry(20), attr.Exit(21))))).With(attr.While(11)),
+		Parallel(Leaf(3), Leaf(4).With(attr.OnStep(22))),
 		Leaf(5),
 	))
 }

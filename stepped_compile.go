@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
@@ -204,7 +205,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	if p.nwords > flatWordsMax {
 		p.trie, p.depth = true, trieDepth(p.nwords)
 	}
-	if p.uses[AttrWhile] || p.uses[AttrUntil] {
+	if p.uses[attr.KindWhile] || p.uses[attr.KindUntil] {
 		p.uses[usesCondition] = true
 	}
 	if p.small && p.nwords == 0 {
@@ -226,10 +227,10 @@ func (p *sprogram[L]) place(id int32, nd *node[L], parent, index int32, kids *[]
 	}
 	if nd.attrs != nil {
 		at := nd.attrs
-		if at.has[AttrWhile] || at.has[AttrUntil] {
+		if at.has[attr.KindWhile] || at.has[attr.KindUntil] {
 			s.guardedAbove, s.g = s.g, id
 		}
-		for k := AttrWhile; k < numAttrs; k++ {
+		for k := attr.KindWhile; k < numAttrs; k++ {
 			if at.has[k] {
 				p.uses[k] = true
 			}

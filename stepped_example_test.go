@@ -5,6 +5,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // A guard in a turn-based game: it aims while its weapon cools down (a
@@ -35,7 +36,7 @@ func ExampleNewStepped() {
 		bt.Sequence(
 			bt.Parallel(bt.Leaf("aim"), bt.Wait[string](200*time.Millisecond)), // 200 ms to cool down
 			bt.Leaf("fire"),
-		).With(bt.While("has ammo")),
+		).With(attr.While("has ammo")),
 		bt.Leaf("reload"),
 	))
 	tree, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // a turn is 100 ms

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"testing"
@@ -34,7 +35,7 @@ func TestFreshMatchesRules(t *testing.T) {
 		"big, reactive inside": Root(Sequence(Leaf(0), Select(
 			ReactiveSequence(wide(true, 1, 10), wide(false, 11, 10)), Sequence(wide(false, 21, 10), ReactiveSelect(wide(true, 31, 10)))))),
 		"big, repeat and parallel": Root(Repeat(Sequence(Parallel(wide(false, 0, 10), wide(true, 10, 10)), Select(wide(false, 20, 10), wide(false, 30, 10))))),
-		"guard over a region":      Root(Select(Sequence(wide(false, 0, 5), wide(true, 5, 5)).With(While(50)), wide(false, 10, 5))),
+		"guard over a region":      Root(Select(Sequence(wide(false, 0, 5), wide(true, 5, 5)).With(attr.While(50)), wide(false, 10, 5))),
 	}
 	for name, def := range trees {
 		for seed := range uint64(4) {
@@ -96,9 +97,9 @@ func randomMovable(x *uint64, size int) Node[int] {
 		case r < 18:
 			return Parallel(kids...)
 		case r < 19:
-			return Select(kids...).With(While(1000 + leaf))
+			return Select(kids...).With(attr.While(1000 + leaf))
 		}
-		return Sequence(kids...).With(Until(2000 + leaf))
+		return Sequence(kids...).With(attr.Until(2000 + leaf))
 	}
 	return Root(build(size))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // fuzzScript is the agent's answers for one step of FuzzRestoreStepped:
@@ -80,7 +81,7 @@ func fuzzStepped(t testing.TB) []fuzzDef {
 	big := bt.Root(bt.Parallel(
 		bt.Lotto([]int{0, 2, 1}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("r")),
 		bt.RepeatRange(1, 4, bt.Sequence(bt.Leaf("a"), bt.WaitRange[string](50*time.Millisecond, 400*time.Millisecond))),
-		bt.RetryCount(3, bt.Leaf("b")).With(bt.While("c")),
+		bt.RetryCount(3, bt.Leaf("b")).With(attr.While("c")),
 		bt.All(kids...),
 		bt.Race(bt.Wait[string](300*time.Millisecond), bt.Condition("c")),
 	))
@@ -95,13 +96,13 @@ func fuzzStepped(t testing.TB) []fuzzDef {
 	for i := range 4 {
 		mixed = append(mixed, bt.Sequence(
 			bt.ReactiveSelect(bt.Condition("c"), bt.Leaf("r"), bt.Negate(bt.Leaf("a"))),
-			bt.Repeat(bt.ReactiveSequence(bt.Leaf("a"), bt.Leaf("r"))).With(bt.Until(fmt.Sprint("u", i))),
-			bt.ReactiveParallel(-1, 1, bt.Leaf("r"), bt.Leaf("b")).With(bt.Entry(fmt.Sprint("in", i)), bt.Exit(fmt.Sprint("out", i))),
+			bt.Repeat(bt.ReactiveSequence(bt.Leaf("a"), bt.Leaf("r"))).With(attr.Until(fmt.Sprint("u", i))),
+			bt.ReactiveParallel(-1, 1, bt.Leaf("r"), bt.Leaf("b")).With(attr.Entry(fmt.Sprint("in", i)), attr.Exit(fmt.Sprint("out", i))),
 		))
 	}
 	mixedDef := bt.Root(bt.Select(
 		bt.All(mixed[0], mixed[1]),
-		bt.Race(mixed[2], bt.ReactiveSequence(mixed[3], bt.Leaf("a")).With(bt.While("c").ThenSucceed())),
+		bt.Race(mixed[2], bt.ReactiveSequence(mixed[3], bt.Leaf("a")).With(attr.While("c").ThenSucceed())),
 	))
 	var defs []fuzzDef
 	for _, def := range []bt.Node[string]{big, reactive, mixedDef} {

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"os"
 	"path/filepath"
@@ -65,11 +66,11 @@ func quietAgent(def Node[Call], x *uint64, log *strings.Builder) (Agent[Call], e
 		for _, a := range n.Attrs() {
 			name := a.Value.Name
 			switch a.Kind {
-			case AttrWhile, AttrUntil:
+			case attr.KindWhile, attr.KindUntil:
 				fns.Conditions[name] = condition(name)
-			case AttrEntry, AttrOnStep:
+			case attr.KindEntry, attr.KindOnStep:
 				fns.Callbacks[name] = func([]any) { fmt.Fprintf(log, "cb %s,", name) }
-			case AttrExit:
+			case attr.KindExit:
 				fns.Exits[name] = func(_ []any, s, a bool) { fmt.Fprintf(log, "exit %s %v %v,", name, s, a) }
 			}
 		}

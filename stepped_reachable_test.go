@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -207,11 +208,11 @@ func randomSteppedTree(r *rand.Rand, depth int, budget, names *int) Node[Call] {
 			nd = ReactiveParallel(r.IntN(5)-1, r.IntN(5)-1, kids(0)...)
 		}
 	}
-	var as []Attr[Call]
+	var as []attr.Attr[Call]
 	if r.IntN(6) == 0 {
-		g := While(name("while"))
+		g := attr.While(name("while"))
 		if r.IntN(2) == 0 {
-			g = Until(name("until"))
+			g = attr.Until(name("until"))
 		}
 		if r.IntN(3) == 0 {
 			g = g.ThenSucceed()
@@ -219,7 +220,7 @@ func randomSteppedTree(r *rand.Rand, depth int, budget, names *int) Node[Call] {
 		as = append(as, g)
 	}
 	if r.IntN(10) == 0 {
-		as = append(as, []Attr[Call]{Entry(name("entry")), OnStep(name("step")), Exit(name("exit"))}[r.IntN(3)])
+		as = append(as, []attr.Attr[Call]{attr.Entry(name("entry")), attr.OnStep(name("step")), attr.Exit(name("exit"))}[r.IntN(3)])
 	}
 	if len(as) > 0 {
 		nd = nd.With(as...)

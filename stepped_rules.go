@@ -39,6 +39,7 @@ package behaviortree
 
 import (
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"math/bits"
@@ -469,18 +470,18 @@ func (s *stepper[L]) guards(g int32) int32 {
 		}
 	}
 	at := nd.at
-	for _, k := range [2]AttrKind{AttrWhile, AttrUntil} {
+	for _, k := range [2]attr.Kind{attr.KindWhile, attr.KindUntil} {
 		if !at.has[k] {
 			continue
 		}
 		a := &at.a[k]
-		s.cur, s.calling = g, fnWhile+agentFunc(k-AttrWhile)
+		s.cur, s.calling = g, fnWhile+agentFunc(k-attr.KindWhile)
 		ok := s.callCondition(a.Value)
 		if s.emit != nil {
 			s.emitWrites(g)
 			s.send(Event[L]{Kind: EventCondition, Node: int(g), Value: a.Value, Holds: ok, Guard: true})
 		}
-		if ok == (k == AttrUntil) {
+		if ok == (k == attr.KindUntil) {
 			s.gfSucc = a.SucceedOnAbort
 			return g
 		}
@@ -739,16 +740,16 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 	}
 	if f < 0 {
 		if at := nd.at; at != nil {
-			if st == StateReady && at.has[AttrEntry] {
-				s.callback(n, AttrEntry)
+			if st == StateReady && at.has[attr.KindEntry] {
+				s.callback(n, attr.KindEntry)
 			}
-			if at.has[AttrOnStep] {
-				s.callback(n, AttrOnStep)
+			if at.has[attr.KindOnStep] {
+				s.callback(n, attr.KindOnStep)
 			}
 		}
 		f = s.run(n, st)
 		if f < 0 {
-			if at := nd.at; at != nil && at.has[AttrExit] {
+			if at := nd.at; at != nil && at.has[attr.KindExit] {
 				if st := s.get(n); st >= StateSucceeded {
 					s.exit(n, st == StateSucceeded, false)
 				}
@@ -769,16 +770,16 @@ func (s *stepper[L]) updateFull(n int32, st State) int32 {
 	return -1
 }
 
-func (s *stepper[L]) callback(n int32, k AttrKind) {
+func (s *stepper[L]) callback(n int32, k attr.Kind) {
 	v := s.p.nodes[n].at.a[k].Value
-	s.cur, s.calling = n, fnEntry+agentFunc(k-AttrEntry)
+	s.cur, s.calling = n, fnEntry+agentFunc(k-attr.KindEntry)
 	if s.mr == nil || !s.replayCallback(v, false, false) {
 		s.m.callback(s.calling, v, s.bb, false, false)
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
 		knd := EventEntry
-		if k == AttrOnStep {
+		if k == attr.KindOnStep {
 			knd = EventOnStep
 		}
 		s.send(Event[L]{Kind: knd, Node: int(n), Value: v})
@@ -796,7 +797,7 @@ func (s *stepper[L]) replayCallback(v L, succeeded, aborted bool) bool {
 }
 
 func (s *stepper[L]) exit(n int32, succeeded, aborted bool) {
-	v := s.p.nodes[n].at.a[AttrExit].Value
+	v := s.p.nodes[n].at.a[attr.KindExit].Value
 	s.cur, s.calling = n, fnExit
 	if s.mr == nil || !s.replayCallback(v, succeeded, aborted) {
 		s.m.callback(fnExit, v, s.bb, succeeded, aborted)
@@ -821,7 +822,7 @@ func (s *stepper[L]) abort(n int32) {
 		s.dropAsync(n)
 	}
 	s.reset(n)
-	if nd.at != nil && nd.at.has[AttrExit] {
+	if nd.at != nil && nd.at.has[attr.KindExit] {
 		s.exit(n, false, true)
 	}
 }

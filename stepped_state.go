@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"hash/fnv"
 	"math"
@@ -264,7 +265,7 @@ func (t Stepped[L]) checkReachable() error {
 			return fmt.Errorf("node %d (%s) cannot be %s: %s", i, s.displayName(), st, fmt.Sprintf(format, args...))
 		}
 		kid := func(k int) State { return t.nodeState(s.kids[k]) }
-		guarded := s.at != nil && (s.at.has[AttrWhile] || s.at.has[AttrUntil])
+		guarded := s.at != nil && (s.at.has[attr.KindWhile] || s.at.has[attr.KindUntil])
 		if st == StateReady {
 			for k, c := range s.kids {
 				if cs := kid(k); cs != StateReady {

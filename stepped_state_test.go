@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"errors"
+	"github.com/zipbt/behaviortree/attr"
 	"testing"
 	"time"
 )
@@ -17,7 +18,7 @@ func TestSteppedSaveRestore(t *testing.T) {
 	}
 	def := Root(Repeat(Sequence(
 		Lotto([]int{2, 0, 1}, RepeatRange(1, 3, Leaf("a")), RetryCount(2, Leaf("bb")), WaitRange[string](100*time.Millisecond, 300*time.Millisecond)),
-		Parallel(Leaf("c"), Wait[string](200*time.Millisecond)).With(While("calm")),
+		Parallel(Leaf("c"), Wait[string](200*time.Millisecond)).With(attr.While("calm")),
 	)))
 	tr, err := NewStepped(def, agent, WithSeed(7), WithTurnClock(100*time.Millisecond))
 	if err != nil {

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"errors"
+	"github.com/zipbt/behaviortree/attr"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestStartRefusesSteppedKinds(t *testing.T) {
 	}{
 		{Sequence(Leaf("a"), Wait[string](10*time.Millisecond)), "behaviortree.Start: node 2 (wait): the Value/Succeed/Fail style cannot run it (a stepped kind: use NewStepped)"},
 		{Root(Leaf("a")), "behaviortree.Start: node 0 (root): the Value/Succeed/Fail style cannot run it"},
-		{Select(Leaf("a").With(While("ok"))), "behaviortree.Start: node 1 (leaf with guards or callbacks): the Value/Succeed/Fail style cannot run it"},
+		{Select(Leaf("a").With(attr.While("ok"))), "behaviortree.Start: node 1 (leaf with guards or callbacks): the Value/Succeed/Fail style cannot run it"},
 	} {
 		func() {
 			defer func() {
@@ -41,7 +42,7 @@ func TestNewSteppedRefuses(t *testing.T) {
 		{Root(Sequence(Leaf("a"), Root(Leaf("b")))), ag, "a root can only be the top"},
 		{Root(Condition("c")), ag, "has conditions or guards but the agent has no Condition"},
 		{Root(Leaf("a")), Agent[string]{}, "has actions but the agent has no Action"},
-		{Root(Leaf("a").With(Exit("x"))), ag, "has exit callbacks but the agent has no Exit"},
+		{Root(Leaf("a").With(attr.Exit("x"))), ag, "has exit callbacks but the agent has no Exit"},
 	} {
 		_, err := NewStepped(c.def, c.ag)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -71,10 +72,10 @@ func TestConstructorPanicsStepped(t *testing.T) {
 		{func() { Lotto([]int{1}, Leaf(1), Leaf(2)) }, "behaviortree.Lotto: lotto has 2 children but 1 weights"},
 		{func() { Lotto([]int{1, -1}, Leaf(1), Leaf(2)) }, "behaviortree.Lotto: lotto: weights[1] must be >= 0"},
 		{func() { Parallel[int]() }, "behaviortree.Parallel: no children"},
-		{func() { Entry(1).ThenSucceed() }, "behaviortree.Attr.ThenSucceed: entry is not a guard"},
-		{func() { Leaf(1).With(While(1), While(2)) }, "behaviortree.Node.With: two while attributes"},
-		{func() { Leaf(1).With(Attr[int]{}) }, "behaviortree.Node.With: zero Attr"},
-		{func() { Leaf(1).With(Attr[int]{Kind: AttrEntry, Value: 2, SucceedOnAbort: true}) }, "behaviortree.Node.With: SucceedOnAbort on entry, which is not a guard"},
+		{func() { attr.Entry(1).ThenSucceed() }, "attr.Attr.ThenSucceed: entry is not a guard"},
+		{func() { Leaf(1).With(attr.While(1), attr.While(2)) }, "behaviortree.Node.With: two while attributes"},
+		{func() { Leaf(1).With(attr.Attr[int]{}) }, "behaviortree.Node.With: zero Attr"},
+		{func() { Leaf(1).With(attr.Attr[int]{Kind: attr.KindEntry, Value: 2, SucceedOnAbort: true}) }, "behaviortree.Node.With: SucceedOnAbort on entry, which is not a guard"},
 	} {
 		func() {
 			defer func() {
@@ -112,7 +113,7 @@ func TestAgentPanics(t *testing.T) {
 			return true
 		},
 	}
-	def := Root(Sequence(Leaf("ok"), Leaf("bad").With(While("g"))))
+	def := Root(Sequence(Leaf("ok"), Leaf("bad").With(attr.While("g"))))
 	tr, err := NewStepped(def, agent)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestSteppedPersistence(t *testing.T) {
 	}
 	def := Root(Repeat(Lotto([]int{1, 0, 3},
 		Sequence(Leaf("a"), WaitRange[string](100*time.Millisecond, 900*time.Millisecond)),
-		Retry(Leaf("b")).With(Until("enemy")),
+		Retry(Leaf("b")).With(attr.Until("enemy")),
 		Parallel(Leaf("c"), Wait[string](250*time.Millisecond)))))
 	tr, err := NewStepped(def, agent, WithSeed(42), WithTurnClock(100*time.Millisecond))
 	if err != nil {
@@ -341,7 +342,7 @@ func TestMistreevousRoundTrip(t *testing.T) {
 }
 
 func TestSteppedString(t *testing.T) {
-	d := Root(Sequence(Condition("c"), WaitRange[string](1*time.Millisecond, 5*time.Millisecond), Lotto([]int{0, 2}, Leaf("a"), Leaf("b")).With(While("w")),
+	d := Root(Sequence(Condition("c"), WaitRange[string](1*time.Millisecond, 5*time.Millisecond), Lotto([]int{0, 2}, Leaf("a"), Leaf("b")).With(attr.While("w")),
 		RetryCount(3, Leaf("x")), Parallel(Wait[string](5*time.Millisecond), WaitForever[string]())))
 	want := "root(sequence(condition(c), wait[1,5], lotto[0,2](a, b), retry[3](x), parallel(wait[5], wait)))"
 	if got := d.String(); got != want {

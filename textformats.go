@@ -1,6 +1,9 @@
 package behaviortree
 
-import "github.com/zipbt/behaviortree/internal/hook"
+import (
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/hook"
+)
 
 // The module's clients (the text formats, packages mdsl and mistreevous,
 // and package proptest, the bt command and the viewer) build trees with
@@ -15,7 +18,7 @@ func init() {
 // withFresh gives n the attributes as, of distinct kinds, as n.With(as...)
 // would, in place: n must have just been built, with no attributes, and
 // be held by nothing else yet. The readers use it to save With's copy.
-func withFresh[L any](n Node[L], as []Attr[L]) Node[L] {
+func withFresh[L any](n Node[L], as []attr.Attr[L]) Node[L] {
 	at := &attrs[L]{}
 	for _, a := range as {
 		at.has[a.Kind], at.a[a.Kind] = true, a

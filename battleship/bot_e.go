@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // TreeE is bot "E", the strongest here: a stepped tree (the stepped
@@ -52,7 +53,7 @@ import (
 // The handler knows how (density.go); the tree only decides what to do
 // next.
 var TreeE = bt.Root(bt.Select(
-	bt.Leaf(target).With(bt.While(targetAfloat)),
+	bt.Leaf(target).With(attr.While(targetAfloat)),
 	bt.Sequence(bt.Condition(openHit), bt.Leaf(takeTarget)),
 	bt.Select(
 		bt.Sequence(bt.Condition(parityPays), bt.Leaf(huntParity)),

@@ -78,7 +78,7 @@
 // leaf that a Sequence or Selector stops reaching. For both, run the tree
 // with bt.NewStepped and an agent made from [Agent], whose TimedAction may
 // return an Async where it needs to and whose Exit stops the work, and
-// give the leaves that need it bt.Exit (see ExampleAgent): Exit is then
+// give the leaves that need it attr.Exit (see ExampleAgent): Exit is then
 // called with aborted set when a leaf is left running.
 //
 // # Errors and departures

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/fluent"
 )
 
@@ -122,14 +123,14 @@ func Example_resume() {
 // ExampleAgent runs a Builder's tree with an agent of one's own, made
 // from Agent, to hear when a running leaf is left: the Fluent sequence
 // asks "near" again at the next tick, and when it fails, "chase" is
-// aborted and the agent's Exit is called for the leaf given bt.Exit.
+// aborted and the agent's Exit is called for the leaf given attr.Exit.
 func ExampleAgent() {
 	near := true
 	chase := bt.Fluent{Name: "chase", Do: func(bt.TimeData) bt.Status { return bt.Running }}
 	tree, err := fluent.NewBuilder().
 		Sequence("hunt").
 		Condition("near", func(bt.TimeData) bool { return near }).
-		Splice(bt.Leaf(chase).With(bt.Exit(chase))).
+		Splice(bt.Leaf(chase).With(attr.Exit(chase))).
 		End().
 		Build()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/fluent"
 	"github.com/zipbt/behaviortree/kind"
 )
@@ -415,7 +416,7 @@ func TestLeafExitWithOwnAgent(t *testing.T) {
 			work := bt.Fluent{Name: "work", Do: func(bt.TimeData) bt.Status { return bt.Running }}
 			def, err := tc.build(fluent.NewBuilder()).
 				Condition("c", func(bt.TimeData) bool { return cond }).
-				Splice(bt.Leaf(work).With(bt.Exit(work))).
+				Splice(bt.Leaf(work).With(attr.Exit(work))).
 				End().Build()
 			if err != nil {
 				t.Fatal(err)

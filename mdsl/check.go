@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -262,7 +262,7 @@ func nearestKeyword(w string) string {
 		}
 	}
 	try("branch")
-	for a := bt.AttrWhile; a < numAttrs; a++ {
+	for a := attr.KindWhile; a < numAttrs; a++ {
 		try(a.String())
 	}
 	return best

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
@@ -85,19 +85,19 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 	}
 	// The attributes in the order they are written: their calls are in
 	// the parser's list in that order.
-	var attrs []bt.AttrKind
-	for a := bt.AttrWhile; a < numAttrs; a++ {
+	var attrs []attr.Kind
+	for a := attr.KindWhile; a < numAttrs; a++ {
 		if n.attrs[a] != 0 {
 			attrs = append(attrs, a)
 		}
 	}
-	slices.SortFunc(attrs, func(x, y bt.AttrKind) int { return int(n.attrs[x] - n.attrs[y]) })
+	slices.SortFunc(attrs, func(x, y attr.Kind) int { return int(n.attrs[x] - n.attrs[y]) })
 	for _, a := range attrs {
 		b = append(b, `,"`...)
 		b = append(b, a.String()...)
 		b = append(b, `":{`...)
 		b = p.appendJSONCall(b, n.attrs[a])
-		if a == bt.AttrWhile || a == bt.AttrUntil {
+		if a == attr.KindWhile || a == attr.KindUntil {
 			b = append(b, `,"succeedOnAbort":`...)
 			b = strconv.AppendBool(b, n.succ[a])
 		}

@@ -1,7 +1,7 @@
 package mdsl
 
 import (
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 )
 
@@ -16,7 +16,7 @@ var kinds = func() (t [256]hook.KindFacts) {
 }()
 
 // numAttrs is one more than the last attribute kind.
-const numAttrs = bt.AttrExit + 1
+const numAttrs = attr.KindExit + 1
 
 // maxInt31 is the largest count or weight: 2^31-1, as kind.Params says.
 const maxInt31 = 1<<31 - 1

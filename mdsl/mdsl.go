@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -197,7 +198,7 @@ type builder[L any] struct {
 	built map[string]built[L]
 	state map[string]uint8
 	pre   blocks[built[L]] // nodes built while parsing (parser.spec)
-	as    []bt.Attr[L]     // the attributes of the node being built
+	as    []attr.Attr[L]   // the attributes of the node being built
 }
 
 type built[L any] struct {
@@ -409,7 +410,7 @@ func (b *builder[L]) params(n *node) kind.Params {
 func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 	n := &b.p.nodes[i]
 	k := 0
-	for a := bt.AttrWhile; a < numAttrs; a++ {
+	for a := attr.KindWhile; a < numAttrs; a++ {
 		if n.attrs[a] != 0 {
 			k++
 		}
@@ -418,7 +419,7 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 		return nd, nil
 	}
 	as := b.as[:0] // withAttrs copies them: one buffer serves every node
-	for a := bt.AttrWhile; a < numAttrs; a++ {
+	for a := attr.KindWhile; a < numAttrs; a++ {
 		if n.attrs[a] == 0 {
 			continue
 		}
@@ -426,7 +427,7 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 		if err != nil {
 			return nd, err
 		}
-		at := bt.Attr[L]{Kind: a, Value: v}
+		at := attr.Attr[L]{Kind: a, Value: v}
 		if n.succ[a] {
 			at = at.ThenSucceed()
 		}
@@ -439,8 +440,8 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 // withAttrs gives n, just built and held by nothing else, the attributes
 // as: in place for trees of Calls (package internal/hook), with
 // bt.Node.With's copy for other leaf types.
-func withAttrs[L any](n bt.Node[L], as []bt.Attr[L]) bt.Node[L] {
-	if f, ok := hook.WithAttrs.(func(bt.Node[L], []bt.Attr[L]) bt.Node[L]); ok {
+func withAttrs[L any](n bt.Node[L], as []attr.Attr[L]) bt.Node[L] {
+	if f, ok := hook.WithAttrs.(func(bt.Node[L], []attr.Attr[L]) bt.Node[L]); ok {
 		return f(n, as)
 	}
 	return n.With(as...)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -291,7 +292,7 @@ func TestMDSLValues(t *testing.T) {
 	}
 	want := bt.Root(bt.Sequence(
 		bt.Leaf(bt.Call{Name: "A", Args: []any{1000.0, 0.5, 1.0, 0.0, 5.0, -2.5, true, false, nil, bt.Property("p_1"), `a"b`, `\\t`, "x"}}),
-		bt.Condition(bt.Call{Name: "C"}).With(bt.Until(bt.Call{Name: "D"}).ThenSucceed()),
+		bt.Condition(bt.Call{Name: "C"}).With(attr.Until(bt.Call{Name: "D"}).ThenSucceed()),
 		bt.Sequence(bt.Negate(bt.Leaf(bt.Call{Name: "ab"}))),
 	))
 	if d := mdslDiff(n, want); d != "" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -370,8 +370,8 @@ func asciiFold(w []byte, s string) bool {
 }
 
 // attrOf returns the attribute a word names, or 0.
-func attrOf(w []byte) bt.AttrKind {
-	for k := bt.AttrWhile; k < numAttrs; k++ {
+func attrOf(w []byte) attr.Kind {
+	for k := attr.KindWhile; k < numAttrs; k++ {
 		if asciiFold(w, k.String()) {
 			return k
 		}
@@ -680,7 +680,7 @@ func (p *parser) header(i int32, kw string) error {
 		}
 		n = &p.nodes[i]
 		n.attrs[ak] = c
-		if ak == bt.AttrWhile || ak == bt.AttrUntil {
+		if ak == attr.KindWhile || ak == attr.KindUntil {
 			if th := p.peek(); th.typ == tokWord && asciiFold(p.wordBytes(th), "then") {
 				p.next()
 				r := p.next()
@@ -709,13 +709,13 @@ func (p *parser) header(i int32, kw string) error {
 func (p *parser) lastEnd() int { return p.prevEnd }
 
 // call checks the arguments args[lo:hi] of a call and records it.
-func (p *parser) call(kw, attr string, lo, hi int32, pos int) (int32, error) {
+func (p *parser) call(kw, at string, lo, hi int32, pos int) (int32, error) {
 	args := p.args[lo:hi]
 	what := kw
 	if len(args) == 0 {
 		form := kw + " [Name]"
-		if attr != "" {
-			form = attr + "(Name)"
+		if at != "" {
+			form = at + "(Name)"
 		}
 		return 0, p.errAt(pos, "%s needs a function name: %s", what, form)
 	}

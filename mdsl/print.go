@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -30,7 +31,7 @@ import (
 // with a line break after a backslash, NaN, ...), and for trees beyond the
 // limits of [Parse]; then nothing is returned.
 func Format(def bt.Node[bt.Call]) ([]byte, error) {
-	return format(def, func(b []byte, c bt.Call, attr bool) ([]byte, error) { return appendCall(b, c, attr) })
+	return format(def, func(b []byte, c bt.Call, at bool) ([]byte, error) { return appendCall(b, c, at) })
 }
 
 // FormatFunc prints def, a tree of any leaf type, in canonical MDSL
@@ -41,13 +42,13 @@ func FormatFunc[L any](def bt.Node[L], text func(L) (string, error)) ([]byte, er
 	if text == nil {
 		return nil, errors.New("mdsl.FormatFunc: nil text function")
 	}
-	return format(def, func(b []byte, v L, attr bool) ([]byte, error) {
+	return format(def, func(b []byte, v L, at bool) ([]byte, error) {
 		s, err := text(v)
 		if err != nil {
 			return b, err
 		}
 		open, closer := byte('['), byte(']')
-		if attr {
+		if at {
 			open, closer = '(', ')'
 		}
 		b = append(b, open)
@@ -224,9 +225,9 @@ func appendInts(b []byte, v ...int) []byte {
 
 // appendCall appends [Name, args...], or (Name, args...) for an
 // attribute.
-func appendCall(b []byte, c bt.Call, attr bool) ([]byte, error) {
+func appendCall(b []byte, c bt.Call, at bool) ([]byte, error) {
 	open, closer := byte('['), byte(']')
-	if attr {
+	if at {
 		open, closer = '(', ')'
 	}
 	if !identOK(c.Name) {
@@ -569,7 +570,7 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 			return b, err
 		}
 	}
-	for k := bt.AttrWhile; k < numAttrs; k++ {
+	for k := attr.KindWhile; k < numAttrs; k++ {
 		if n.attrs[k] == 0 {
 			continue
 		}
@@ -588,10 +589,10 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 	return b, nil
 }
 
-func (p *parser) appendCall(b []byte, ci int32, attr bool) ([]byte, error) {
+func (p *parser) appendCall(b []byte, ci int32, at bool) ([]byte, error) {
 	c := p.calls[ci-1]
 	open, closer := byte('['), byte(']')
-	if attr {
+	if at {
 		open, closer = '(', ')'
 	}
 	b = append(b, open)

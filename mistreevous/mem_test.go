@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -36,8 +37,8 @@ func memTree(n int) bt.Node[bt.Call] {
 		s := strconv.Itoa(i % 97)
 		a := bt.Leaf(bt.Call{Name: "Act" + s, Args: []any{float64(i), "arg", true, bt.Property("p")}})
 		c := bt.Condition(bt.Call{Name: "Cond" + s})
-		g := bt.Sequence(c, a, bt.Wait[bt.Call](100*time.Millisecond), bt.Leaf(bt.Call{Name: "Other"})).With(bt.While(bt.Call{Name: "Guard"}))
-		groups = append(groups, bt.Select(g, bt.RepeatCount(3, bt.Leaf(bt.Call{Name: "Idle" + s})), bt.Leaf(bt.Call{Name: "Fallback"}).With(bt.Entry(bt.Call{Name: "Enter"}))))
+		g := bt.Sequence(c, a, bt.Wait[bt.Call](100*time.Millisecond), bt.Leaf(bt.Call{Name: "Other"})).With(attr.While(bt.Call{Name: "Guard"}))
+		groups = append(groups, bt.Select(g, bt.RepeatCount(3, bt.Leaf(bt.Call{Name: "Idle" + s})), bt.Leaf(bt.Call{Name: "Fallback"}).With(attr.Entry(bt.Call{Name: "Enter"}))))
 	}
 	return bt.Root(bt.Sequence(groups...))
 }

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/internal/jsonscan"
 	"github.com/zipbt/behaviortree/kind"
@@ -539,7 +540,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 
 // withAttrs gives n, just built and held by nothing else, the attributes
 // as, in place (package internal/hook): bt.Node.With would copy n.
-var withAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []bt.Attr[bt.Call]) bt.Node[bt.Call])
+var withAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call])
 
 // clip cuts s to at most 40 bytes (on a rune boundary), with "..." when
 // it cut.
@@ -654,9 +655,9 @@ func (r *reader) arg(x value) (any, error) {
 }
 
 // attrs reads a node's guards and callbacks.
-func (r *reader) attrs(obj value, path string) ([]bt.Attr[bt.Call], error) {
-	var out []bt.Attr[bt.Call]
-	for _, k := range [...]bt.AttrKind{bt.AttrWhile, bt.AttrUntil, bt.AttrEntry, bt.AttrOnStep, bt.AttrExit} {
+func (r *reader) attrs(obj value, path string) ([]attr.Attr[bt.Call], error) {
+	var out []attr.Attr[bt.Call]
+	for _, k := range [...]attr.Kind{attr.KindWhile, attr.KindUntil, attr.KindEntry, attr.KindOnStep, attr.KindExit} {
 		o := r.get(obj, k.String())
 		if o < 0 {
 			continue
@@ -665,7 +666,7 @@ func (r *reader) attrs(obj value, path string) ([]bt.Attr[bt.Call], error) {
 		if r.kind(o) != jsonscan.Object {
 			return nil, derr(ap, "%s must be an object, got %s", k, r.kindName(o))
 		}
-		guard := k == bt.AttrWhile || k == bt.AttrUntil
+		guard := k == attr.KindWhile || k == attr.KindUntil
 		if err := r.keys(o, func(f string, _ value) error {
 			if f != "call" && f != "args" && !(guard && f == "succeedOnAbort") {
 				return derr(ap, "%s has no field %q", k, clip(f))
@@ -678,7 +679,7 @@ func (r *reader) attrs(obj value, path string) ([]bt.Attr[bt.Call], error) {
 		if err != nil {
 			return nil, err
 		}
-		a := bt.Attr[bt.Call]{Kind: k, Value: c}
+		a := attr.Attr[bt.Call]{Kind: k, Value: c}
 		if s := r.get(o, "succeedOnAbort"); s >= 0 {
 			switch r.kind(s) {
 			case jsonscan.True:

@@ -11,6 +11,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/observe"
 	"github.com/zipbt/behaviortree/proptest"
@@ -90,7 +91,7 @@ func TestStatsHandComputed(t *testing.T) {
 // the step; the guard's condition calls are not the nodes' updates, and
 // the aborted child, left READY, is not updated.
 func TestStatsGuardAbort(t *testing.T) {
-	def := bt.Root(bt.Sequence(bt.Leaf("A")).With(bt.While("G")))
+	def := bt.Root(bt.Sequence(bt.Leaf("A")).With(attr.While("G")))
 	step := 0
 	agent := bt.Agent[string]{
 		Action:    func(string) bt.Result { return bt.ResultRunning },

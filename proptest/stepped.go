@@ -6,6 +6,7 @@ import (
 
 	"github.com/leanovate/gopter"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
@@ -138,8 +139,8 @@ func (b *steppedBuilder[L]) inner(knd kind.Kind, children []bt.Node[L]) bt.Node[
 // attrs puts, now and then, a guard or callbacks on n.
 func (b *steppedBuilder[L]) attrs(n bt.Node[L]) (bt.Node[L], bool) {
 	rng := b.p.Rng
-	var as []bt.Attr[L]
-	for _, mk := range []func(L) bt.Attr[L]{bt.While[L], bt.Until[L], bt.Entry[L], bt.OnStep[L], bt.Exit[L]} {
+	var as []attr.Attr[L]
+	for _, mk := range []func(L) attr.Attr[L]{attr.While[L], attr.Until[L], attr.Entry[L], attr.OnStep[L], attr.Exit[L]} {
 		if rng.Intn(8) != 0 {
 			continue
 		}
@@ -148,7 +149,7 @@ func (b *steppedBuilder[L]) attrs(n bt.Node[L]) (bt.Node[L], bool) {
 			return n, false
 		}
 		a := mk(v)
-		if (a.Kind == bt.AttrWhile || a.Kind == bt.AttrUntil) && rng.Intn(2) == 0 {
+		if (a.Kind == attr.KindWhile || a.Kind == attr.KindUntil) && rng.Intn(2) == 0 {
 			a = a.ThenSucceed()
 		}
 		as = append(as, a)

@@ -21,6 +21,7 @@ import (
 
 	bt "github.com/joeycumines/go-behaviortree"
 	ours "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // answer is what the oracle answers to one agent call.
@@ -330,7 +331,7 @@ func oursDef(n *shapeNode) ours.Node[int] {
 		}
 	}
 	if n.guard >= 0 {
-		node = node.With(ours.While(n.guard))
+		node = node.With(attr.While(n.guard))
 	}
 	return node
 }

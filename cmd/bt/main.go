@@ -45,6 +45,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
@@ -486,24 +487,24 @@ func mapTree[A, B any](n bt.Node[A], f func(A) (B, error)) (bt.Node[B], error) {
 			}
 		}
 		if as := top.n.Attrs(); len(as) > 0 {
-			bs := make([]bt.Attr[B], 0, len(as))
+			bs := make([]attr.Attr[B], 0, len(as))
 			for _, a := range as {
 				v, err := f(a.Value)
 				if err != nil {
 					return zero, err
 				}
-				var b bt.Attr[B]
+				var b attr.Attr[B]
 				switch a.Kind {
-				case bt.AttrWhile:
-					b = bt.While(v)
-				case bt.AttrUntil:
-					b = bt.Until(v)
-				case bt.AttrEntry:
-					b = bt.Entry(v)
-				case bt.AttrOnStep:
-					b = bt.OnStep(v)
-				case bt.AttrExit:
-					b = bt.Exit(v)
+				case attr.KindWhile:
+					b = attr.While(v)
+				case attr.KindUntil:
+					b = attr.Until(v)
+				case attr.KindEntry:
+					b = attr.Entry(v)
+				case attr.KindOnStep:
+					b = attr.OnStep(v)
+				case attr.KindExit:
+					b = attr.Exit(v)
 				}
 				if a.SucceedOnAbort {
 					b = b.ThenSucceed()

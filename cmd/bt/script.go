@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -136,7 +137,7 @@ func called[L any](n bt.Node[L], nameOf func(L) string) (actions, conditions map
 			conditions[nameOf(v)] = true
 		}
 		for _, a := range c.Attrs() {
-			if a.Kind == bt.AttrWhile || a.Kind == bt.AttrUntil {
+			if a.Kind == attr.KindWhile || a.Kind == attr.KindUntil {
 				conditions[nameOf(a.Value)] = true
 			}
 		}

@@ -7,7 +7,7 @@
 package hook
 
 // WithAttrs is behaviortree's withFresh for trees of Calls, of type
-// func(bt.Node[bt.Call], []bt.Attr[bt.Call]) bt.Node[bt.Call]: it gives a
+// func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call]: it gives a
 // node that was just built, and that nothing else holds yet, its
 // attributes in place, as Node.With would with a copy. The readers build
 // every node once, so that the copy would be a quarter of what a text of
