@@ -3,8 +3,8 @@
 // Package fluent (fluent/) builds trees with FluentBehaviourTree's calls;
 // this file holds what the engine needs to run them: the leaf type
 // [Fluent] and the [TimeData] of a tick, the reactive kinds' constructors
-// (whose rules live in stepped.go: reactive, reactiveParallel), the errors
-// of the library ([FluentError], [ErrEmptyInverter]), and the fast path of
+// (whose rules live in stepped.go: reactive, reactiveParallel), the error
+// of a tick of an inverter without a child ([ErrEmptyInverter]), and the fast path of
 // a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
 // package fluent reaches through internal/hook. The pure evaluation of
 // memoryless subtrees is at the end.
@@ -12,7 +12,7 @@
 package behaviortree
 
 import (
-	"strconv"
+	"errors"
 
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
@@ -133,52 +133,10 @@ func EmptyInverter[L any]() Node[L] {
 	return mustBuild[L](kind.EmptyInverter, kind.Params{}, nil)
 }
 
-// The exception classes of FluentBehaviourTree's errors, as
-// [FluentError.Exception] names them.
-const (
-	ApplicationException      = "ApplicationException"
-	InvalidOperationException = "InvalidOperationException"
-	ArgumentNullException     = "ArgumentNullException"
-)
-
-// FluentError is an error of a call of package fluent's Builder, or of a
-// tick of an [EmptyInverter]: the exception FluentBehaviourTree throws
-// there, or, with Strict set, a refusal of our own where the library goes
-// on silently (see the departures in package fluent's documentation).
-type FluentError struct {
-	// Exception is the C# class of the exception: ApplicationException,
-	// InvalidOperationException or ArgumentNullException; "" when Strict.
-	Exception string
-	// Message is the exception's message, exactly as the library's.
-	Message string
-	// Method is the builder call ("Sequence", "Do", "End", "Build", ...),
-	// or "" for a tick error.
-	Method string
-	// Call is the 0-based index of the failing call among the calls made
-	// on the builder, or -1 for a tick error.
-	Call int
-	// Strict reports a refusal of our own: FluentBehaviourTree accepts the
-	// call.
-	Strict bool
-	// Err is the underlying error, if any.
-	Err error
-}
-
-// Error returns the message, after the builder call that failed.
-func (e FluentError) Error() string {
-	if e.Method == "" {
-		return e.Message
-	}
-	return "fluent.Builder." + e.Method + " (call " + strconv.Itoa(e.Call) + "): " + e.Message
-}
-
-// Unwrap returns e.Err.
-func (e FluentError) Unwrap() error { return e.Err }
-
 // ErrEmptyInverter is the error of a step that reaches an [EmptyInverter]:
-// FluentBehaviourTree's ApplicationException "InverterNode must have a
-// child node!". Step's error wraps it.
-var ErrEmptyInverter error = FluentError{Exception: ApplicationException, Message: "InverterNode must have a child node!", Call: -1}
+// its text is the message of FluentBehaviourTree's ApplicationException,
+// "InverterNode must have a child node!". Step's error wraps it.
+var ErrEmptyInverter = errors.New("InverterNode must have a child node!")
 
 // The pure evaluation of memoryless subtrees. A subtree whose nodes are
 // all reactive composites, Negate, AlwaysSucceed, AlwaysFail, actions,

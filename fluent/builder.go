@@ -17,7 +17,7 @@ import (
 // open one (as a child of the node open above, if any); Do, Condition and
 // Splice add a child to the open node; End closes the open node; Build
 // returns the tree. The first misuse is kept: later calls do nothing, and
-// Build and Err return it, a [bt.FluentError] with the library's exception
+// Build and Err return it, a [Error] with the library's exception
 // class and message and the index of the call. The zero Builder is ready
 // to use; a Builder builds one tree.
 type Builder struct {
@@ -53,13 +53,13 @@ func (b *Builder) start() (int, bool) {
 
 // fail records the library's exception for call i.
 func (b *Builder) fail(i int, method, exception, msg string) *Builder {
-	b.err = bt.FluentError{Exception: exception, Message: msg, Method: method, Call: i}
+	b.err = Error{Exception: exception, Message: msg, Method: method, Call: i}
 	return b
 }
 
 // strict records a refusal of our own for call i.
 func (b *Builder) strict(i int, method string, err error, format string, args ...any) *Builder {
-	b.err = bt.FluentError{Message: fmt.Sprintf(format, args...), Method: method, Call: i, Strict: true, Err: err}
+	b.err = Error{Message: fmt.Sprintf(format, args...), Method: method, Call: i, Strict: true, Err: err}
 	return b
 }
 
@@ -68,7 +68,7 @@ func (b *Builder) strict(i int, method string, err error, format string, args ..
 func (b *Builder) addTo(i int, method string) bool {
 	top := &b.stack[len(b.stack)-1]
 	if top.kind == kind.Negate && (len(top.kids) > 0 || top.open) {
-		b.fail(i, method, bt.ApplicationException, "Can't add more than a single child to InverterNode!")
+		b.fail(i, method, ApplicationException, "Can't add more than a single child to InverterNode!")
 		return false
 	}
 	return true
@@ -126,7 +126,7 @@ func (b *Builder) leaf(method, name string, nd bt.Node[bt.Fluent], nilFn bool) *
 		return b
 	}
 	if len(b.stack) == 0 {
-		return b.fail(i, method, bt.ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.")
+		return b.fail(i, method, ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.")
 	}
 	if nilFn {
 		return b.strict(i, method, nil, "%q has a nil function (FluentBehaviourTree would fail at the tick that reaches it)", name)
@@ -162,10 +162,10 @@ func (b *Builder) Splice(tree bt.Node[bt.Fluent]) *Builder {
 		return b
 	}
 	if tree.IsZero() {
-		return b.fail(i, "Splice", bt.ArgumentNullException, "Value cannot be null.\nParameter name: subTree")
+		return b.fail(i, "Splice", ArgumentNullException, "Value cannot be null.\nParameter name: subTree")
 	}
 	if len(b.stack) == 0 {
-		return b.fail(i, "Splice", bt.ApplicationException, "Can't splice an unnested sub-tree, there must be a parent-tree.")
+		return b.fail(i, "Splice", ApplicationException, "Can't splice an unnested sub-tree, there must be a parent-tree.")
 	}
 	if !b.addTo(i, "Splice") {
 		return b
@@ -183,7 +183,7 @@ func (b *Builder) End() *Builder {
 		return b
 	}
 	if len(b.stack) == 0 {
-		return b.fail(i, "End", bt.InvalidOperationException, "Stack empty.")
+		return b.fail(i, "End", InvalidOperationException, "Stack empty.")
 	}
 	o := b.stack[len(b.stack)-1]
 	b.stack = b.stack[:len(b.stack)-1]
@@ -218,7 +218,7 @@ func (b *Builder) Build() (bt.Node[bt.Fluent], error) {
 	switch {
 	case !ok:
 	case b.last.IsZero():
-		b.fail(i, "Build", bt.ApplicationException, "Can't create a behaviour tree with zero nodes")
+		b.fail(i, "Build", ApplicationException, "Can't create a behaviour tree with zero nodes")
 	case len(b.stack) > 0:
 		b.strict(i, "Build", nil, "%d node(s) still open, the innermost %q: call End for each (FluentBehaviourTree would return %q, the node ended last)",
 			len(b.stack), b.stack[len(b.stack)-1].name, b.last.Name())

@@ -84,14 +84,14 @@
 // # Errors and departures
 //
 // The first misuse of a Builder is kept, and Build returns it: a
-// bt.FluentError with the library's exception class and message, and the
+// fluent.Error with the library's exception class and message, and the
 // index of the call. A conformance test replays 1,000 cases recorded from
 // the real library: the same leaf calls in the same order, with the same
 // deltas, the same status or error at every tick, and the same builder
 // errors at the same call.
 //
 // Where the C# builder silently accepts a likely mistake, a Builder
-// refuses with a bt.FluentError whose Strict field is set:
+// refuses with a fluent.Error whose Strict field is set:
 //
 //   - Build while nodes are still open (C# returns the node that was ended
 //     last, an inner node, and ignores the open ones);

@@ -68,7 +68,7 @@ func ExampleBuilder_error() {
 		End().
 		Build()
 	fmt.Println(err)
-	var fe bt.FluentError
+	var fe fluent.Error
 	if errors.As(err, &fe) {
 		fmt.Println(fe.Exception, "at call", fe.Call)
 	}

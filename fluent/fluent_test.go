@@ -180,33 +180,33 @@ func TestBuilderErrors(t *testing.T) {
 		message   string
 		call      int
 	}{
-		{"zero nodes", func() *fluent.Builder { return new(fluent.Builder) }, bt.ApplicationException, "Can't create a behaviour tree with zero nodes", 0},
-		{"unbalanced tree", func() *fluent.Builder { return new(fluent.Builder).Sequence("s").Do("a", ok) }, bt.ApplicationException, "Can't create a behaviour tree with zero nodes", 2},
-		{"unnested action", func() *fluent.Builder { return new(fluent.Builder).Do("a", ok) }, bt.ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.", 0},
-		{"unnested condition", func() *fluent.Builder { return new(fluent.Builder).Condition("c", yes) }, bt.ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.", 0},
+		{"zero nodes", func() *fluent.Builder { return new(fluent.Builder) }, fluent.ApplicationException, "Can't create a behaviour tree with zero nodes", 0},
+		{"unbalanced tree", func() *fluent.Builder { return new(fluent.Builder).Sequence("s").Do("a", ok) }, fluent.ApplicationException, "Can't create a behaviour tree with zero nodes", 2},
+		{"unnested action", func() *fluent.Builder { return new(fluent.Builder).Do("a", ok) }, fluent.ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.", 0},
+		{"unnested condition", func() *fluent.Builder { return new(fluent.Builder).Condition("c", yes) }, fluent.ApplicationException, "Can't create an unnested ActionNode, it must be a leaf node.", 0},
 		{"inverter with two children", func() *fluent.Builder {
 			return new(fluent.Builder).Inverter("i").Do("a", ok).Do("b", ok)
-		}, bt.ApplicationException, "Can't add more than a single child to InverterNode!", 2},
+		}, fluent.ApplicationException, "Can't add more than a single child to InverterNode!", 2},
 		{"inverter: action then sequence", func() *fluent.Builder {
 			return new(fluent.Builder).Inverter("i").Do("a", ok).Sequence("s")
-		}, bt.ApplicationException, "Can't add more than a single child to InverterNode!", 2},
+		}, fluent.ApplicationException, "Can't add more than a single child to InverterNode!", 2},
 		{"inverter: open child then splice", func() *fluent.Builder {
 			return new(fluent.Builder).Inverter("i").Sequence("s").End().Splice(sub)
-		}, bt.ApplicationException, "Can't add more than a single child to InverterNode!", 3},
-		{"unnested splice", func() *fluent.Builder { return new(fluent.Builder).Splice(sub) }, bt.ApplicationException, "Can't splice an unnested sub-tree, there must be a parent-tree.", 0},
+		}, fluent.ApplicationException, "Can't add more than a single child to InverterNode!", 3},
+		{"unnested splice", func() *fluent.Builder { return new(fluent.Builder).Splice(sub) }, fluent.ApplicationException, "Can't splice an unnested sub-tree, there must be a parent-tree.", 0},
 		{"splice null", func() *fluent.Builder {
 			return new(fluent.Builder).Sequence("s").Splice(bt.Node[bt.Fluent]{})
-		}, bt.ArgumentNullException, "Value cannot be null.\nParameter name: subTree", 1},
+		}, fluent.ArgumentNullException, "Value cannot be null.\nParameter name: subTree", 1},
 		{"splice null before the parent check", func() *fluent.Builder {
 			return new(fluent.Builder).Splice(bt.Node[bt.Fluent]{})
-		}, bt.ArgumentNullException, "Value cannot be null.\nParameter name: subTree", 0},
-		{"extra end", func() *fluent.Builder { return new(fluent.Builder).Sequence("s").End().End() }, bt.InvalidOperationException, "Stack empty.", 2},
-		{"first error kept", func() *fluent.Builder { return new(fluent.Builder).End().Do("a", ok).Sequence("s") }, bt.InvalidOperationException, "Stack empty.", 0},
+		}, fluent.ArgumentNullException, "Value cannot be null.\nParameter name: subTree", 0},
+		{"extra end", func() *fluent.Builder { return new(fluent.Builder).Sequence("s").End().End() }, fluent.InvalidOperationException, "Stack empty.", 2},
+		{"first error kept", func() *fluent.Builder { return new(fluent.Builder).End().Do("a", ok).Sequence("s") }, fluent.InvalidOperationException, "Stack empty.", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.build().Build()
-			var fe bt.FluentError
+			var fe fluent.Error
 			if !errors.As(err, &fe) || fe.Strict || fe.Exception != tc.exception || fe.Message != tc.message || fe.Call != tc.call {
 				t.Fatalf("error %#v; want %s %q at call %d", err, tc.exception, tc.message, tc.call)
 			}
@@ -255,7 +255,7 @@ func TestDepartures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.build()
-			var fe bt.FluentError
+			var fe fluent.Error
 			if !errors.As(err, &fe) || !fe.Strict || fe.Exception != "" || fe.Method != tc.method || fe.Call != tc.call || !strings.Contains(fe.Message, tc.says) {
 				t.Fatalf("error %#v; want a strict refusal by %s at call %d saying %q", err, tc.method, tc.call, tc.says)
 			}
