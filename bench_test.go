@@ -95,8 +95,8 @@ func BenchmarkBalanced8(b *testing.B) {
 // the tree as it is".
 func BenchmarkBattleshipC(b *testing.B) {
 	c := bt.Sequence(bt.Leaf("random_guess"), bt.Select(
-		bt.Select(bt.Leaves("go_right", "go_left")...),
-		bt.Select(bt.Leaves("go_up", "go_down")...)))
+		bt.Select(bt.Leaf("go_right"), bt.Leaf("go_left")),
+		bt.Select(bt.Leaf("go_up"), bt.Leaf("go_down"))))
 	script := []bt.Status{bt.Failure, bt.Failure, bt.Success, bt.Running, bt.Failure, bt.Running, bt.Running, bt.Success}
 	tree := bt.Start(c)
 	b.ReportAllocs()
@@ -155,7 +155,7 @@ func BenchmarkWideSelect(b *testing.B) {
 			for i := range vals {
 				vals[i] = "x"
 			}
-			n := bt.Sequence(bt.Leaf("a"), bt.Select(bt.Leaves(vals...)...))
+			n := bt.Sequence(bt.Leaf("a"), bt.Select(leaves(vals...)...))
 			tree := bt.Start(n).Succeed()
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

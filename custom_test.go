@@ -30,7 +30,7 @@ func (r resumingSelect) OnFail(c custom.Context) (custom.Move, custom.Traversal)
 // to the child that succeeded, where a plain Select would start from "a".
 func ExampleCustomNode() {
 	tree := bt.Start(bt.RepeatUntilFail(
-		bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...),
+		bt.CustomNode(resumingSelect{}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
 	))
 	fmt.Println(tree.Value())
 	tree = tree.Fail() // a failed: on to b

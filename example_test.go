@@ -62,7 +62,7 @@ func Example() {
 // Every version is a value: signalling returns a new tree and leaves the old
 // one as it was, so both outcomes can be explored from the same point.
 func ExampleTree_Succeed() {
-	tree := bt.Start(bt.Select(bt.Sequence(bt.Leaves("look", "shoot")...), bt.Leaf("hide")))
+	tree := bt.Start(bt.Select(bt.Sequence(bt.Leaf("look"), bt.Leaf("shoot")), bt.Leaf("hide")))
 	succeeded := tree.Succeed()
 	failed := tree.Fail()
 	fmt.Println(tree.Value(), succeeded.Value(), failed.Value())
@@ -71,7 +71,7 @@ func ExampleTree_Succeed() {
 
 // Random nodes draw from the tree's own state: with a seed, a run replays.
 func ExampleWithSeed() {
-	plan := bt.RepeatUntilFail(bt.Random(bt.Leaves("north", "south", "east", "west")...))
+	plan := bt.RepeatUntilFail(bt.Random(bt.Leaf("north"), bt.Leaf("south"), bt.Leaf("east"), bt.Leaf("west")))
 	a := bt.Start(plan, bt.WithSeed(7))
 	b := bt.Start(plan, bt.WithSeed(7))
 	same := true

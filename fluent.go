@@ -80,18 +80,6 @@ type fluentFuncs struct {
 	cond []func(TimeData) bool
 }
 
-// Status returns the status that s stands for: Success for SUCCEEDED,
-// Failure for FAILED, and Running for RUNNING and READY.
-func (s State) Status() Status {
-	switch s {
-	case StateSucceeded:
-		return Success
-	case StateFailed:
-		return Failure
-	}
-	return Running
-}
-
 // ReactiveSequence returns a node that, at every update, updates its
 // children from the first: it goes on while they succeed, and the first
 // that fails or is running decides (a child that had completed is updated

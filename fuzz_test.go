@@ -11,10 +11,10 @@ import (
 
 // fuzzDefs are the definitions FuzzRestore restores against.
 var fuzzDefs = []bt.Node[string]{
-	bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Select(bt.Leaves("b", "c")...)),
+	bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Select(bt.Leaf("b"), bt.Leaf("c"))),
 	bt.RepeatUntilFail(bt.Sequence(
-		bt.Random(bt.Leaves("a", "b", "c")...),
-		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
+		bt.Random(bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
+		bt.CustomNode(savableSelect{}, bt.Leaf("x"), bt.Leaf("y"), bt.Leaf("z")),
 		bt.RepeatN(3, bt.RepeatN(2, bt.RandomWeighted(bt.WithWeight(2, l("p")), bt.WithWeight(1, l("q"))))),
 	)),
 	bt.Leaf("solo"),

@@ -113,7 +113,7 @@ func memoryOfEveryType() bt.Memory {
 
 // memTreeDef is the definition the Tree saves of these tests restore on:
 // it has a random node and a counter, so that saves have every section.
-var memTreeDef = bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Random(bt.Leaves("b", "c")...))
+var memTreeDef = bt.Sequence(bt.RepeatN(3, bt.Leaf("a")), bt.Random(bt.Leaf("b"), bt.Leaf("c")))
 
 // memStepped is the stepped tree whose saves these tests restore: its
 // agent keeps a turn count in memory.

@@ -68,16 +68,6 @@ func Leaf[L any](v L) Node[L] {
 	return Node[L]{&node[L]{kind: kind.Leaf, leaf: v, size: 1}}
 }
 
-// Leaves returns one [Leaf] per value, in order: a shorthand for the children
-// of a Select or Sequence of plain behaviors.
-func Leaves[L any](vs ...L) []Node[L] {
-	out := make([]Node[L], len(vs))
-	for i, v := range vs {
-		out[i] = Leaf(v)
-	}
-	return out
-}
-
 // Select returns a node that goes through its children from left to right.
 // When a child fails it moves on to the next one, and it fails when the last
 // child fails. As soon as a child succeeds, it succeeds.

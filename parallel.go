@@ -295,18 +295,6 @@ func (t Tree[L]) Frontier() iter.Seq[Focus[L]] {
 	}
 }
 
-// Values returns an iterator over the values of the version's frontier, in
-// order (see [Tree.Frontier]).
-func (t Tree[L]) Values() iter.Seq[L] {
-	return func(yield func(L) bool) {
-		for f := range t.Frontier() {
-			if !yield(f.leaf.leaf) {
-				return
-			}
-		}
-	}
-}
-
 // SignalAt returns the version in which the focused leaf f has ended with
 // s (Success or Failure), leaving the other leaves of the frontier as they
 // are; Running returns t itself. It returns an error, and no version, when

@@ -2,7 +2,6 @@ package behaviortree_test
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,7 +10,11 @@ import (
 
 // frontier returns the values of t's frontier, joined with commas.
 func frontier(t bt.Tree[string]) string {
-	return strings.Join(slices.Collect(t.Values()), ",")
+	var vs []string
+	for f := range t.Frontier() {
+		vs = append(vs, f.Value())
+	}
+	return strings.Join(vs, ",")
 }
 
 // at returns the focus of t whose value is v.
@@ -163,15 +166,21 @@ func ExampleTree_SignalAt() {
 	// are done, or as soon as one fails.
 	scout := bt.Sequence(bt.Parallel(bt.Leaf("fire"), bt.Leaf("report")), bt.Leaf("end turn"))
 	tree := bt.Start(scout)
-	fmt.Println(slices.Collect(tree.Values()))
+	todo := func() (vs []string) { // the leaves the game is to do
+		for f := range tree.Frontier() {
+			vs = append(vs, f.Value())
+		}
+		return vs
+	}
+	fmt.Println(todo())
 	for f := range tree.Frontier() {
 		if f.Value() == "report" {
 			tree, _ = tree.SignalAt(f, bt.Success) // the report went out first
 		}
 	}
-	fmt.Println(slices.Collect(tree.Values()))
+	fmt.Println(todo())
 	tree = tree.Succeed() // the shot landed
-	fmt.Println(slices.Collect(tree.Values()))
+	fmt.Println(todo())
 	// Output:
 	// [fire report]
 	// [fire]

@@ -196,8 +196,8 @@ func (t Stepped[L]) Picture() Picture {
 		p.Nodes[0] = PictureNode{Parent: -1, Kind: kind.Root}
 		appendDef(&p, def.n, 0, 1)
 	}
-	if len(p.Nodes) != t.Len() {
-		panic(fmt.Sprintf("behaviortree.Stepped.Picture: %d nodes drawn for a tree of %d", len(p.Nodes), t.Len()))
+	if len(p.Nodes) != t.size() {
+		panic(fmt.Sprintf("behaviortree.Stepped.Picture: %d nodes drawn for a tree of %d", len(p.Nodes), t.size()))
 	}
 	runningKid := make([]bool, len(p.Nodes))
 	for i := range p.Nodes {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,8 +195,8 @@ func TestSteppedPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := st.Picture()
-	if len(p.Nodes) != st.Len() {
-		t.Fatalf("%d nodes, want %d", len(p.Nodes), st.Len())
+	if n := len(slices.Collect(st.Nodes())); len(p.Nodes) != n {
+		t.Fatalf("%d nodes, want %d", len(p.Nodes), n)
 	}
 	for i, nd := range p.Nodes {
 		if nd.State != st.NodeState(i) {
@@ -260,7 +261,7 @@ func TestWriteTextHuge(t *testing.T) {
 		t.Errorf("line at depth %d folded: %q", maxTextIndent+1, l)
 	}
 
-	wide := bt.Select(bt.Leaves(strings.Split(strings.Repeat("x,", n-2)+"y", ",")...)...)
+	wide := bt.Select(leaves(strings.Split(strings.Repeat("x,", n-2)+"y", ",")...)...)
 	tw := bt.Start(wide)
 	for i := 0; i < n-2; i++ {
 		tw = tw.Fail()
@@ -577,7 +578,7 @@ func TestWriteMermaidGrammar(t *testing.T) {
 }
 
 func TestWriteMermaidManyClasses(t *testing.T) {
-	p := bt.Select(bt.Leaves(strings.Split(strings.Repeat("x,", 99)+"x", ",")...)...).Picture()
+	p := bt.Select(leaves(strings.Split(strings.Repeat("x,", 99)+"x", ",")...)...).Picture()
 	var b bytes.Buffer
 	if err := p.WriteMermaid(&b); err != nil {
 		t.Fatal(err)

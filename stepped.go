@@ -316,7 +316,8 @@ type asyncEntry struct {
 // an error for a definition the stepped engine cannot run (Elixir-only
 // kinds: RepeatUntilFail, RepeatUntilSucceed, RepeatN, Random, RandomWeighted
 // and custom nodes; a Root below the top; more than 4,096 levels; more
-// than [MaxSteppedNodes] nodes, which it checks before it allocates) and
+// than 1,048,576 nodes, as many as package mistreevous reads, which it
+// checks before it allocates) and
 // for an agent that lacks a function the definition calls.
 //
 // The first NewStepped of a definition compiles it in O(nodes) time and
@@ -392,9 +393,6 @@ func (t Stepped[L]) State() State {
 	return t.nodeState(0)
 }
 
-// Len returns the number of nodes in the tree, the root included.
-func (t Stepped[L]) Len() int { return len(t.mustM("Len").p.nodes) }
-
 // NodeState returns the state of node i (in preorder; 0 is the root).
 // It panics if i is out of range.
 func (t Stepped[L]) NodeState(i int) State {
@@ -448,6 +446,9 @@ func (t Stepped[L]) Nodes() iter.Seq[NodeInfo[L]] {
 		}
 	}
 }
+
+// size returns the number of nodes in the tree, the root included.
+func (t Stepped[L]) size() int { return len(t.mustM("size").p.nodes) }
 
 func (t Stepped[L]) mustM(method string) *machine[L] {
 	if t.m == nil {

@@ -74,7 +74,7 @@ func cacheTrace(t *testing.T, def Node[int], seed uint64, n int, events, async b
 		b.WriteString(strings.Join(calls, ","))
 		calls = calls[:0]
 		b.WriteByte(' ')
-		for i := range tr.Len() {
+		for i := range tr.size() {
 			b.WriteByte('0' + byte(tr.NodeState(i)))
 		}
 		b.WriteByte('\n')

@@ -14,11 +14,11 @@ import (
 // flat arrays in preorder: a node's subtree is the range [i, end) of
 // indexes, which makes a reset one masked clear of a bit range.
 
-// MaxSteppedNodes is the most nodes that a definition may have for
+// maxSteppedNodes is the most nodes that a definition may have for
 // [NewStepped] (an implicit root not counted): as many as
 // mistreevous.MaxNodes, so that every tree mdsl.Parse and
-// mistreevous.Parse read can run.
-const MaxSteppedNodes = 1 << 20
+// mistreevous.Parse read can run (TestLimitsMatchMistreevous checks it).
+const maxSteppedNodes = 1 << 20
 
 // maxSteppedDepth bounds the depth of a stepped tree: the engine updates,
 // aborts and checks guards recursively, at most this deep.
@@ -116,11 +116,11 @@ func steppedCompiled[L any](root *node[L]) (*sprogram[L], error) {
 
 // compileStepped lays root out in preorder, without recursion. A root
 // that is not a kind.Root gets an implicit one, index 0. It refuses a
-// definition of more than MaxSteppedNodes nodes before it allocates
+// definition of more than maxSteppedNodes nodes before it allocates
 // anything for it; the program it makes takes O(nodes) memory.
 func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
-	if root.size > MaxSteppedNodes {
-		return nil, fmt.Errorf("the tree has %d nodes, more than MaxSteppedNodes (%d)", root.size, MaxSteppedNodes)
+	if root.size > maxSteppedNodes {
+		return nil, fmt.Errorf("the tree has %d nodes, more than maxSteppedNodes (%d)", root.size, maxSteppedNodes)
 	}
 	n := root.size
 	implicit := root.kind != kind.Root

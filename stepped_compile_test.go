@@ -198,13 +198,13 @@ func doubled(k int) Node[int] {
 	return n
 }
 
-// TestSteppedNodeLimit: NewStepped compiles a tree of MaxSteppedNodes
+// TestSteppedNodeLimit: NewStepped compiles a tree of maxSteppedNodes
 // nodes, refuses one of a node more with an error that names the limit
 // and the tree's size, and refuses a tree of tens of millions of places
 // before it allocates for them.
 func TestSteppedNodeLimit(t *testing.T) {
-	if MaxSteppedNodes < maxMistreevousNodes {
-		t.Fatalf("MaxSteppedNodes = %d, less than maxMistreevousNodes = %d: a parsed tree may not run", MaxSteppedNodes, maxMistreevousNodes)
+	if maxSteppedNodes < maxMistreevousNodes {
+		t.Fatalf("maxSteppedNodes = %d, less than maxMistreevousNodes = %d: a parsed tree may not run", maxSteppedNodes, maxMistreevousNodes)
 	}
 	agent := Agent[int]{Action: func(int) Result { return ResultSuccess }}
 	half := doubled(18) // 2^19-1 places
@@ -213,7 +213,7 @@ func TestSteppedNodeLimit(t *testing.T) {
 		def  Node[int]
 		size int
 	}{
-		{"one more", Root(Sequence(half, half, Leaf(1))), MaxSteppedNodes + 1},
+		{"one more", Root(Sequence(half, half, Leaf(1))), maxSteppedNodes + 1},
 		{"doubled 24 times, implicit root", doubled(24), 1<<25 - 1},
 		{"doubled 25 times", Root(doubled(25)), 1 << 26},
 	}
@@ -229,7 +229,7 @@ func TestSteppedNodeLimit(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: NewStepped of %d nodes: no error", c.name, c.size)
 		}
-		want := fmt.Sprintf("behaviortree.NewStepped: the tree has %d nodes, more than MaxSteppedNodes (%d)", c.size, MaxSteppedNodes)
+		want := fmt.Sprintf("behaviortree.NewStepped: the tree has %d nodes, more than maxSteppedNodes (%d)", c.size, maxSteppedNodes)
 		if err.Error() != want {
 			t.Errorf("%s: NewStepped: %q, want %q", c.name, err, want)
 		}
@@ -242,12 +242,12 @@ func TestSteppedNodeLimit(t *testing.T) {
 	}
 	// At the limit, with and without an explicit root: it runs.
 	for _, def := range []Node[int]{Root(Sequence(half, half)), Sequence(half, half, Leaf(1))} {
-		if def.Size() != MaxSteppedNodes {
-			t.Fatalf("the definition has %d nodes, want %d", def.Size(), MaxSteppedNodes)
+		if def.Size() != maxSteppedNodes {
+			t.Fatalf("the definition has %d nodes, want %d", def.Size(), maxSteppedNodes)
 		}
 		tr, err := NewStepped(def, agent)
 		if err != nil {
-			t.Fatalf("NewStepped of MaxSteppedNodes nodes: %v", err)
+			t.Fatalf("NewStepped of maxSteppedNodes nodes: %v", err)
 		}
 		if tr, err = tr.Step(); err != nil || tr.State() != StateSucceeded {
 			t.Fatalf("Step: %v, %v; want SUCCEEDED", tr.State(), err)

@@ -113,7 +113,7 @@ type smove struct {
 	cont   int32  // the ancestor that goes on to its next child, or -1
 	next   int32  // the leaf that the child calls first
 	m0     int32  // the same states in the words after word: sprogram.merged[m0:][:nm]
-	word   uint16 // a tree has at most MaxSteppedNodes+1 nodes: 2^15+1 state words
+	word   uint16 // a tree has at most maxSteppedNodes+1 nodes: 2^15+1 state words
 	nw, nm uint16 // a move decides at most one state a level, maxSteppedDepth
 	top    State  // the state of the last node it decides
 }
@@ -145,11 +145,11 @@ const (
 )
 
 // smove and moveWrite hold the indexes, words and paths of a tree within
-// MaxSteppedNodes and maxSteppedDepth (an overflow would not compile).
+// maxSteppedNodes and maxSteppedDepth (an overflow would not compile).
 const (
-	_ = uint16((MaxSteppedNodes + 1) >> 5)
+	_ = uint16((maxSteppedNodes + 1) >> 5)
 	_ = uint16(maxSteppedDepth)
-	_ = uint32((MaxSteppedNodes + 1) << 2)
+	_ = uint32((maxSteppedNodes + 1) << 2)
 )
 
 // The bytes that moves take, for the budget.

@@ -134,8 +134,8 @@ func (d fuzzDef) step(v bt.Stepped[string], answers []byte, quiet bool) (bt.Step
 // nodeStates is every node's state, a digit each.
 func nodeStates(v bt.Stepped[string]) string {
 	var b strings.Builder
-	for i := range v.Len() {
-		b.WriteByte('0' + byte(v.NodeState(i)))
+	for info := range v.Nodes() {
+		b.WriteByte('0' + byte(info.State))
 	}
 	return b.String()
 }

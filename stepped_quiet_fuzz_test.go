@@ -124,7 +124,7 @@ func FuzzStepQuiet(f *testing.F) {
 					break
 				}
 				log.WriteByte(' ')
-				for i := range tr.Len() {
+				for i := range tr.size() {
 					log.WriteByte('0' + byte(tr.NodeState(i)))
 				}
 				if b, err := tr.MarshalBinary(); err == nil {

@@ -299,7 +299,7 @@ func stepsSaveAndRestore(t *testing.T, what string, def Node[Call], seed uint64,
 // steppedStates is every node's state, a digit each, and the saved form.
 func steppedStates(v Stepped[Call]) string {
 	var b strings.Builder
-	for i := range v.Len() {
+	for i := range v.size() {
 		b.WriteByte('0' + byte(v.NodeState(i)))
 	}
 	if data, err := v.MarshalBinary(); err == nil {

@@ -144,7 +144,7 @@ func TestSteppedSavedCompat(t *testing.T) {
 
 // statesOf returns v's node states, a digit each.
 func statesOf(v Stepped[int]) string {
-	b := make([]byte, v.Len())
+	b := make([]byte, v.size())
 	for i := range b {
 		b[i] = '0' + byte(v.NodeState(i))
 	}

@@ -38,7 +38,7 @@ func BenchmarkStepSize(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("nodes=%d", t.Len()), func(b *testing.B) {
+		b.Run(fmt.Sprintf("nodes=%d", t.size()), func(b *testing.B) {
 			b.ReportAllocs()
 			v := t
 			for range b.N {

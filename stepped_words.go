@@ -40,7 +40,7 @@ const (
 	trieFanBits = 3
 	trieFan     = 1 << trieFanBits // children of an inner node
 	trieFanMask = trieFan - 1
-	// maxTrieDepth bounds p.depth: the words of MaxSteppedNodes nodes,
+	// maxTrieDepth bounds p.depth: the words of maxSteppedNodes nodes,
 	// (2^15 state words, at most two extra words a node, the generator)
 	// fit in trieFan^maxTrieDepth leaves.
 	maxTrieDepth = 8

@@ -94,8 +94,8 @@ func TestSaveRestoreConformance(t *testing.T) {
 // TestSaveRestoreRandomAndCustom covers the random state and custom states.
 func TestSaveRestoreRandomAndCustom(t *testing.T) {
 	def := bt.RepeatUntilFail(bt.Sequence(
-		bt.Random(bt.Leaves("a", "b", "c")...),
-		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
+		bt.Random(bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
+		bt.CustomNode(savableSelect{}, bt.Leaf("x"), bt.Leaf("y"), bt.Leaf("z")),
 		bt.RepeatN(3, bt.RandomWeighted(bt.WithWeight(2, l("p")), bt.WithWeight(1, l("q")))),
 	))
 	v := bt.Start(def, bt.WithSeed(11))
@@ -105,7 +105,7 @@ func TestSaveRestoreRandomAndCustom(t *testing.T) {
 		v = v.Signal(map[rune]bt.Status{'s': bt.Success, 'f': bt.Failure}[s])
 	}
 	// A custom state that cannot be saved is an error, not a silent loss.
-	plain := bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaves("x", "y")...))
+	plain := bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaf("x"), bt.Leaf("y")))
 	w := bt.Start(plain).Fail().Succeed()
 	if _, err := w.MarshalBinary(); err == nil || !strings.Contains(err.Error(), "does not implement custom.Savable") {
 		t.Errorf("saving an unsavable custom state: %v", err)
@@ -117,8 +117,8 @@ func TestSaveRestoreRandomAndCustom(t *testing.T) {
 
 // TestRestoreWrongDefinition refuses a state from another definition.
 func TestRestoreWrongDefinition(t *testing.T) {
-	a := bt.Sequence(bt.Leaves("a", "b")...)
-	b := bt.Select(bt.Leaves("a", "b")...)
+	a := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
+	b := bt.Select(bt.Leaf("a"), bt.Leaf("b"))
 	state, _ := bt.Start(a).Succeed().MarshalBinary()
 	_, err := bt.Restore(b, state)
 	if !errors.Is(err, bt.ErrWrongDefinition) {
@@ -129,7 +129,7 @@ func TestRestoreWrongDefinition(t *testing.T) {
 		t.Fatalf("JSON: got %v", err)
 	}
 	// Leaf values are not part of the fingerprint.
-	if _, err := bt.Restore(bt.Sequence(bt.Leaves("x", "y")...), state); err != nil {
+	if _, err := bt.Restore(bt.Sequence(bt.Leaf("x"), bt.Leaf("y")), state); err != nil {
 		t.Errorf("same shape, other leaves: %v", err)
 	}
 }
@@ -292,7 +292,7 @@ func TestZeroTreeMarshal(t *testing.T) {
 // TestRestoreErrorsClipInput: a huge bad field is quoted in part, and the
 // error says how long it was.
 func TestRestoreErrorsClipInput(t *testing.T) {
-	def := bt.Sequence(bt.Leaves("a", "b")...)
+	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
 	big := strings.Repeat("é", 1<<19) // 1 MB, and a cut inside a rune must not split it
 	for _, input := range []string{
 		`{"format":"` + big + `"}`,
@@ -312,7 +312,7 @@ func TestRestoreErrorsClipInput(t *testing.T) {
 	}
 	// An UnmarshalState error that repeats a huge state is clipped too, and
 	// still wrapped.
-	cdef := bt.RepeatUntilFail(bt.CustomNode(savableSelect{}, bt.Leaves("x", "y")...))
+	cdef := bt.RepeatUntilFail(bt.CustomNode(savableSelect{}, bt.Leaf("x"), bt.Leaf("y")))
 	v := bt.Start(cdef, bt.WithSeed(1)).Fail().Succeed()
 	js, err := json.Marshal(v)
 	if err != nil {
@@ -337,7 +337,7 @@ func TestTreeUnmarshalJSON(t *testing.T) {
 	type game struct {
 		Bot bt.Tree[string]
 	}
-	def := bt.Sequence(bt.Leaves("a", "b")...)
+	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
 	js, err := json.Marshal(game{bt.Start(def).Succeed()})
 	if err != nil {
 		t.Fatal(err)
@@ -358,8 +358,8 @@ func TestSaved(t *testing.T) {
 		Idle bt.Saved[string] `json:",omitempty"`
 	}
 	def := bt.RepeatUntilFail(bt.Sequence(
-		bt.Random(bt.Leaves("a", "b", "c")...),
-		bt.CustomNode(savableSelect{}, bt.Leaves("x", "y", "z")...),
+		bt.Random(bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
+		bt.CustomNode(savableSelect{}, bt.Leaf("x"), bt.Leaf("y"), bt.Leaf("z")),
 		bt.RepeatN(3, l("r")),
 	))
 	v := bt.Start(def, bt.WithSeed(4))

@@ -162,7 +162,7 @@ func TestWideSelect(t *testing.T) {
 	for i := range vals {
 		vals[i] = fmt.Sprint(i)
 	}
-	tree := bt.Start(bt.Select(bt.Leaves(vals...)...))
+	tree := bt.Start(bt.Select(leaves(vals...)...))
 	for i := 0; i < 99999; i++ {
 		tree = tree.Fail()
 	}
@@ -183,7 +183,7 @@ func TestRandomWeightedFrequencies(t *testing.T) {
 
 // TestRandomFrequencies checks that Random picks uniformly.
 func TestRandomFrequencies(t *testing.T) {
-	n := bt.Random(bt.Leaves("a", "b", "c", "d")...)
+	n := bt.Random(bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c"), bt.Leaf("d"))
 	checkFrequencies(t, n, map[string]float64{"a": .25, "b": .25, "c": .25, "d": .25})
 }
 
@@ -214,7 +214,7 @@ func checkFrequencies(t *testing.T, n bt.Node[string], want map[string]float64) 
 // TestSeedDeterminism checks that a seed fixes every draw, and that kept
 // versions replay the same draws.
 func TestSeedDeterminism(t *testing.T) {
-	n := bt.RepeatUntilFail(bt.Sequence(bt.Random(bt.Leaves("a", "b", "c")...),
+	n := bt.RepeatUntilFail(bt.Sequence(bt.Random(bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c")),
 		bt.RandomWeighted(bt.WithWeight(1, l("x")), bt.WithWeight(5, l("y")))))
 	sig := randomSignals(9, 200)
 	a := trace(bt.Start(n, bt.WithSeed(5)), sig)
@@ -314,7 +314,7 @@ func (b badEnter) OnFail(c custom.Context) (custom.Move, custom.Traversal) { ret
 // TestCustomStatePersists checks that custom node state is kept per version
 // and per place in the tree.
 func TestCustomStatePersists(t *testing.T) {
-	rs := bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...)
+	rs := bt.CustomNode(resumingSelect{}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c"))
 	// The same node at two places: each place has its own state.
 	tree := bt.Start(bt.RepeatUntilFail(bt.Sequence(rs, rs)))
 	v0 := tree
@@ -350,7 +350,7 @@ func TestPath(t *testing.T) {
 // tree's seeded state: seeds replay, kept versions replay, and the draws of
 // a new version do not disturb the old one.
 func TestCustomRandomness(t *testing.T) {
-	def := bt.RepeatUntilFail(bt.CustomNode[string](randomStart{}, bt.Leaves("a", "b", "c", "d")...))
+	def := bt.RepeatUntilFail(bt.CustomNode[string](randomStart{}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c"), bt.Leaf("d")))
 	sig := randomSignals(4, 400)
 	a := trace(bt.Start(def, bt.WithSeed(9)), sig)
 	if b := trace(bt.Start(def, bt.WithSeed(9)), sig); fmt.Sprint(a) != fmt.Sprint(b) {
@@ -457,4 +457,13 @@ func TestStringOfChildlessNodes(t *testing.T) {
 	if got := n.String(); got != "sequence(reactive_sequence(), a)" {
 		t.Errorf("String() = %q", got)
 	}
+}
+
+// leaves returns one leaf per value, in order.
+func leaves(vs ...string) []bt.Node[string] {
+	out := make([]bt.Node[string], len(vs))
+	for i, v := range vs {
+		out[i] = bt.Leaf(v)
+	}
+	return out
 }

@@ -48,8 +48,8 @@ func TestTreeE(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "root select leaf/while sequence condition leaf select sequence condition leaf leaf" {
 		t.Errorf("kinds %s", got)
 	}
-	if s, ok := bot("E", 1).Stepped(); !ok || s.Len() != 11 {
-		t.Errorf("E's stepped tree: %v, %d nodes", ok, s.Len())
+	if s, ok := bot("E", 1).Stepped(); !ok || len(s.Picture().Nodes) != 11 {
+		t.Errorf("E's stepped tree: %v, %d nodes", ok, len(s.Picture().Nodes))
 	}
 	if _, ok := bot("D", 1).Stepped(); ok {
 		t.Error("D has a stepped tree")

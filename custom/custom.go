@@ -4,7 +4,7 @@
 // for a state that is saved with the tree. It is the Go form of Elixir's
 // BehaviorTree.Node.Protocol. Build the node with behaviortree.CustomNode:
 //
-//	tree := bt.Start(bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b")...))
+//	tree := bt.Start(bt.CustomNode(resumingSelect{}, bt.Leaf("a"), bt.Leaf("b")))
 //
 // The package is to a custom node what database/sql/driver is to a
 // database driver: the behaviortree package calls these methods; a game

@@ -29,7 +29,7 @@ func (r resumingSelect) OnFail(c custom.Context) (custom.Move, custom.Traversal)
 // A Traversal decides where its node goes; the tree keeps its state in
 // every version.
 func Example() {
-	tree := bt.Start(bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaves("a", "b", "c")...)))
+	tree := bt.Start(bt.RepeatUntilFail(bt.CustomNode(resumingSelect{}, bt.Leaf("a"), bt.Leaf("b"), bt.Leaf("c"))))
 	tree = tree.Fail()    // a failed: on to b
 	tree = tree.Succeed() // b worked: entered again, the node starts at b
 	fmt.Println(tree.Value())

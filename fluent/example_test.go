@@ -45,17 +45,17 @@ func ExampleBuilder() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Println("->", t.State().Status())
+		fmt.Println("->", t.State())
 	}
 	// Output:
 	// dig for 0.5s
-	// -> running
+	// -> RUNNING
 	// dig for 0.5s
-	// -> running
+	// -> RUNNING
 	// sleep
-	// -> success
+	// -> SUCCEEDED
 	// dig for 0.5s
-	// -> running
+	// -> RUNNING
 }
 
 // ExampleBuilder_error shows a builder error: the library's exception
@@ -108,16 +108,16 @@ func Example_resume() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Println("->", t.State().Status())
+		fmt.Println("->", t.State())
 	}
 	// Output:
 	// rested?
 	// dig
-	// -> running
+	// -> RUNNING
 	// dig
-	// -> success
+	// -> SUCCEEDED
 	// rested?
-	// -> failure
+	// -> FAILED
 }
 
 // ExampleAgent runs a Builder's tree with an agent of one's own, made
@@ -151,11 +151,11 @@ func ExampleAgent() {
 			fmt.Println(err)
 			return
 		}
-		fmt.Println("->", t.State().Status())
+		fmt.Println("->", t.State())
 		near = false
 	}
 	// Output:
-	// -> running
+	// -> RUNNING
 	// exit chase: aborted=true
-	// -> failure
+	// -> FAILED
 }

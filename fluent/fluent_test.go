@@ -156,7 +156,7 @@ func TestLibraryScenarios(t *testing.T) {
 				if tr, err = tr.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
 					t.Fatalf("tick %d: %v", i, err)
 				}
-				if got := tr.State().Status(); got != want.status || strings.Join(l.calls, " ") != want.calls {
+				if got := status(tr.State()); got != want.status || strings.Join(l.calls, " ") != want.calls {
 					t.Errorf("tick %d: %v after calls %q; want %v after %q", i, got, strings.Join(l.calls, " "), want.status, want.calls)
 				}
 			}
@@ -279,7 +279,7 @@ func TestEmptyInverterTick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr, err = tr.Tick(bt.TimeData{}); err != nil || tr.State().Status() != bt.Success || strings.Join(l.calls, " ") != "a b c" {
+	if tr, err = tr.Tick(bt.TimeData{}); err != nil || status(tr.State()) != bt.Success || strings.Join(l.calls, " ") != "a b c" {
 		t.Fatalf("tick 0: %v, %v, calls %v", tr.State(), err, l.calls)
 	}
 	l.calls = nil
@@ -365,7 +365,7 @@ func TestNodesAndEvents(t *testing.T) {
 	if tr2, err = tr2.Tick(bt.TimeData{DeltaTime: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for i := range tr.Len() {
+	for i := range len(tr.Picture().Nodes) {
 		if tr.NodeState(i) != tr2.NodeState(i) {
 			t.Errorf("node %d: %v with events, %v without", i, tr.NodeState(i), tr2.NodeState(i))
 		}
@@ -445,4 +445,16 @@ func TestLeafExitWithOwnAgent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// status is the Status that a tree's state stands for in
+// FluentBehaviourTree: READY and RUNNING are Running.
+func status(s bt.State) bt.Status {
+	switch s {
+	case bt.StateSucceeded:
+		return bt.Success
+	case bt.StateFailed:
+		return bt.Failure
+	}
+	return bt.Running
 }

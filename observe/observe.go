@@ -32,7 +32,7 @@ import (
 // The function ignores w's errors: to learn of them, give a writer that
 // keeps them, such as a [bufio.Writer], whose Flush reports the first.
 func NewLogger[L any](w io.Writer, t bt.Stepped[L]) func(bt.Event[L]) {
-	names := make([]string, 0, t.Len())
+	var names []string
 	for info := range t.Nodes() {
 		names = append(names, info.Name)
 	}
@@ -100,6 +100,7 @@ type NodeStats struct {
 // it is not safe for concurrent use.
 type Stats[L any] struct {
 	nodes   []NodeStats
+	def     bt.Node[L] // the definition of the tree the nodes are of
 	touched []int      // nodes updated in the current step, each once
 	marked  []bool     // by node: in touched
 	result  []bt.State // by node: the result of its update in the current step, when marked
@@ -160,7 +161,8 @@ func (s *Stats[L]) grow(n int) {
 // parent) made the node READY; a node left RUNNING without an event was
 // updated and stays running.
 func (s *Stats[L]) EndStep(t bt.Stepped[L]) {
-	if len(s.nodes) != t.Len() {
+	if def := t.Definition(); s.def != def {
+		s.def = def
 		s.nodes = s.nodes[:0]
 		for info := range t.Nodes() {
 			s.nodes = append(s.nodes, NodeStats{ID: info.ID, Name: info.Name})

@@ -168,8 +168,9 @@ func TestStatsRandomTrees(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, def)
 		}
 		var s observe.Stats[string]
-		calls := make([]int, tr.Len())
-		ends := make([][2]int, tr.Len()) // changes to SUCCEEDED, to FAILED
+		n := len(tr.Picture().Nodes)
+		calls := make([]int, n)
+		ends := make([][2]int, n) // changes to SUCCEEDED, to FAILED
 		steps, completed, running := 0, 0, 0
 		events := func(e bt.Event[string]) {
 			if (e.Kind == bt.EventAction || e.Kind == bt.EventCondition && !e.Guard) && e.Node < len(calls) {

@@ -303,7 +303,7 @@ func (steppedCodec[L]) layout(v bt.Stepped[L]) bt.Picture {
 	return v.Picture()
 }
 func (steppedCodec[L]) states(v bt.Stepped[L], st *encoder) {
-	n := v.Len()
+	n := len(st.layout.Nodes) // the picture of v's tree
 	if cap(st.states) < n {
 		st.states = make([]bt.State, n)
 		st.running = make([]bool, n)
