@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
@@ -63,7 +64,7 @@ func benchFluent(b *testing.B, build func(*int) (bt.Node[bt.Fluent], error)) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	td := bt.TimeData{DeltaTime: 0.016666668}
+	td := bt.TimeData{DeltaTime: time.Second / 60}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
@@ -112,7 +114,7 @@ func (r *fluentReplay) do(name string) func(bt.TimeData) bt.Status {
 		k := r.count[name]
 		r.count[name]++
 		s := list[k%len(list)]
-		r.calls = append(r.calls, fluentLeafCall{name, s, td.DeltaTime})
+		r.calls = append(r.calls, fluentLeafCall{name, s, float32(td.DeltaTime.Seconds())})
 		return statusNames[s]
 	}
 }
@@ -123,7 +125,7 @@ func (r *fluentReplay) cond(name string) func(bt.TimeData) bool {
 		k := r.count[name]
 		r.count[name]++
 		v := list[k%len(list)]
-		r.calls = append(r.calls, fluentLeafCall{name, v, td.DeltaTime})
+		r.calls = append(r.calls, fluentLeafCall{name, v, float32(td.DeltaTime.Seconds())})
 		return v
 	}
 }
@@ -318,7 +320,7 @@ func checkFluentCase(c *fluentCase, run fluentRun) string {
 	for k := range c.Ticks {
 		want := c.Trace[k]
 		r.calls = r.calls[:0]
-		td := bt.TimeData{DeltaTime: float32(c.Deltas[k%len(c.Deltas)])}
+		td := bt.TimeData{DeltaTime: fluentDelta(c.Deltas[k%len(c.Deltas)])}
 		var next bt.Stepped[bt.Fluent]
 		var err error
 		if run == fluentEvents {
@@ -478,4 +480,12 @@ func status(s bt.State) bt.Status {
 		return bt.Failure
 	}
 	return bt.Running
+}
+
+// fluentDelta returns the corpus's deltaTime, a float32 of seconds, as a
+// Duration, to the nearest nanosecond: a leaf that reads it back as
+// float32(td.DeltaTime.Seconds()) sees the corpus's value exactly (the
+// test checks every call's).
+func fluentDelta(seconds float64) time.Duration {
+	return time.Duration(math.Round(float64(float32(seconds)) * 1e9))
 }

@@ -121,7 +121,7 @@ func (m steppedModel) versionAt(t *testing.T, h bt.History[bt.Stepped[string]]) 
 }
 
 func TestSteppedHistoryTick(t *testing.T) {
-	var seen []float32
+	var seen []time.Duration
 	def := bt.Sequence(bt.Leaf(bt.Fluent{Name: "walk", Do: func(td bt.TimeData) bt.Status {
 		seen = append(seen, td.DeltaTime)
 		return bt.Success
@@ -132,16 +132,16 @@ func TestSteppedHistoryTick(t *testing.T) {
 	}
 	h := bt.NewHistory(tree)
 	var events int
-	next, err := h.Current().TickWith(bt.TimeData{DeltaTime: 0.5}, func(bt.Event[bt.Fluent]) { events++ })
+	next, err := h.Current().TickWith(bt.TimeData{DeltaTime: 500 * time.Millisecond}, func(bt.Event[bt.Fluent]) { events++ })
 	if err != nil {
 		t.Fatal(err)
 	}
 	h = h.Push(next)
-	if next, err = h.Current().Tick(bt.TimeData{DeltaTime: 0.25}); err != nil {
+	if next, err = h.Current().Tick(bt.TimeData{DeltaTime: 250 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	h = h.Push(next)
-	if h.Len() != 3 || events == 0 || len(seen) != 2 || seen[0] != 0.5 || seen[1] != 0.25 {
+	if h.Len() != 3 || events == 0 || len(seen) != 2 || seen[0] != 500*time.Millisecond || seen[1] != 250*time.Millisecond {
 		t.Fatalf("%d versions, %d events, deltas %v", h.Len(), events, seen)
 	}
 	if u := h.Undo(); u.Pos() != 1 || !u.CanRedo() {

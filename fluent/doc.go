@@ -13,7 +13,7 @@
 //		Condition("rested", func(bt.TimeData) bool { return energy > 0 }).
 //		Do("dig", func(td bt.TimeData) bt.Status {
 //			energy--
-//			fmt.Printf("dig for %.1fs\n", td.DeltaTime)
+//			fmt.Println("dig for", td.DeltaTime)
 //			return bt.Running
 //		}).
 //		End().
@@ -66,7 +66,9 @@
 //     a child, a bt.EmptyInverter, whose tick fails with
 //     bt.ErrEmptyInverter ("InverterNode must have a child node!").
 //   - Do is a bt.Leaf (an action) and Condition a bt.Condition; both call
-//     the function in their bt.Fluent value with the tick's bt.TimeData.
+//     the function in their bt.Fluent value with the tick's bt.TimeData,
+//     whose DeltaTime is a time.Duration: the library's float of seconds
+//     is DeltaTime.Seconds().
 //
 // # Leaves: no async result, an exit hook through Agent
 //

@@ -3,6 +3,7 @@ package fluent_test
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
@@ -20,7 +21,7 @@ func ExampleBuilder() {
 		Condition("rested", func(bt.TimeData) bool { return energy > 0 }).
 		Do("dig", func(td bt.TimeData) bt.Status {
 			energy--
-			fmt.Printf("dig for %.1fs\n", td.DeltaTime)
+			fmt.Println("dig for", td.DeltaTime)
 			return bt.Running
 		}).
 		End().
@@ -41,20 +42,20 @@ func ExampleBuilder() {
 		return
 	}
 	for range 4 {
-		if t, err = t.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil {
 			fmt.Println(err)
 			return
 		}
 		fmt.Println("->", t.State())
 	}
 	// Output:
-	// dig for 0.5s
+	// dig for 500ms
 	// -> RUNNING
-	// dig for 0.5s
+	// dig for 500ms
 	// -> RUNNING
 	// sleep
 	// -> SUCCEEDED
-	// dig for 0.5s
+	// dig for 500ms
 	// -> RUNNING
 }
 
@@ -104,7 +105,7 @@ func Example_resume() {
 		return
 	}
 	for range 3 {
-		if t, err = t.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil {
 			fmt.Println(err)
 			return
 		}
@@ -147,7 +148,7 @@ func ExampleAgent() {
 		return
 	}
 	for range 2 {
-		if t, err = t.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil {
 			fmt.Println(err)
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
@@ -153,7 +154,7 @@ func TestLibraryScenarios(t *testing.T) {
 			}
 			for i, want := range tc.ticks {
 				l.calls = nil
-				if tr, err = tr.Tick(bt.TimeData{DeltaTime: 0.5}); err != nil {
+				if tr, err = tr.Tick(bt.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil {
 					t.Fatalf("tick %d: %v", i, err)
 				}
 				if got := status(tr.State()); got != want.status || strings.Join(l.calls, " ") != want.calls {
@@ -294,7 +295,7 @@ func TestEmptyInverterTick(t *testing.T) {
 
 // TestDeltas checks that every leaf sees the tick's TimeData.
 func TestDeltas(t *testing.T) {
-	var seen []float32
+	var seen []time.Duration
 	rec := func(td bt.TimeData) bt.Status { seen = append(seen, td.DeltaTime); return bt.Success }
 	recC := func(td bt.TimeData) bool { seen = append(seen, td.DeltaTime); return true }
 	def, err := new(fluent.Builder).Sequence("s").Do("a", rec).Condition("c", recC).End().Build()
@@ -302,7 +303,7 @@ func TestDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, _ := fluent.New(def)
-	for _, d := range []float32{0.016666668, -0.5, 100} {
+	for _, d := range []time.Duration{time.Second / 60, -500 * time.Millisecond, 100 * time.Second} {
 		seen = nil
 		if tr, err = tr.Tick(bt.TimeData{DeltaTime: d}); err != nil || len(seen) != 2 || seen[0] != d || seen[1] != d {
 			t.Fatalf("delta %v: seen %v, %v", d, seen, err)
@@ -332,7 +333,7 @@ func TestNodesAndEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	var events []string
-	tr, err = tr.TickWith(bt.TimeData{DeltaTime: 1}, func(e bt.Event[bt.Fluent]) {
+	tr, err = tr.TickWith(bt.TimeData{DeltaTime: time.Second}, func(e bt.Event[bt.Fluent]) {
 		switch e.Kind {
 		case bt.EventAction:
 			events = append(events, fmt.Sprintf("action %s %v", e.Value.Name, e.Result.Status))
@@ -362,7 +363,7 @@ func TestNodesAndEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr2, err = tr2.Tick(bt.TimeData{DeltaTime: 1}); err != nil {
+	if tr2, err = tr2.Tick(bt.TimeData{DeltaTime: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range len(tr.Picture().Nodes) {

@@ -7,6 +7,7 @@ package peers
 
 import (
 	"testing"
+	"time"
 
 	ours "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
@@ -48,7 +49,7 @@ func benchFluent(b *testing.B, def ours.Node[ours.Fluent]) ours.Stepped[ours.Flu
 	if err != nil {
 		b.Fatal(err)
 	}
-	td := ours.TimeData{DeltaTime: 0.016666668}
+	td := ours.TimeData{DeltaTime: time.Second / 60}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -73,7 +74,7 @@ func TestOursFluent3(t *testing.T) {
 		t.Fatal(err)
 	}
 	for tick := range 100 {
-		if tr, err = tr.Tick(ours.TimeData{DeltaTime: 0.5}); err != nil || tr.State() != ours.StateSucceeded {
+		if tr, err = tr.Tick(ours.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil || tr.State() != ours.StateSucceeded {
 			t.Fatalf("tick %d: %v, %v; want SUCCEEDED", tick, tr.State(), err)
 		}
 	}
