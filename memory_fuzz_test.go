@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -758,5 +759,36 @@ func TestMemorySliceAtEnd(t *testing.T) {
 		t.Run(fmt.Sprintf("%T%v", v, v), func(t *testing.T) {
 			checkMemoryRoundTrip(t, tr, st, memory.Map{}.Set("a", 1).Set("z", v))
 		})
+	}
+}
+
+// TestMemoryRestoreErrorOffsets: an error in a save's memory section
+// names the byte of the whole save (package memory reads the section
+// alone, from its byte 0), the key, and what was wrong; so does data after
+// the memory.
+func TestMemoryRestoreErrorOffsets(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mem  []byte
+		at   int // in mem
+		want string
+	}{
+		{"bad tag", append(memKey("k"), 99), 3, `memory key "k", byte %d: unknown type tag 99`},
+		{"after the memory", append(memKey("k"), memTagInt, 2, 0), 5, "memory, byte %d: 1 bytes after the last key's value"},
+		{"no keys", []byte{0}, 0, "memory, byte %d: no keys"},
+	} {
+		tb, sb := memSaves(t, c.mem)
+		_, terr := bt.Restore(memTreeDef, tb)
+		if want := fmt.Sprintf(c.want, len(tb)-len(c.mem)+c.at); terr == nil || !strings.Contains(terr.Error(), want) {
+			t.Errorf("%s: Restore: %v, want %q", c.name, terr, want)
+		}
+		_, serr := memStepped(t).Restore(sb)
+		if want := fmt.Sprintf(c.want, len(sb)-len(c.mem)+c.at); serr == nil || !strings.Contains(serr.Error(), want) {
+			t.Errorf("%s: Stepped.Restore: %v, want %q", c.name, serr, want)
+		}
+		var fe *memory.FormatError
+		if !errors.As(terr, &fe) || !errors.As(serr, &fe) {
+			t.Errorf("%s: not a *memory.FormatError: %v, %v", c.name, terr, serr)
+		}
 	}
 }
