@@ -1,8 +1,9 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/memory"
 	"testing"
+
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // workloadAMemory is workload (a) with an agent of memory forms, which
@@ -33,6 +34,24 @@ func BenchmarkStepAMemory(b *testing.B) {
 func BenchmarkStepAMemoryWrite(b *testing.B) {
 	def, agent := workloadAMemory(true)
 	benchStepped(b, def, agent)
+}
+
+// BenchmarkStepAMemoryKept is workload (a) with a memory of one key that
+// no step writes: a step keeps the version's memory without allocating,
+// as long as withExtra sees that it is the same Map (==, shared storage).
+func BenchmarkStepAMemoryKept(b *testing.B) {
+	def, agent := workloadAMemory(false)
+	s, err := NewStepped(def, agent)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s = s.WithMemory(memory.Map{}.Set("goRight", 1000))
+	b.ReportAllocs()
+	for range b.N {
+		if s, err = s.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func TestMemoryRetainedPerVersion(t *testing.T) {
