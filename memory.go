@@ -10,8 +10,10 @@ import (
 // agent's functions see it: the memory of the version being stepped, with
 // the writes that earlier calls of the same step made. When the step
 // succeeds, the new version holds the memory as the step left it; a step
-// that returns an error keeps none of its writes. A Blackboard is valid
-// only during the call it is given to; it is not safe for concurrent use.
+// that returns an error keeps none of its writes. Read and write it by
+// name, or through typed keys ([memory.Key.Get], [memory.Key.Put]). A
+// Blackboard is valid only during the call it is given to; it is not safe
+// for concurrent use.
 type Blackboard struct {
 	mem memory.Map
 	td  TimeData

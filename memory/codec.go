@@ -104,7 +104,7 @@ var tagOf = func() map[reflect.Type]typeTag {
 // Error is the error of saving a value that cannot be saved: it names
 // the key and the value's type.
 type Error struct {
-	Key  string
+	Key  string // the key whose value cannot be saved
 	Type string // the value's type, as %T prints it
 	Err  error  // the marshaler's error, or nil for a type that cannot be saved
 }
@@ -159,14 +159,15 @@ func (m Map) AppendBinary(b []byte) ([]byte, error) {
 }
 
 // MarshalBinary returns the binary form of m, as [Map.AppendBinary]
-// appends it to nil. Equal Maps have the same binary form: keys and the
-// entries of map values are in increasing order.
+// appends it to nil. The form is canonical (keys, and the entries of map
+// values, in increasing order; numbers in their shortest encoding), so a
+// Map read back from it saves to the same bytes.
 func (m Map) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 
 // UnmarshalBinary sets *m to the Map whose binary form is data, all of it.
 // Damaged data is a [*FormatError] (what was wrong, at which byte of data,
-// in which key), and leaves *m unchanged. A value of a type registered by
-// [NewKey] is restored only if NewKey was called for its key. Reading
+// in which key), and leaves *m unchanged; so does a value saved through a
+// marshaler when [NewKey] was not called for its key in this program. Reading
 // costs O(n log n) time and allocates in proportion to len(data) (it
 // checks every count against the bytes left), plus what the registered
 // types' unmarshalers allocate.

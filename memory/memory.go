@@ -8,8 +8,17 @@
 // an old version, restoring a saved one or stepping one twice brings back
 // its memory with its tree. Package behaviortree holds a version's Map
 // (Tree.Memory, Stepped.Memory) and gives a stepped tree's agent a
-// Blackboard, the Map of the step under way. This package imports nothing
-// of package behaviortree.
+// Blackboard, the Map of the step under way. Declare typed keys once, and
+// read and write through them:
+//
+//	var turnsLeft = memory.NewKey[int]("attack.turnsLeft")
+//
+//	left, _ := turnsLeft.Get(b) // b: the step's *behaviortree.Blackboard
+//	turnsLeft.Put(b, left-1)
+//
+//	m := turnsLeft.Set(tree.Memory(), 3) // a new Map, for tree.WithMemory(m)
+//
+// This package imports nothing of package behaviortree.
 package memory
 
 import (
