@@ -308,3 +308,36 @@ func TestKeyPut(t *testing.T) {
 		t.Errorf("Put: %v", b)
 	}
 }
+
+// FuzzUnmarshalBinary reads any bytes as a Map: it fails with a
+// *FormatError, or reads a Map that saves to the same bytes (the form is
+// canonical) and is Equal to itself read again.
+func FuzzUnmarshalBinary(f *testing.F) {
+	good, err := everyValue().MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte{0})
+	f.Add([]byte{1, 1, 'k', byte(tSlice), byte(tAny), 2, byte(tInt), 4, byte(tNil)})
+	f.Add([]byte{1, 1, 'k', byte(tMap), byte(tFloat32), 2, 1, 'x', 0, 0, 0xc0, 0x7f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m Map
+		err := m.UnmarshalBinary(data)
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Offset < 0 || fe.Offset > len(data) {
+				t.Fatalf("error %v (%T), not a *FormatError within the %d bytes", err, err, len(data))
+			}
+			return
+		}
+		again, err := m.MarshalBinary()
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("% x read as %v saves to % x, %v", data, m, again, err)
+		}
+		var n Map
+		if err := n.UnmarshalBinary(again); err != nil || !n.Equal(m) {
+			t.Fatalf("read again: %v, %v, Equal %v", n, err, n.Equal(m))
+		}
+	})
+}
