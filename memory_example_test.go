@@ -12,7 +12,7 @@ import (
 // with the new memory, so that an old version keeps the count it had.
 func ExampleTree_WithMemory() {
 	shots := memory.NewKey[int]("shots")
-	tree := bt.Start(bt.Sequence(bt.Leaves("aim", "fire")...))
+	tree := bt.Start(bt.Sequence(bt.Leaf("aim"), bt.Leaf("fire")))
 	var versions []bt.Tree[string]
 	for range 4 {
 		versions = append(versions, tree)
