@@ -2,8 +2,8 @@
 // AI. Every step of a tree returns a new version and leaves the old one
 // valid: a version is a small value that may be kept, shared between
 // goroutines, undone to, branched from, or saved. A version holds the
-// tree's running state and the agent's [Memory], so undo, replay and
-// saving cover what the AI remembers too.
+// tree's running state and the agent's memory (a [memory.Map]), so undo,
+// replay and saving cover what the AI remembers too.
 //
 // # Choose a style
 //
@@ -52,7 +52,7 @@
 // versions with undo and redo. [Tree.Save] and [Stepped.Save] return a
 // [Saved], which marshals to JSON or binary on its own and restores with
 // its definition ([Saved.Restore], [Saved.RestoreStepped]). The game world
-// is not in a version: put what the AI decides from into its [Memory], or
+// is not in a version: put what the AI decides from into its memory, or
 // keep a snapshot of the world beside each version, so that an undo
 // brings both back.
 //

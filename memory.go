@@ -1,401 +1,21 @@
 package behaviortree
 
 import (
-	"encoding"
-	"fmt"
-	"iter"
-	"reflect"
-	"strconv"
-	"strings"
-	"sync"
+	"errors"
 
-	"github.com/benbjohnson/immutable"
+	"github.com/zipbt/behaviortree/memory"
 )
-
-// Memory is the agent's memory: a persistent map from string keys to
-// values, which every version of a [Tree] or a [Stepped] tree carries (a
-// blackboard, in other libraries' words). Set and Delete return a new
-// Memory and leave the receiver unchanged, so a version's memory never
-// changes after the version exists: undoing to an old version, restoring
-// a saved one or stepping one twice brings back its memory with its tree.
-//
-// Versions that do not change the memory share it; a change copies only
-// the path to the key it changes (a memory of more than 16 keys is an
-// immutable.SortedMap, a B+tree), so it costs O(log n) time and one or a
-// few small allocations. Values are kept as
-// they are given: a value that is itself mutable (a slice, a map, a
-// pointer) must not be changed after it is set, or every version that
-// holds it sees the change; set a new value instead.
-//
-// The zero Memory is empty and ready to use. A Memory may be used from
-// any number of goroutines at once. [Tree.MarshalBinary] and
-// [Stepped.MarshalBinary] save it; see [NewKey] for the values they can
-// save.
-type Memory struct {
-	t *memTable // nil when empty
-}
-
-// memTable holds a non-empty Memory. Memories of up to memSmallMax keys
-// are sorted arrays of keys and of their values: a change of a value
-// copies the values and shares the keys, an insertion or a deletion
-// copies both, each in one allocation (the table and its arrays are one
-// object). Bigger memories are an immutable.SortedMap. A table never
-// changes once made.
-type memTable struct {
-	keys []string                          // increasing, when big is nil
-	vals []any                             // vals[i] is the value of keys[i]
-	big  *immutable.SortedMap[string, any] // more than memSmallMax keys
-}
-
-const memSmallMax = 16
-
-// newSmall returns a table of n keys and values, zero, in one
-// allocation; with keys not nil, it has those keys and n new values.
-func newSmall(n int, keys []string) *memTable {
-	var t *memTable
-	if keys != nil {
-		switch {
-		case n <= 2:
-			x := &struct {
-				t memTable
-				v [2]any
-			}{}
-			t = &x.t
-			t.vals = x.v[:n]
-		case n <= 4:
-			x := &struct {
-				t memTable
-				v [4]any
-			}{}
-			t = &x.t
-			t.vals = x.v[:n]
-		case n <= 8:
-			x := &struct {
-				t memTable
-				v [8]any
-			}{}
-			t = &x.t
-			t.vals = x.v[:n]
-		default:
-			x := &struct {
-				t memTable
-				v [memSmallMax]any
-			}{}
-			t = &x.t
-			t.vals = x.v[:n]
-		}
-		t.keys = keys
-		return t
-	}
-	switch {
-	case n <= 2:
-		x := &struct {
-			t memTable
-			k [2]string
-			v [2]any
-		}{}
-		t = &x.t
-		t.keys, t.vals = x.k[:n], x.v[:n]
-	case n <= 4:
-		x := &struct {
-			t memTable
-			k [4]string
-			v [4]any
-		}{}
-		t = &x.t
-		t.keys, t.vals = x.k[:n], x.v[:n]
-	case n <= 8:
-		x := &struct {
-			t memTable
-			k [8]string
-			v [8]any
-		}{}
-		t = &x.t
-		t.keys, t.vals = x.k[:n], x.v[:n]
-	default:
-		x := &struct {
-			t memTable
-			k [memSmallMax]string
-			v [memSmallMax]any
-		}{}
-		t = &x.t
-		t.keys, t.vals = x.k[:n], x.v[:n]
-	}
-	return t
-}
-
-// find returns where key is, or would go, in a small table.
-func (t *memTable) find(key string) (int, bool) {
-	lo, hi := 0, len(t.keys)
-	for lo < hi {
-		h := int(uint(lo+hi) >> 1)
-		if t.keys[h] < key {
-			lo = h + 1
-		} else {
-			hi = h
-		}
-	}
-	return lo, lo < len(t.keys) && t.keys[lo] == key
-}
-
-// stringComparer orders keys as strings.Compare does.
-type stringComparer struct{}
-
-func (stringComparer) Compare(a, b string) int { return strings.Compare(a, b) }
-
-// Get returns the value of key, and whether memory has the key. It costs
-// O(log n) and allocates nothing.
-func (m Memory) Get(key string) (any, bool) {
-	t := m.t
-	if t == nil {
-		return nil, false
-	}
-	if t.big != nil {
-		return t.big.Get(key)
-	}
-	if i, ok := t.find(key); ok {
-		return t.vals[i], true
-	}
-	return nil, false
-}
-
-// Set returns a new Memory in which key has the value v; m is unchanged.
-// It costs O(log n) time and copies O(log n) entries (at most 32 in a
-// node, or the 16 of a small memory).
-func (m Memory) Set(key string, v any) Memory {
-	t := m.t
-	if t == nil {
-		n := newSmall(1, nil)
-		n.keys[0], n.vals[0] = key, v
-		return Memory{n}
-	}
-	if t.big != nil {
-		return Memory{&memTable{big: t.big.Set(key, v)}}
-	}
-	i, found := t.find(key)
-	if found {
-		n := newSmall(len(t.keys), t.keys)
-		copy(n.vals, t.vals)
-		n.vals[i] = v
-		return Memory{n}
-	}
-	if len(t.keys) == memSmallMax {
-		b := immutable.NewSortedMapBuilder[string, any](stringComparer{})
-		for i, k := range t.keys {
-			b.Set(k, t.vals[i])
-		}
-		b.Set(key, v)
-		return Memory{&memTable{big: b.Map()}}
-	}
-	n := newSmall(len(t.keys)+1, nil)
-	copy(n.keys, t.keys[:i])
-	copy(n.vals, t.vals[:i])
-	n.keys[i], n.vals[i] = key, v
-	copy(n.keys[i+1:], t.keys[i:])
-	copy(n.vals[i+1:], t.vals[i:])
-	return Memory{n}
-}
-
-// Delete returns a new Memory without key; m is unchanged. It returns m
-// itself when m has no key.
-func (m Memory) Delete(key string) Memory {
-	t := m.t
-	if t == nil {
-		return m
-	}
-	if t.big != nil {
-		d := t.big.Delete(key)
-		if d == t.big {
-			return m
-		}
-		if d.Len() <= memSmallMax/2 {
-			n := newSmall(d.Len(), nil)
-			it := d.Iterator()
-			for i := 0; !it.Done(); i++ {
-				n.keys[i], n.vals[i], _ = it.Next()
-			}
-			return Memory{n}
-		}
-		return Memory{&memTable{big: d}}
-	}
-	i, found := t.find(key)
-	if !found {
-		return m
-	}
-	if len(t.keys) == 1 {
-		return Memory{}
-	}
-	n := newSmall(len(t.keys)-1, nil)
-	copy(n.keys, t.keys[:i])
-	copy(n.keys[i:], t.keys[i+1:])
-	copy(n.vals, t.vals[:i])
-	copy(n.vals[i:], t.vals[i+1:])
-	return Memory{n}
-}
-
-// Len returns the number of keys in m.
-func (m Memory) Len() int {
-	switch {
-	case m.t == nil:
-		return 0
-	case m.t.big != nil:
-		return m.t.big.Len()
-	}
-	return len(m.t.keys)
-}
-
-// All returns an iterator over m's keys and values, in increasing order of
-// keys.
-func (m Memory) All() iter.Seq2[string, any] {
-	return func(yield func(string, any) bool) {
-		t := m.t
-		if t == nil {
-			return
-		}
-		if t.big == nil {
-			for i, k := range t.keys {
-				if !yield(k, t.vals[i]) {
-					return
-				}
-			}
-			return
-		}
-		it := t.big.Iterator()
-		for !it.Done() {
-			k, v, _ := it.Next()
-			if !yield(k, v) {
-				return
-			}
-		}
-	}
-}
-
-// String returns m as {key: value, ...}, keys in order, values as %v
-// prints them (strings quoted).
-func (m Memory) String() string {
-	var b strings.Builder
-	b.WriteByte('{')
-	first := true
-	for k, v := range m.All() {
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		b.WriteString(k)
-		b.WriteString(": ")
-		b.WriteString(memoryValueString(v))
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-// memoryValueString prints a memory value for String and events.
-func memoryValueString(v any) string {
-	if s, ok := v.(string); ok {
-		return strconv.Quote(s)
-	}
-	return fmt.Sprintf("%v", v)
-}
-
-// equal reports whether m and o have the same keys with deeply equal
-// values.
-func (m Memory) equal(o Memory) bool {
-	if m.t == o.t {
-		return true
-	}
-	if m.Len() != o.Len() {
-		return false
-	}
-	for k, v := range m.All() {
-		ov, ok := o.Get(k)
-		if !ok || !sameValue(k, v, ov) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameValue reports whether a and b, values of key, are the same: deeply
-// equal, or (so that a NaN equals itself) saved to the same bytes.
-func sameValue(key string, a, b any) bool {
-	if reflect.DeepEqual(a, b) {
-		return true
-	}
-	x, err := appendKeyValue(nil, key, a)
-	if err != nil {
-		return false
-	}
-	y, err := appendKeyValue(nil, key, b)
-	return err == nil && string(x) == string(y)
-}
-
-// Key is a typed key of [Memory]: a name and the type of its values, so
-// that code reads and writes memory without type assertions. Declare keys
-// once, with [NewKey], as package variables:
-//
-//	var turnsLeft = behaviortree.NewKey[int]("attack.turnsLeft")
-//
-// The zero Key has the name "".
-type Key[T any] struct {
-	name string
-}
-
-// keyTypes is the registry of NewKey: the type of each key whose values
-// save through encoding.BinaryMarshaler or encoding.TextMarshaler, by name.
-var keyTypes sync.Map // string → reflect.Type
-
-// NewKey returns the key name with values of type T.
-//
-// Saving a version saves its memory (see [Tree.MarshalBinary]), which
-// holds values of these types: nil, bool, every integer and float kind,
-// string, []byte, time.Duration, and slices and string-keyed maps of those
-// (at any depth, also []any and map[string]any of them). A value of
-// another type saves if its type implements encoding.BinaryMarshaler (or
-// else encoding.TextMarshaler), with a pointer to it implementing the
-// matching unmarshaler, and NewKey[T] was called for its key, in the
-// program that saves and in the one that restores: NewKey registers T for
-// name, so that restoring knows what to decode the bytes into. Saving a
-// value that is none of these fails with an error naming its key and type.
-//
-// NewKey panics with "behaviortree.NewKey: key "name" is already
-// registered with type A" when a key of the same name was registered with
-// another marshaling type.
-func NewKey[T any](name string) Key[T] {
-	t := reflect.TypeFor[T]()
-	if marshalingType(t) != 0 {
-		if old, loaded := keyTypes.LoadOrStore(name, t); loaded && old.(reflect.Type) != t {
-			panic(fmt.Sprintf("behaviortree.NewKey: key %q is already registered with type %v, not %v", name, old, t))
-		}
-	}
-	return Key[T]{name}
-}
-
-// Name returns the key's name.
-func (k Key[T]) Name() string { return k.name }
-
-// Get returns the value of k in from (a [Memory] or a [*Blackboard]). It
-// returns the zero T and false when from has no such key, or when its
-// value is not a T.
-func (k Key[T]) Get(from interface{ Get(key string) (any, bool) }) (T, bool) {
-	v, ok := from.Get(k.name)
-	t, isT := v.(T)
-	return t, ok && isT
-}
-
-// Set returns a new Memory in which k has the value v; m is unchanged.
-func (k Key[T]) Set(m Memory, v T) Memory { return m.Set(k.name, v) }
-
-// Put sets k to v on the blackboard b, as b.Set does.
-func (k Key[T]) Put(b *Blackboard, v T) { b.Set(k.name, v) }
 
 // Blackboard is the memory of one step of a [Stepped] tree, as the
 // agent's functions see it: the memory of the version being stepped, with
 // the writes that earlier calls of the same step made. When the step
 // succeeds, the new version holds the memory as the step left it; a step
-// that returns an error keeps none of its writes. A Blackboard is valid
-// only during the call it is given to; it is not safe for concurrent use.
+// that returns an error keeps none of its writes. Read and write it by
+// name, or through typed keys ([memory.Key.Get], [memory.Key.Put]). A
+// Blackboard is valid only during the call it is given to; it is not safe
+// for concurrent use.
 type Blackboard struct {
-	mem Memory
+	mem memory.Map
 	td  TimeData
 	log []memoryWrite // the writes since the last flush, when events are on
 	on  bool          // record writes in log
@@ -440,31 +60,27 @@ func (b *Blackboard) getIfAny(key string) (any, bool) {
 }
 
 // Memory returns the memory as it is now in the step.
-func (b *Blackboard) Memory() Memory { return b.mem }
+func (b *Blackboard) Memory() memory.Map { return b.mem }
 
 // TimeData returns the time data of the step ([Stepped.Tick]; the zero
 // TimeData for [Stepped.Step]).
 func (b *Blackboard) TimeData() TimeData { return b.td }
 
-// marshaling says how a type saves: 0 not through a marshaler, 1 through
-// encoding.BinaryMarshaler, 2 through encoding.TextMarshaler.
-func marshalingType(t reflect.Type) byte {
-	if t.Kind() == reflect.Interface {
-		return 0
+// readMemorySection reads the memory section of a save: section, which
+// ends the save and starts at its byte off, holding a Map that is not
+// empty (a save holds the section only for a non-empty memory). Its errors
+// are *memory.FormatError, their offsets in the whole save.
+func readMemorySection(section []byte, off int) (memory.Map, error) {
+	var m memory.Map
+	err := m.UnmarshalBinary(section)
+	var fe *memory.FormatError
+	if errors.As(err, &fe) {
+		at := *fe
+		at.Offset += off
+		return memory.Map{}, &at
 	}
-	pt := reflect.PointerTo(t)
-	if t.Implements(binaryMarshaler) && pt.Implements(binaryUnmarshaler) {
-		return 1
+	if err == nil && m.Len() == 0 {
+		err = &memory.FormatError{Offset: off, Msg: "no keys: a save has a memory section only for a memory that is not empty"}
 	}
-	if t.Implements(textMarshaler) && pt.Implements(textUnmarshaler) {
-		return 2
-	}
-	return 0
+	return m, err
 }
-
-var (
-	binaryMarshaler   = reflect.TypeFor[encoding.BinaryMarshaler]()
-	binaryUnmarshaler = reflect.TypeFor[encoding.BinaryUnmarshaler]()
-	textMarshaler     = reflect.TypeFor[encoding.TextMarshaler]()
-	textUnmarshaler   = reflect.TypeFor[encoding.TextUnmarshaler]()
-)

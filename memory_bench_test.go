@@ -1,47 +1,9 @@
 package behaviortree
 
 import (
-	"strconv"
 	"testing"
-)
 
-// memory16 returns a memory of 16 int keys, and its keys.
-func memory16() (Memory, []string) {
-	var m Memory
-	keys := make([]string, 16)
-	for i := range keys {
-		keys[i] = "key" + strconv.Itoa(i)
-		m = m.Set(keys[i], i*1000)
-	}
-	return m, keys
-}
-
-// BenchmarkMemoryGet reads a key of a memory of 16 keys.
-func BenchmarkMemoryGet(b *testing.B) {
-	m, keys := memory16()
-	b.ReportAllocs()
-	n := 0
-	for i := range b.N {
-		v, _ := m.Get(keys[i&15])
-		n += v.(int)
-	}
-	sinkInt = n
-}
-
-// BenchmarkMemorySet sets a key of a memory of 16 keys to a new int.
-func BenchmarkMemorySet(b *testing.B) {
-	m, keys := memory16()
-	b.ReportAllocs()
-	var out Memory
-	for i := range b.N {
-		out = m.Set(keys[i&15], i)
-	}
-	sinkMemory = out
-}
-
-var (
-	sinkInt    int
-	sinkMemory Memory
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // workloadAMemory is workload (a) with an agent of memory forms, which
@@ -50,7 +12,7 @@ var (
 func workloadAMemory(write bool) (Node[int], Agent[int]) {
 	def, plain, _ := workloadA()
 	act := plain.Action
-	gr := NewKey[int]("goRight")
+	gr := memory.NewKey[int]("goRight")
 	return def, Agent[int]{MemoryAction: func(v int, b *Blackboard) Result {
 		if write && v == goRight {
 			n, _ := gr.Get(b)
@@ -74,6 +36,24 @@ func BenchmarkStepAMemoryWrite(b *testing.B) {
 	benchStepped(b, def, agent)
 }
 
+// BenchmarkStepAMemoryKept is workload (a) with a memory of one key that
+// no step writes: a step keeps the version's memory without allocating,
+// as long as withExtra sees that it is the same Map (==, shared storage).
+func BenchmarkStepAMemoryKept(b *testing.B) {
+	def, agent := workloadAMemory(false)
+	s, err := NewStepped(def, agent)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s = s.WithMemory(memory.Map{}.Set("goRight", 1000))
+	b.ReportAllocs()
+	for range b.N {
+		if s, err = s.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestMemoryRetainedPerVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 200,000 versions")
@@ -83,7 +63,7 @@ func TestMemoryRetainedPerVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = s.WithMemory(Memory{}.Set("goRight", 1000)) // past the small ints Go keeps boxed
+	s = s.WithMemory(memory.Map{}.Set("goRight", 1000)) // past the small ints Go keeps boxed
 	per := retainedPerVersion(t, s, 200_000)
 	t.Logf("retained per version, writing one int key a step: %.1f B", per)
 	if per > 200 {

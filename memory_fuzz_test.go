@@ -8,10 +8,12 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // memStamp is a value that saves through encoding.BinaryMarshaler, under
@@ -46,8 +48,8 @@ func (l *memLabel) UnmarshalText(b []byte) error {
 }
 
 var (
-	memStampKey = bt.NewKey[memStamp]("fuzz.stamp")
-	memLabelKey = bt.NewKey[memLabel]("fuzz.label")
+	memStampKey = memory.NewKey[memStamp]("fuzz.stamp")
+	memLabelKey = memory.NewKey[memLabel]("fuzz.label")
 )
 
 // memoryOfEveryType returns a memory with a value of every kind a memory
@@ -55,8 +57,8 @@ var (
 // negative zero, infinities and NaNs), strings, nil, empty and full []byte,
 // durations, nil, empty and full typed slices and maps, nested ones, []any
 // and map[string]any, and the two registered marshaler types.
-func memoryOfEveryType() bt.Memory {
-	var m bt.Memory
+func memoryOfEveryType() memory.Map {
+	var m memory.Map
 	for k, v := range map[string]any{
 		"nil":        nil,
 		"bool.t":     true,
@@ -136,7 +138,7 @@ func memStepped(t testing.TB) bt.Stepped[string] {
 	return s
 }
 
-var memTurns = bt.NewKey[int]("turns")
+var memTurns = memory.NewKey[int]("turns")
 
 // sameValue reports whether a and b are deeply equal as reflect.DeepEqual
 // has it, except that floats compare by their bits (so a NaN equals
@@ -188,7 +190,7 @@ func sameValue(a, b reflect.Value) bool {
 
 // memDiff returns "" when got and want have the same keys, in the same
 // order, with the same values (sameValue), else what differs.
-func memDiff(got, want bt.Memory) string {
+func memDiff(got, want memory.Map) string {
 	type kv struct {
 		k string
 		v any
@@ -219,11 +221,11 @@ func memDiff(got, want bt.Memory) string {
 // value type, and damaged variants of them.
 func memSeeds(t testing.TB) [][]byte {
 	full := memoryOfEveryType()
-	small := bt.Memory{}.Set("k", []any{int16(3), "s"}).Set("z", map[string][]byte{"b": {1}})
+	small := memory.Map{}.Set("k", []any{int16(3), "s"}).Set("z", map[string][]byte{"b": {1}})
 	var valid [][]byte
 	tr := bt.Start(memTreeDef, bt.WithSeed(2))
 	st := memStepped(t)
-	for i, m := range []bt.Memory{full, small, {}} {
+	for i, m := range []memory.Map{full, small, {}} {
 		for j := range 3 {
 			b, err := tr.WithMemory(m).MarshalBinary()
 			if err != nil {
@@ -383,7 +385,7 @@ func FuzzMemoryRoundTrip(f *testing.F) {
 
 // checkMemoryRoundTrip saves tr and st with the memory m, in both forms,
 // and checks what they restore.
-func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string], m bt.Memory) {
+func checkMemoryRoundTrip(t *testing.T, tr bt.Tree[string], st bt.Stepped[string], m memory.Map) {
 	t.Helper()
 	tm := tr.WithMemory(m)
 	b, err := tm.MarshalBinary()
@@ -469,8 +471,8 @@ func (g *memGen) bytes() []byte {
 	return out
 }
 
-func (g *memGen) memory() bt.Memory {
-	var m bt.Memory
+func (g *memGen) memory() memory.Map {
+	var m memory.Map
 	n := int(g.byte() % 6)
 	for range n {
 		k := string(g.bytes())
@@ -596,7 +598,7 @@ func TestMemoryRestoreSeeds(t *testing.T) {
 	}
 }
 
-// The tags of the memory's binary form (memory_codec.go), for the inputs
+// The tags of the memory's binary form (memory/codec.go), for the inputs
 // the tests below make by hand.
 const (
 	memTagAny    = 1
@@ -609,7 +611,7 @@ const (
 )
 
 // memSaves returns the saves of a tree version and of a stepped version
-// whose memory section is mem: the binary form of a Memory, valid or not.
+// whose memory section is mem: the binary form of a memory.Map, valid or not.
 func memSaves(t *testing.T, mem []byte) (tree, stepped []byte) {
 	t.Helper()
 	tb, err := bt.Start(memTreeDef, bt.WithSeed(2)).MarshalBinary()
@@ -742,7 +744,7 @@ func TestMemoryRestoreNonMinimalNumber(t *testing.T) {
 // TestMemoryFloat32SignalingNaN saves a float32 signaling NaN, which must
 // restore with its bits.
 func TestMemoryFloat32SignalingNaN(t *testing.T) {
-	m := bt.Memory{}.Set("f", math.Float32frombits(0x7f800001)).Set("fs", []float32{math.Float32frombits(0xff800002)})
+	m := memory.Map{}.Set("f", math.Float32frombits(0x7f800001)).Set("fs", []float32{math.Float32frombits(0xff800002)})
 	checkMemoryRoundTrip(t, bt.Start(memTreeDef, bt.WithSeed(1)), memStepped(t), m)
 }
 
@@ -755,7 +757,38 @@ func TestMemorySliceAtEnd(t *testing.T) {
 	tr, st := bt.Start(memTreeDef, bt.WithSeed(1)), memStepped(t)
 	for _, v := range []any{[]int{}, []int{4, -1}, []bool{true, false, true}, map[string]int{}, []any{nil}, [][]int8{{}}, []int8{1}} {
 		t.Run(fmt.Sprintf("%T%v", v, v), func(t *testing.T) {
-			checkMemoryRoundTrip(t, tr, st, bt.Memory{}.Set("a", 1).Set("z", v))
+			checkMemoryRoundTrip(t, tr, st, memory.Map{}.Set("a", 1).Set("z", v))
 		})
+	}
+}
+
+// TestMemoryRestoreErrorOffsets: an error in a save's memory section
+// names the byte of the whole save (package memory reads the section
+// alone, from its byte 0), the key, and what was wrong; so does data after
+// the memory.
+func TestMemoryRestoreErrorOffsets(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mem  []byte
+		at   int // in mem
+		want string
+	}{
+		{"bad tag", append(memKey("k"), 99), 3, `memory key "k", byte %d: unknown type tag 99`},
+		{"after the memory", append(memKey("k"), memTagInt, 2, 0), 5, "memory, byte %d: 1 bytes after the last key's value"},
+		{"no keys", []byte{0}, 0, "memory, byte %d: no keys"},
+	} {
+		tb, sb := memSaves(t, c.mem)
+		_, terr := bt.Restore(memTreeDef, tb)
+		if want := fmt.Sprintf(c.want, len(tb)-len(c.mem)+c.at); terr == nil || !strings.Contains(terr.Error(), want) {
+			t.Errorf("%s: Restore: %v, want %q", c.name, terr, want)
+		}
+		_, serr := memStepped(t).Restore(sb)
+		if want := fmt.Sprintf(c.want, len(sb)-len(c.mem)+c.at); serr == nil || !strings.Contains(serr.Error(), want) {
+			t.Errorf("%s: Stepped.Restore: %v, want %q", c.name, serr, want)
+		}
+		var fe *memory.FormatError
+		if !errors.As(terr, &fe) || !errors.As(serr, &fe) {
+			t.Errorf("%s: not a *memory.FormatError: %v, %v", c.name, terr, serr)
+		}
 	}
 }

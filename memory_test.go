@@ -3,221 +3,26 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/memory"
 )
 
-func TestMemoryPersistent(t *testing.T) {
-	var m Memory
-	if m.Len() != 0 {
-		t.Fatal("zero Memory not empty")
-	}
-	if _, ok := m.Get("x"); ok {
-		t.Fatal("zero Memory has x")
-	}
-	model := map[string]any{}
-	var versions []Memory
-	var models []map[string]any
-	for i := range 200 {
-		k := "k" + strconv.Itoa(i*7%23)
-		if i%5 == 4 {
-			m = m.Delete(k)
-			delete(model, k)
-		} else {
-			m = m.Set(k, i)
-			model[k] = i
-		}
-		versions = append(versions, m)
-		c := map[string]any{}
-		for k, v := range model {
-			c[k] = v
-		}
-		models = append(models, c)
-	}
-	for i, v := range versions {
-		checkMemoryModel(t, fmt.Sprint("version ", i), v, models[i])
-	}
-	if d := m.Delete("absent"); d != m {
-		t.Error("Delete of an absent key did not return the receiver")
-	}
-	if (Memory{}).Set("only", 1).Delete("only") != (Memory{}) {
-		t.Error("deleting the last key does not give the empty Memory")
-	}
-}
+// keyTurns is a typed key of these tests.
+var keyTurns = memory.NewKey[int]("memtest.turns")
 
-// checkMemoryModel checks m against model: Len, Get and All in key order.
-func checkMemoryModel(t *testing.T, what string, m Memory, model map[string]any) {
-	t.Helper()
-	if m.Len() != len(model) {
-		t.Errorf("%s: Len %d, want %d", what, m.Len(), len(model))
-	}
-	keys := make([]string, 0, len(model))
-	for k, v := range model {
-		keys = append(keys, k)
-		if got, ok := m.Get(k); !ok || got != v {
-			t.Errorf("%s: Get(%q) = %v, %v, want %v", what, k, got, ok, v)
-		}
-	}
-	slices.Sort(keys)
-	var got []string
-	for k := range m.All() {
-		got = append(got, k)
-	}
-	if !slices.Equal(got, keys) {
-		t.Errorf("%s: All keys %v, want %v", what, got, keys)
-	}
-}
-
-type gridCell struct{ X, Y int }
-
-func (c gridCell) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%d,%d", c.X, c.Y), nil }
-func (c *gridCell) UnmarshalText(b []byte) error {
-	_, err := fmt.Sscanf(string(b), "%d,%d", &c.X, &c.Y)
-	return err
-}
-
-type stamp uint32
-
-func (s stamp) MarshalBinary() ([]byte, error) { return []byte{byte(s), byte(s >> 8)}, nil }
-func (s *stamp) UnmarshalBinary(b []byte) error {
-	if len(b) != 2 {
-		return errors.New("want 2 bytes")
-	}
-	*s = stamp(b[0]) | stamp(b[1])<<8
-	return nil
-}
-
-var (
-	keyTarget = NewKey[gridCell]("memtest.target")
-	keyStamp  = NewKey[stamp]("memtest.stamp")
-	keyTurns  = NewKey[int]("memtest.turns")
-)
-
-func TestMemoryKey(t *testing.T) {
-	m := keyTurns.Set(Memory{}, 3)
-	if n, ok := keyTurns.Get(m); !ok || n != 3 {
-		t.Errorf("Get = %v, %v", n, ok)
-	}
-	m = m.Set(keyTurns.Name(), "three")
-	if n, ok := keyTurns.Get(m); ok || n != 0 {
-		t.Errorf("Get of a string under an int key = %v, %v, want 0, false", n, ok)
-	}
-	defer func() {
-		r := recover()
-		if s, _ := r.(string); !strings.Contains(s, `behaviortree.NewKey: key "memtest.target" is already registered with type behaviortree.gridCell, not behaviortree.stamp`) {
-			t.Errorf("panic %v", r)
-		}
-	}()
-	NewKey[gridCell]("memtest.target") // the same type again is fine
-	NewKey[stamp]("memtest.target")
-}
-
-// everyValue holds a value of every type a memory saves.
-func everyValue() Memory {
-	var m Memory
-	for k, v := range map[string]any{
-		"nil": nil, "false": false, "true": true,
-		"int": -7, "int8": int8(-8), "int16": int16(-16), "int32": int32(-32), "int64": int64(math.MinInt64),
-		"uint": uint(7), "uint8": uint8(255), "uint16": uint16(16), "uint32": uint32(32), "uint64": uint64(math.MaxUint64), "uintptr": uintptr(9),
-		"float32": float32(1.5), "float64": -math.MaxFloat64, "inf": math.Inf(-1),
-		"string": "é\x00", "bytes": []byte{0, 1}, "nilbytes": []byte(nil), "emptybytes": []byte{},
-		"duration": 90 * time.Second,
-		"ints":     []int{1, -2}, "nilints": []int(nil), "emptyints": []int{},
-		"nested": [][]string{{"a"}, nil, {}},
-		"anys":   []any{1, "two", nil, []float64{3}, map[string]any{"x": true}},
-		"map":    map[string]int{"b": 2, "a": 1}, "nilmap": map[string]bool(nil),
-		"mapany": map[string]any{"z": nil, "y": []byte("y")},
-	} {
-		m = m.Set(k, v)
-	}
-	m = keyTarget.Set(m, gridCell{3, 4})
-	return keyStamp.Set(m, 0x1234)
-}
-
-func TestMemorySaveEveryType(t *testing.T) {
-	m := everyValue()
-	b, err := appendMemory(nil, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, rest, err := readMemory(b, 0)
-	if err != nil || len(rest) != 0 {
-		t.Fatalf("readMemory: %v, %d bytes left", err, len(rest))
-	}
-	if got.Len() != m.Len() {
-		t.Fatalf("%d keys, want %d", got.Len(), m.Len())
-	}
-	for k, v := range m.All() {
-		g, _ := got.Get(k)
-		if !reflect.DeepEqual(g, v) || reflect.TypeOf(g) != reflect.TypeOf(v) {
-			t.Errorf("%s: got %#v (%T), want %#v (%T)", k, g, g, v, v)
-		}
-	}
-	b2, _ := appendMemory(nil, got)
-	if string(b2) != string(b) {
-		t.Error("the restored memory saves to other bytes")
-	}
-}
-
-func TestMemorySaveErrors(t *testing.T) {
-	type named int
-	for _, c := range []struct {
-		v    any
-		typ  string
-		want string
-	}{
-		{named(1), "behaviortree.named", "has no saved form"},
-		{[]named{1}, "[]behaviortree.named", "has no saved form"},
-		{map[int]int{1: 1}, "map[int]int", "has no saved form"},
-		{struct{}{}, "struct {}", "has no saved form"},
-		{&gridCell{}, "*behaviortree.gridCell", "has no saved form"},
-		{gridCell{}, "behaviortree.gridCell", "has no saved form"}, // a marshaler, but not registered for this key
-		{[]any{func() {}}, "[]interface {}", "has no saved form"},
-	} {
-		_, err := appendMemory(nil, Memory{}.Set("bad", c.v))
-		var me *MemoryError
-		if !errors.As(err, &me) || me.Key != "bad" || me.Type != c.typ || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%T: got %v", c.v, err)
-		}
-	}
-}
-
-func TestMemoryRestoreDamaged(t *testing.T) {
-	good, err := appendMemory(nil, everyValue())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := range len(good) {
-		if _, _, err := readMemory(good[:n], 0); err == nil {
-			t.Errorf("truncated to %d bytes: no error", n)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		data []byte
-		want string
-	}{
-		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, "key count 4294967295: more than the 0 bytes left"},
-		{"keys out of order", []byte{2, 1, 'b', byte(tNil), 1, 'a', byte(tNil)}, `key "a" is not after key "b"`},
-		{"bad tag", []byte{1, 1, 'k', 99}, `memory key "k", byte 3: unknown type tag 99`},
-		{"bad bool", []byte{1, 1, 'k', byte(tBool), 2}, "bool byte 2"},
-		{"int8 overflow", []byte{1, 1, 'k', byte(tInt8), 0x80, 0x04}, "256 overflows int8"},
-		{"huge slice", []byte{1, 1, 'k', byte(tSlice), byte(tInt), 0xff, 0xff, 0x7f}, "more than the 0 bytes left"},
-		{"unregistered", []byte{1, 1, 'k', byte(tText), 1, 'x'}, "no type is registered"},
-		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "nested deeper than 64"},
-		{"bad text", append([]byte{1, byte(len(keyTarget.Name()))}, append([]byte(keyTarget.Name()), byte(tText), 1, 'x')...), "expected integer"},
-	} {
-		_, _, err := readMemory(c.data, 0)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
-		}
-	}
+// treeMemory holds values of a few types. Package memory's tests save a
+// Map with a value of every type; memory_fuzz_test.go saves one in trees
+// and stepped trees, in both forms.
+func treeMemory() memory.Map {
+	m := memory.Map{}.Set("target", []int{3, 4}).Set("name", "é").Set("none", nil)
+	return keyTurns.Set(m.Set("seen", map[string]any{"ship": true, "at": 2.5}), 2)
 }
 
 func TestMemoryTree(t *testing.T) {
@@ -233,10 +38,10 @@ func TestMemoryTree(t *testing.T) {
 	if t1.Value() != "fire" || t1.Fail().Memory() != t1.Memory() {
 		t.Error("a signal does not keep the memory")
 	}
-	if t1.Equal(t1.WithMemory(Memory{})) || !t1.Equal(t1.WithMemory(keyTurns.Set(Memory{}, 2))) {
+	if t1.Equal(t1.WithMemory(memory.Map{})) || !t1.Equal(t1.WithMemory(keyTurns.Set(memory.Map{}, 2))) {
 		t.Error("Equal does not compare memory by value")
 	}
-	full := t1.WithMemory(everyValue())
+	full := t1.WithMemory(treeMemory())
 	data, err := full.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -264,10 +69,10 @@ func TestMemoryTree(t *testing.T) {
 		t.Fatalf("Saved: %v", err)
 	}
 	// Without memory the form is the one before memory existed.
-	if b, _ := t1.WithMemory(Memory{}).MarshalBinary(); b[3] != 1 {
+	if b, _ := t1.WithMemory(memory.Map{}).MarshalBinary(); b[3] != 1 {
 		t.Errorf("empty memory saves in format %d, want 1", b[3])
 	}
-	if _, err := t1.WithMemory(Memory{}.Set("f", func() {})).MarshalBinary(); err == nil || !strings.Contains(err.Error(), `memory key "f"`) {
+	if _, err := t1.WithMemory(memory.Map{}.Set("f", func() {})).MarshalBinary(); err == nil || !strings.Contains(err.Error(), `cannot save key "f"`) {
 		t.Errorf("unsaveable value: %v", err)
 	}
 	bad := slices.Clone(data)
@@ -279,7 +84,7 @@ func TestMemoryTree(t *testing.T) {
 
 func TestMemoryHistory(t *testing.T) {
 	h := NewHistory(Start(Sequence(Leaf("a"), Leaf("b"))))
-	h = h.Push(h.Current().WithMemory(keyTurns.Set(Memory{}, 1)))
+	h = h.Push(h.Current().WithMemory(keyTurns.Set(memory.Map{}, 1)))
 	h = h.Push(h.Current().WithMemory(keyTurns.Set(h.Current().Memory(), 2)).Succeed())
 	h = h.Push(h.Current().Succeed())
 	if n, _ := keyTurns.Get(h.Current().Memory()); n != 2 || h.Len() != 4 {
@@ -300,8 +105,8 @@ func TestMemoryHistory(t *testing.T) {
 func counterAgent() Agent[string] {
 	return Agent[string]{
 		MemoryAction: func(v string, b *Blackboard) Result {
-			n, _ := NewKey[int](v).Get(b)
-			NewKey[int](v).Put(b, n+1)
+			n, _ := memory.NewKey[int](v).Get(b)
+			memory.NewKey[int](v).Put(b, n+1)
 			if want, err := strconv.Atoi(v[strings.IndexByte(v, ':')+1:]); err == nil && n+1 < want {
 				return ResultRunning
 			}
@@ -377,7 +182,7 @@ func TestMemoryStepped(t *testing.T) {
 		t.Fatalf("Restore: %v, memory %s", err, r.Memory())
 	}
 	js, _ := versions[2].MarshalJSON()
-	if rj, err := s0.Restore(js); err != nil || !rj.Memory().equal(versions[2].Memory()) {
+	if rj, err := s0.Restore(js); err != nil || !rj.Memory().Equal(versions[2].Memory()) {
 		t.Fatalf("Restore of the JSON form: %v", err)
 	}
 	if _, err := s0.Restore(data[:len(data)-1]); err == nil {
@@ -397,7 +202,7 @@ func TestMemoryFailedStepKeepsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s = s.WithMemory(Memory{}.Set("kept", 1))
+	s = s.WithMemory(memory.Map{}.Set("kept", 1))
 	next, err := s.Step()
 	var pe *PanicError
 	if !errors.As(err, &pe) {
@@ -446,7 +251,7 @@ func TestMemoryAgentUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Memory{}.Set("x", 1)
+	m := memory.Map{}.Set("x", 1)
 	n, err := s.WithMemory(m).Step()
 	if err != nil || n.Memory() != m || n.State() != StateSucceeded {
 		t.Errorf("state %v, memory %v, %v", n.State(), n.Memory(), err)
@@ -466,12 +271,12 @@ func TestMemoryStepCacheAgrees(t *testing.T) {
 		Leaf(7)))
 	agent := Agent[int]{
 		MemoryAction: func(v int, b *Blackboard) Result {
-			n, _ := NewKey[int]("n").Get(b)
-			NewKey[int]("n").Put(b, n+v+1)
+			n, _ := memory.NewKey[int]("n").Get(b)
+			memory.NewKey[int]("n").Put(b, n+v+1)
 			return [...]Result{ResultSuccess, ResultFailure, ResultRunning}[(n*7+v)%3]
 		},
 		MemoryCondition: func(v int, b *Blackboard) bool {
-			n, _ := NewKey[int]("n").Get(b)
+			n, _ := memory.NewKey[int]("n").Get(b)
 			return (n+v)%4 != 0
 		},
 		MemoryEntry: func(v int, b *Blackboard) { b.Set("entered", v) },
@@ -501,7 +306,7 @@ func TestMemoryStepCacheAgrees(t *testing.T) {
 
 func TestMemoryEqualNaN(t *testing.T) {
 	def := Leaf("x")
-	a := Start(def).WithMemory(Memory{}.Set("f", math.NaN()).Set("s", []float32{float32(math.NaN())}))
+	a := Start(def).WithMemory(memory.Map{}.Set("f", math.NaN()).Set("s", []float32{float32(math.NaN())}))
 	data, err := a.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)

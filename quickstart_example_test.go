@@ -6,6 +6,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // Example_npc is the stepped quickstart: a guard NPC that patrols (a walk
@@ -20,9 +21,9 @@ import (
 // 300 ms counts the turn it starts in: the walk ends in turn 7, and the
 // radio call goes out in turn 9, answered by the game after the turn.
 func Example_npc() {
-	enemyNear := false                 // the game world, the caller's
-	var call *bt.Async                 // the radio call in flight, answered by the game
-	walked := bt.NewKey[int]("walked") // the NPC's memory: kept in every version
+	enemyNear := false                     // the game world, the caller's
+	var call *bt.Async                     // the radio call in flight, answered by the game
+	walked := memory.NewKey[int]("walked") // the NPC's memory: kept in every version
 
 	agent := bt.Agent[string]{
 		MemoryAction: func(action string, b *bt.Blackboard) bt.Result {

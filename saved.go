@@ -168,7 +168,7 @@ func (t *Tree[L]) UnmarshalJSON(data []byte) error { return errTreeUnmarshal }
 // encoding/gob save and read back on their own; [Tree.Save] is the
 // Value/Succeed/Fail style's). It fails as
 // MarshalBinary does: with [ErrPendingAsync] while an action waits for an
-// async result, and with a [*MemoryError] for a value in memory that has
+// async result, and with a [*memory.Error] for a value in memory that has
 // no saved form.
 func (t Stepped[L]) Save() (Saved[L], error) {
 	t.mustM("Save")
@@ -243,12 +243,8 @@ func checkSteppedForm(data []byte) error {
 		}
 		return nil
 	}
-	_, rest, err := readMemory(data[off:], off)
-	if err != nil {
+	if _, err := readMemorySection(data[off:], off); err != nil {
 		return &StateError{Where: "stepped state", Msg: "memory: " + err.Error(), Err: err}
-	}
-	if len(rest) != 0 {
-		return bad(len(data)-len(rest), "data after the memory")
 	}
 	return nil
 }

@@ -11,13 +11,14 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // guardTree is a stepped tree with a guard, a wait and a counted repeat,
 // whose agent keeps a count in memory.
 func guardTree(t *testing.T) (bt.Node[string], bt.Agent[string]) {
 	t.Helper()
-	count := bt.NewKey[int]("saved.count")
+	count := memory.NewKey[int]("saved.count")
 	def := bt.Root(bt.Sequence(
 		bt.Leaf("work").With(attr.While("ok")),
 		bt.Wait[string](300*time.Millisecond),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
+	"github.com/zipbt/behaviortree/memory"
 	"io"
 	"iter"
 	"math/rand/v2"
@@ -218,7 +219,7 @@ func resultString(r Result) string {
 // calling the agent, and returns a new version; every version stays valid
 // and may be stepped again (for undo, replay or "what if"), from any
 // goroutine. A version is a small value (four words), which also carries
-// the agent's [Memory].
+// the agent's memory, a [memory.Map].
 //
 // The zero Stepped is not valid: get one from [NewStepped].
 type Stepped[L any] struct {
@@ -234,16 +235,16 @@ type Stepped[L any] struct {
 // memory). It never changes once made.
 type steppedExtra struct {
 	async *asyncEntry // pending async results, by node
-	mem   Memory
+	mem   memory.Map
 }
 
 // withExtra returns x holding async and mem: x itself when it does
 // already, nil when both are empty.
-func withExtra(x *steppedExtra, async *asyncEntry, mem Memory) *steppedExtra {
+func withExtra(x *steppedExtra, async *asyncEntry, mem memory.Map) *steppedExtra {
 	switch {
-	case x != nil && x.async == async && x.mem.t == mem.t:
+	case x != nil && x.async == async && x.mem == mem: // == is shared storage
 		return x
-	case async == nil && mem.t == nil:
+	case async == nil && mem == (memory.Map{}):
 		return nil
 	}
 	return &steppedExtra{async, mem}
@@ -367,18 +368,18 @@ func NewStepped[L any](def Node[L], agent Agent[L], opts ...Option) (Stepped[L],
 }
 
 // Memory returns the agent's memory in this version. A version made by
-// [NewStepped] has an empty Memory; a step keeps the memory of the version
+// [NewStepped] has an empty memory; a step keeps the memory of the version
 // it steps, with the writes its agent made through the [Blackboard].
-func (t Stepped[L]) Memory() Memory {
+func (t Stepped[L]) Memory() memory.Map {
 	if t.x == nil {
-		return Memory{}
+		return memory.Map{}
 	}
 	return t.x.mem
 }
 
 // WithMemory returns a new version of t with the memory m and everything
 // else as in t. t itself is unchanged.
-func (t Stepped[L]) WithMemory(m Memory) Stepped[L] {
+func (t Stepped[L]) WithMemory(m memory.Map) Stepped[L] {
 	t.mustM("WithMemory")
 	t.x = withExtra(t.x, t.pending(), m)
 	return t
@@ -566,7 +567,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 // calls it only for agents of memory forms, holds no allocation.
 //
 //go:noinline
-func newBlackboard(mem Memory, td TimeData) *Blackboard {
+func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
 	return &Blackboard{mem: mem, td: td}
 }
 

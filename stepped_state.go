@@ -18,7 +18,7 @@ import (
 // (8 bytes, little-endian); the node count (uvarint); the inline states
 // (8 bytes); the word count (uvarint) and the words (8 bytes each). A
 // version whose memory is not empty starts with "BTS2" instead, and ends
-// with its memory (memory_codec.go).
+// with its memory (package memory's binary form).
 
 const (
 	steppedMagic       = "BTS1"
@@ -52,8 +52,8 @@ var ErrPendingAsync = errors.New("an action has a pending async result")
 // MarshalBinary returns the version's state in a compact binary form, for
 // [Stepped.Restore]. It fails with [ErrPendingAsync] (wrapped, naming the
 // node) while an action waits for an async result, and with a
-// [*MemoryError] for a value in memory that has no saved form (see
-// [NewKey]).
+// [*memory.Error] for a value in memory that has no saved form (see
+// [memory.NewKey]).
 func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	m := t.mustM("MarshalBinary")
 	for e := t.pending(); e != nil; e = e.next {
@@ -78,7 +78,7 @@ func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	}
 	if mem.Len() > 0 {
 		var err error
-		if out, err = appendMemory(out, mem); err != nil {
+		if out, err = mem.AppendBinary(out); err != nil {
 			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: %w", err)
 		}
 	}
@@ -134,12 +134,9 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 		return bad("%d bytes of words, want %d", len(data), 8*nw)
 	}
 	if withMemory {
-		mem, rest, err := readMemory(data[8*nw:], whole-len(data)+int(8*nw))
+		mem, err := readMemorySection(data[8*nw:], whole-len(data)+int(8*nw))
 		if err != nil {
 			return bad("%w", err)
-		}
-		if len(rest) > 0 {
-			return bad("%d bytes after the memory", len(rest))
 		}
 		out.x = withExtra(nil, nil, mem)
 	}

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"github.com/zipbt/behaviortree/memory"
 	"iter"
 	"math/rand/v2"
 	"strconv"
@@ -39,8 +40,8 @@ func (s Status) valid() bool { return s == Running || s == Success || s == Failu
 // a new version, and every version stays valid, so a caller may keep as many
 // as it likes and use them from any number of goroutines at once.
 //
-// A version also carries the agent's [Memory], which signals keep and
-// [Tree.WithMemory] replaces.
+// A version also carries the agent's memory, a [memory.Map], which
+// signals keep and [Tree.WithMemory] replaces.
 //
 // A Tree is a small value (four words); copying it copies a version. The zero
 // Tree is not valid: get one from [Start], [Restore] or [Saved.Restore]. A
@@ -148,16 +149,16 @@ func (t Tree[L]) LastSignal() Status { return t.signal }
 
 // Memory returns the agent's memory in this version: what [Tree.WithMemory]
 // gave it, or the version it came from had. A version made by [Start] has
-// an empty Memory. A handler that does what [Tree.Value] asks should read
+// an empty memory. A handler that does what [Tree.Value] asks should read
 // the memory of the same version, and report with the new memory:
 //
 //	next := t.WithMemory(t.Memory().Set("shots", n+1)).Succeed()
 //
 // Signals keep the memory: Succeed and Fail make a version with the
 // memory of the version they are called on.
-func (t Tree[L]) Memory() Memory {
+func (t Tree[L]) Memory() memory.Map {
 	if t.z.ext == nil {
-		return Memory{}
+		return memory.Map{}
 	}
 	return t.z.ext.mem
 }
@@ -165,7 +166,7 @@ func (t Tree[L]) Memory() Memory {
 // WithMemory returns a new version of t with the memory m and everything
 // else as in t (the same focus: the same behavior wanted next). It returns
 // t itself when m is already t's memory. t itself is unchanged.
-func (t Tree[L]) WithMemory(m Memory) Tree[L] {
+func (t Tree[L]) WithMemory(m memory.Map) Tree[L] {
 	if t.z.focus == nil {
 		zeroTree("WithMemory")
 	}
@@ -175,13 +176,13 @@ func (t Tree[L]) WithMemory(m Memory) Tree[L] {
 
 // withMemory returns x with the memory m: nil for a memory-only extra of
 // an empty memory.
-func (x *extra[L]) withMemory(m Memory) *extra[L] {
+func (x *extra[L]) withMemory(m memory.Map) *extra[L] {
 	switch {
 	case x == nil && m.Len() == 0:
 		return nil
 	case x == nil:
 		return &extra[L]{mem: m, memOnly: true}
-	case x.mem.t == m.t:
+	case x.mem == m: // shared storage: == implies Equal
 		return x
 	case x.memOnly && m.Len() == 0:
 		return nil

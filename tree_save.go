@@ -112,7 +112,7 @@ type savedState struct {
 	rng         *[16]byte
 	counts      [][2]uint64 // position, left
 	custom      []savedCustom
-	mem         []byte // the binary form of the memory (memory_codec.go); nil when it is empty
+	mem         []byte // the binary form of the memory (package memory); nil when it is empty
 }
 
 type savedCustom struct {
@@ -133,7 +133,7 @@ func (t Tree[L]) save() (savedState, error) {
 	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.status, signal: t.signal}
 	if mem := t.Memory(); mem.Len() > 0 {
 		var err error
-		if s.mem, err = appendMemory(nil, mem); err != nil {
+		if s.mem, err = mem.MarshalBinary(); err != nil {
 			return s, err
 		}
 	}
@@ -211,8 +211,8 @@ func saveCustom[L any](x *extra[L]) ([]savedCustom, error) {
 //   - in format version 2 only, which a version with a non-empty memory
 //     saves in, the memory: its keys and their values with their types.
 //
-// A value in memory that has no saved form (see [NewKey]) makes saving
-// fail with a [*MemoryError] naming its key and type.
+// A value in memory that has no saved form (see [memory.NewKey]) makes
+// saving fail with a [*memory.Error] naming its key and type.
 //
 // A battleship bot's tree takes 15 to 40 bytes.
 func (t Tree[L]) MarshalBinary() ([]byte, error) {
@@ -361,14 +361,14 @@ func (r *reader) header() (savedState, error) {
 	return s, nil
 }
 
-// memory reads the memory section, checking it, and returns its bytes.
+// memory reads the memory section, which ends the data, checking it, and
+// returns its bytes.
 func (r *reader) memory() ([]byte, error) {
 	start := r.off
-	_, rest, err := readMemory(r.data[r.off:], r.off)
-	if err != nil {
+	if _, err := readMemorySection(r.data[start:], start); err != nil {
 		return nil, &StateError{Where: "memory", Msg: err.Error(), Err: err}
 	}
-	r.off = len(r.data) - len(rest)
+	r.off = len(r.data)
 	return r.data[start:r.off:r.off], nil
 }
 
@@ -539,7 +539,7 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 		return Tree[L]{}, err
 	}
 	if s.mem != nil {
-		mem, _, err := readMemory(s.mem, 0)
+		mem, err := readMemorySection(s.mem, 0)
 		if err != nil {
 			return Tree[L]{}, &StateError{Where: at.memory(), Msg: err.Error(), Err: err}
 		}
@@ -763,16 +763,10 @@ func (j *stateJSON) state() (savedState, error) {
 		s.custom = append(s.custom, savedCustom{id: c.Node, state: st})
 	}
 	if j.Memory != nil {
-		m, rest, err := readMemory(j.Memory, 0)
-		if err == nil && len(rest) > 0 {
-			err = fmt.Errorf("memory: %d bytes after it", len(rest))
-		}
-		if err != nil {
+		if _, err := readMemorySection(j.Memory, 0); err != nil {
 			return s, &StateError{Where: `"memory"`, Msg: err.Error(), Err: err}
 		}
-		if m.Len() > 0 {
-			s.mem = j.Memory
-		}
+		s.mem = j.Memory
 	}
 	return s, nil
 }

@@ -91,7 +91,7 @@ func TestVocabularyTable(t *testing.T) {
 
 // subpackages are the packages whose names the vocabulary table may
 // qualify a Go name with.
-var subpackages = map[string]bool{"attr": true, "kind": true, "custom": true, "fluent": true, "observe": true, "mdsl": true, "mistreevous": true}
+var subpackages = map[string]bool{"attr": true, "kind": true, "memory": true, "custom": true, "fluent": true, "observe": true, "mdsl": true, "mistreevous": true}
 
 // exportedNames returns the exported top-level names and exported methods
 // (as Type.Method) of the package in dir.

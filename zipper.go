@@ -7,6 +7,7 @@ import (
 	"github.com/benbjohnson/immutable"
 	"github.com/zipbt/behaviortree/custom"
 	"github.com/zipbt/behaviortree/kind"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // This file holds the persistent zipper: a small immutable cursor over a
@@ -51,7 +52,7 @@ type extra[L any] struct {
 	// needs one (random, custom or parallel positions), or else, with
 	// memOnly set, only while its memory is not empty: so a Tree stays
 	// four words, which the compiler keeps in registers.
-	mem     Memory
+	mem     memory.Map
 	memOnly bool
 }
 
@@ -208,7 +209,7 @@ func (x *extra[L]) equal(y *extra[L]) bool {
 	if x == y {
 		return true
 	}
-	if x == nil || y == nil || x.rng != y.rng || !x.frame.equal(y.frame) || !x.mem.equal(y.mem) {
+	if x == nil || y == nil || x.rng != y.rng || !x.frame.equal(y.frame) || !x.mem.Equal(y.mem) {
 		return false
 	}
 	if x.custom == y.custom {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // Intent is a leaf of a bot's tree: something the bot wants to do next.
@@ -60,7 +61,7 @@ type Bot struct {
 
 // rngKey is the memory of every bot's random generator, which random
 // guesses (and E's draws among equal cells) draw from.
-var rngKey = bt.NewKey[botRNG]("battleship.rng")
+var rngKey = memory.NewKey[botRNG]("battleship.rng")
 
 // botRNG is a bot's random generator as its memory holds it: a
 // rand.PCG, saved by the PCG's own MarshalBinary. Memory holds values, so
@@ -91,7 +92,7 @@ func (r botRNG) String() string {
 // version b is at changes to one with the new memory, and the same focus.
 // A key that already has the value is left as it is (a write costs a few
 // allocations).
-func remember[T comparable](b *Bot, k bt.Key[T], v T) {
+func remember[T comparable](b *Bot, k memory.Key[T], v T) {
 	mem := b.tree.Memory()
 	if old, ok := k.Get(mem); ok && old == v {
 		return
@@ -100,7 +101,7 @@ func remember[T comparable](b *Bot, k bt.Key[T], v T) {
 }
 
 // forget deletes key k of the memory of b's Elixir-style tree.
-func forget[T any](b *Bot, k bt.Key[T]) {
+func forget[T any](b *Bot, k memory.Key[T]) {
 	b.tree = b.tree.WithMemory(b.tree.Memory().Delete(k.Name()))
 }
 
@@ -165,7 +166,7 @@ func NewBot(name string, seed uint64) (Bot, error) {
 // generator seeded from seed, and nothing else.
 func (s *strategy) start(seed uint64) Bot {
 	b := Bot{strategy: s}
-	mem := rngKey.Set(bt.Memory{}, newRNG(seed))
+	mem := rngKey.Set(memory.Map{}, newRNG(seed))
 	if s.stepped != nil {
 		b.steps, b.ctx = s.stepped.start()
 		b.steps = b.steps.WithMemory(mem)
@@ -198,7 +199,7 @@ func RestoreBot(name string, state []byte) (Bot, error) {
 
 // Memory returns what the bot remembers: the memory of the version it is
 // at, keys such as "battleship.rng" and "battleship.anchor".
-func (b Bot) Memory() bt.Memory {
+func (b Bot) Memory() memory.Map {
 	if b.strategy.stepped != nil {
 		return b.steps.Memory()
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // TreeB is AI "B", brute force:
@@ -20,7 +21,7 @@ var TreeB = bt.Sequence(
 
 // lastShotKey is what B remembers, besides its generator (which it does
 // not use): its last shot, which the next one is right of or below.
-var lastShotKey = bt.NewKey[Point]("battleship.last_shot")
+var lastShotKey = memory.NewKey[Point]("battleship.last_shot")
 
 // botB is B's handler.
 var botB = strategy{

@@ -1,6 +1,9 @@
 package battleship
 
-import bt "github.com/zipbt/behaviortree"
+import (
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
+)
 
 // TreeC is AI "C", zero in:
 //
@@ -20,9 +23,9 @@ var TreeC = bt.Sequence(
 // the hit it narrows down around, the direction it walks from there (none
 // to start afresh from the anchor), and the last hit that way.
 var (
-	anchorKey    = bt.NewKey[Point]("battleship.anchor")
-	lastHitKey   = bt.NewKey[Point]("battleship.last_hit")
-	directionKey = bt.NewKey[string]("battleship.direction")
+	anchorKey    = memory.NewKey[Point]("battleship.anchor")
+	lastHitKey   = memory.NewKey[Point]("battleship.last_hit")
+	directionKey = memory.NewKey[string]("battleship.direction")
 )
 
 // botC is C's handler.

@@ -5,6 +5,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // TreeE is bot "E", the strongest here: a stepped tree (the stepped
@@ -78,7 +79,7 @@ const parityFrom = 2
 
 // targetKey is what E remembers, besides its generator: the hit it
 // targets (none before its first hit).
-var targetKey = bt.NewKey[Point]("battleship.target")
+var targetKey = memory.NewKey[Point]("battleship.target")
 
 // botE is E's handler.
 var botE = strategy{name: "E", stepped: &planE}

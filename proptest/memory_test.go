@@ -20,6 +20,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // point is a memory value that saves through encoding.BinaryMarshaler,
@@ -39,9 +40,9 @@ func (p *point) UnmarshalBinary(b []byte) error {
 }
 
 var (
-	pointKey = bt.NewKey[point]("proptest.point")
-	callsKey = bt.NewKey[int]("calls") // the number of agent calls so far
-	trapKey  = bt.NewKey[int]("trap")  // memAgent fails the call whose number is at least this
+	pointKey = memory.NewKey[point]("proptest.point")
+	callsKey = memory.NewKey[int]("calls") // the number of agent calls so far
+	trapKey  = memory.NewKey[int]("trap")  // memAgent fails the call whose number is at least this
 )
 
 // memKeys are the keys the agents and scripts write, besides calls and
@@ -137,7 +138,7 @@ func newMemStepped(n bt.Node[string], seed uint64) (bt.Stepped[string], error) {
 }
 
 // modelOf copies m into a plain map.
-func modelOf(m bt.Memory) map[string]any {
+func modelOf(m memory.Map) map[string]any {
 	out := map[string]any{}
 	for k, v := range m.All() {
 		out[k] = v
@@ -148,7 +149,7 @@ func modelOf(m bt.Memory) map[string]any {
 // memAgainst returns "" when m holds exactly model: the same length, Get
 // of each key deeply equal, and All yielding the model's keys in
 // increasing order with the same values.
-func memAgainst(m bt.Memory, model map[string]any) string {
+func memAgainst(m memory.Map, model map[string]any) string {
 	if m.Len() != len(model) {
 		return fmt.Sprintf("Len %d, model has %d keys: %v vs %v", m.Len(), len(model), m, model)
 	}
@@ -284,9 +285,9 @@ func TestMemoryLaws(t *testing.T) {
 
 	props.Property("M1 Memory against a map model; old values unchanged", prop.ForAll(
 		func(script []uint32) string {
-			var m bt.Memory
+			var m memory.Map
 			model := map[string]any{}
-			versions, models := []bt.Memory{m}, []map[string]any{maps.Clone(model)}
+			versions, models := []memory.Map{m}, []map[string]any{maps.Clone(model)}
 			for i, x := range script {
 				k := memKeys[x>>2%uint32(len(memKeys))]
 				switch x % 4 {
@@ -635,7 +636,7 @@ func TestMemoryLaws(t *testing.T) {
 // including NaNs, a negative zero, nil and empty slices and maps, []byte,
 // durations, nested []any and map[string]any, and a registered marshaler
 // type.
-func withEveryType(m bt.Memory) bt.Memory {
+func withEveryType(m memory.Map) memory.Map {
 	for k, v := range map[string]any{
 		"t.nil": nil, "t.bool": true, "t.int": math.MinInt, "t.int8": int8(-8), "t.int16": int16(16), "t.int32": int32(-32),
 		"t.int64": int64(math.MaxInt64), "t.uint": uint(math.MaxUint), "t.uint8": uint8(8), "t.uint16": uint16(16),
@@ -655,7 +656,7 @@ func withEveryType(m bt.Memory) bt.Memory {
 // memSame returns "" when got and want have the same keys with the same
 // values, reflect.DeepEqual but for floats, which compare by their bits (a
 // NaN is the same as itself).
-func memSame(got, want bt.Memory) string {
+func memSame(got, want memory.Map) string {
 	if got.Len() != want.Len() {
 		return fmt.Sprintf("%d keys, want %d: %v, want %v", got.Len(), want.Len(), got, want)
 	}

@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 //go:embed monitor.js
@@ -262,7 +263,7 @@ type codec[V any] interface {
 	// states fills st with v's node states and focus.
 	states(v V, st *encoder)
 	// memory returns v's memory.
-	memory(v V) bt.Memory
+	memory(v V) memory.Map
 	// label describes version n.
 	label(v V, n uint64) string
 }
@@ -280,7 +281,7 @@ func (treeCodec[L]) states(v bt.Tree[L], st *encoder) {
 	st.states, f = v.NodeStates(st.states)
 	st.focus = append(st.focus[:0], f)
 }
-func (treeCodec[L]) memory(v bt.Tree[L]) bt.Memory { return v.Memory() }
+func (treeCodec[L]) memory(v bt.Tree[L]) memory.Map { return v.Memory() }
 func (treeCodec[L]) label(v bt.Tree[L], n uint64) string {
 	s := fmt.Sprintf("version %d: ", n)
 	if v.LastSignal() == bt.Running {
@@ -311,7 +312,7 @@ func (steppedCodec[L]) states(v bt.Stepped[L], st *encoder) {
 	st.states, st.running = st.states[:n], st.running[:n]
 	st.states, st.focus = steppedStates(st.layout, v, st.states, st.running, st.focus)
 }
-func (steppedCodec[L]) memory(v bt.Stepped[L]) bt.Memory { return v.Memory() }
+func (steppedCodec[L]) memory(v bt.Stepped[L]) memory.Map { return v.Memory() }
 func (steppedCodec[L]) label(v bt.Stepped[L], n uint64) string {
 	return fmt.Sprintf("version %d: the tree is %v", n, v.State())
 }
@@ -323,7 +324,7 @@ type encoder struct {
 	prev    []bt.State // the states of the version sent before, for its events
 	running []bool
 	focus   []int
-	mem     bt.Memory
+	mem     memory.Map
 	listing [][2]string
 }
 
@@ -412,7 +413,7 @@ func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
 // codecAny is a codec bound to one version.
 type codecAny interface {
 	states(e *encoder)
-	memory() bt.Memory
+	memory() memory.Map
 	label(n uint64) string
 }
 
@@ -423,7 +424,7 @@ type bound[V any] struct {
 }
 
 func (b bound[V]) states(e *encoder)     { b.c.states(b.v, e) }
-func (b bound[V]) memory() bt.Memory     { return b.c.memory(b.v) }
+func (b bound[V]) memory() memory.Map    { return b.c.memory(b.v) }
 func (b bound[V]) label(n uint64) string { return b.c.label(b.v, n) }
 
 func equalListing(a, b [][2]string) bool {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -166,7 +167,7 @@ func TestMonitorStream(t *testing.T) {
 		t.Error("the reset's first version has no memory listing")
 	}
 
-	publish(v.Fail().WithMemory(bt.Memory{}.Set("target", "B7")))
+	publish(v.Fail().WithMemory(memory.Map{}.Set("target", "B7")))
 	publish(v.Succeed())
 	for k := 2; k < 4; k++ {
 		e = s.next(t)
@@ -265,7 +266,7 @@ func TestMonitorHostileNames(t *testing.T) {
 	t.Cleanup(srv.Close) // after the streams' bodies are closed
 	for _, name := range names {
 		f := viewer.NewTreeFeed[string](m, name)
-		f.Publish(bt.Start(bt.Sequence(bt.Leaf(name), bt.Leaf("b"))).WithMemory(bt.Memory{}.Set(name, name)))
+		f.Publish(bt.Start(bt.Sequence(bt.Leaf(name), bt.Leaf("b"))).WithMemory(memory.Map{}.Set(name, name)))
 	}
 	get := func(path string) string {
 		resp, err := srv.Client().Get(srv.URL + path)
@@ -438,7 +439,7 @@ func TestPublishNeverWaits(t *testing.T) {
 	go func() {
 		defer close(done)
 		for i := 1; i < versions; i++ {
-			mem := bt.Memory{}
+			mem := memory.Map{}
 			for k := 0; k < 8; k++ {
 				mem = mem.Set(fmt.Sprintf("k%d", k), fmt.Sprintf("%d%s", i, big))
 			}
@@ -545,7 +546,7 @@ func TestMonitorResetBounded(t *testing.T) {
 	t.Cleanup(srv.Close)
 	v := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
 	big := strings.Repeat("x", 5000)
-	mem := bt.Memory{}
+	mem := memory.Map{}
 	for k := 0; k < 300; k++ {
 		mem = mem.Set(fmt.Sprintf("k%03d", k), big)
 	}

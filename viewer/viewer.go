@@ -47,6 +47,7 @@ import (
 	"strings"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 //go:embed viewer.html
@@ -101,7 +102,7 @@ type Replay struct {
 	// whose listing differs from the step before's, the memory and the
 	// listing last added, and whether any step had memory.
 	mems    map[int][][2]string
-	lastMem bt.Memory
+	lastMem memory.Map
 	listing [][2]string
 	hasMem  bool
 }
@@ -150,7 +151,7 @@ type Step struct {
 	// the keys whose value differs from the step before's (and lists the
 	// keys the step forgot). A replay in which no step has memory shows no
 	// memory panel.
-	Memory bt.Memory
+	Memory memory.Map
 }
 
 // Shot is a shot on a battleship board: its column and row (from 0), what
@@ -248,7 +249,7 @@ func (r *Replay) add(s Step, sig byte) error {
 
 // addMemory records the memory of the step being added, when its listing
 // differs from the step before's.
-func (r *Replay) addMemory(m bt.Memory) {
+func (r *Replay) addMemory(m memory.Map) {
 	k := len(r.steps)
 	if k > 0 && m == r.lastMem {
 		return // the same memory as the step before: nothing to record
@@ -270,7 +271,7 @@ func (r *Replay) addMemory(m bt.Memory) {
 	r.mems[k], r.listing = listing, listing
 }
 
-// memoryText shows a memory value as bt.Memory.String does: strings
+// memoryText shows a memory value as memory.Map.String does: strings
 // quoted, other values as %v prints them.
 func memoryText(v any) string {
 	if s, ok := v.(string); ok {

@@ -15,6 +15,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -528,7 +529,7 @@ func TestMemoryCannotEscapeTheScript(t *testing.T) {
 	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
 	v := bt.Start(def)
 	h := bt.NewHistory(v)
-	h = h.Push(v.WithMemory(bt.Memory{}.Set("</script><b>key</b>", "<img src=x onerror=alert(1)>")).Succeed())
+	h = h.Push(v.WithMemory(memory.Map{}.Set("</script><b>key</b>", "<img src=x onerror=alert(1)>")).Succeed())
 	var b bytes.Buffer
 	if err := viewer.WriteHistory(&b, "memory", h); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -705,7 +706,7 @@ func TestMemoryPanel(t *testing.T) {
 	// A key and a value written as markup show as text.
 	def := bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))
 	start := bt.Start(def)
-	h := bt.NewHistory(start).Push(start.WithMemory(bt.Memory{}.Set("<b>key</b>", "<i>value</i>")).Succeed())
+	h := bt.NewHistory(start).Push(start.WithMemory(memory.Map{}.Set("<b>key</b>", "<i>value</i>")).Succeed())
 	path, _ = writePage(t, "markup.html", func(f *os.File) error { return viewer.WriteHistory(f, "markup", h) })
 	b.open(t, path)
 	b.scrub(t, 1)

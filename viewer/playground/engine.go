@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -19,8 +20,8 @@ type engine interface {
 	layout() bt.Picture       // the definition, drawn
 	start() any               // the first version
 	picture(v any) bt.Picture // a version, drawn
-	memory(v any) bt.Memory
-	withMemory(v any, m bt.Memory) any
+	memory(v any) memory.Map
+	withMemory(v any, m memory.Map) any
 	// step steps v with the answers of r. It returns an *askError when
 	// the step needs an answer that r lacks; v is then unchanged.
 	step(v any, r *run) (stepped, error)
@@ -216,8 +217,8 @@ func (e *steppedEngine) name() string             { return "stepped" }
 func (e *steppedEngine) layout() bt.Picture       { return e.first.Picture() }
 func (e *steppedEngine) start() any               { return e.first }
 func (e *steppedEngine) picture(v any) bt.Picture { return v.(bt.Stepped[bt.Call]).Picture() }
-func (e *steppedEngine) memory(v any) bt.Memory   { return v.(bt.Stepped[bt.Call]).Memory() }
-func (e *steppedEngine) withMemory(v any, m bt.Memory) any {
+func (e *steppedEngine) memory(v any) memory.Map  { return v.(bt.Stepped[bt.Call]).Memory() }
+func (e *steppedEngine) withMemory(v any, m memory.Map) any {
 	return v.(bt.Stepped[bt.Call]).WithMemory(m)
 }
 func (e *steppedEngine) marshal(v any) ([]byte, error) {
@@ -289,8 +290,8 @@ func (e *elixirEngine) name() string             { return "elixir" }
 func (e *elixirEngine) layout() bt.Picture       { return e.def.Picture() }
 func (e *elixirEngine) start() any               { return e.first }
 func (e *elixirEngine) picture(v any) bt.Picture { return v.(bt.Tree[string]).Picture() }
-func (e *elixirEngine) memory(v any) bt.Memory   { return v.(bt.Tree[string]).Memory() }
-func (e *elixirEngine) withMemory(v any, m bt.Memory) any {
+func (e *elixirEngine) memory(v any) memory.Map  { return v.(bt.Tree[string]).Memory() }
+func (e *elixirEngine) withMemory(v any, m memory.Map) any {
 	return v.(bt.Tree[string]).WithMemory(m)
 }
 func (e *elixirEngine) marshal(v any) ([]byte, error) { return v.(bt.Tree[string]).MarshalBinary() }

@@ -129,7 +129,7 @@ func (s *Server) state(have int) stateJSON {
 	return st
 }
 
-// memoryText shows a memory value as bt.Memory.String does: strings
+// memoryText shows a memory value as memory.Map.String does: strings
 // quoted, other values as %v prints them.
 func memoryText(v any) string {
 	if s, ok := v.(string); ok {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 func recordOf(t *testing.T, names ...string) string {
@@ -111,9 +111,9 @@ func TestStateSizes(t *testing.T) {
 		bot := g.Turns()[len(g.Turns())/2].Bot
 		var bare []byte
 		if st, ok := bot.Stepped(); ok {
-			bare, err = st.WithMemory(bt.Memory{}).MarshalBinary()
+			bare, err = st.WithMemory(memory.Map{}).MarshalBinary()
 		} else {
-			bare, err = bot.Tree().WithMemory(bt.Memory{}).MarshalBinary()
+			bare, err = bot.Tree().WithMemory(memory.Map{}).MarshalBinary()
 		}
 		if err != nil {
 			t.Fatal(err)

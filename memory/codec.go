@@ -1,8 +1,9 @@
-package behaviortree
+package memory
 
 import (
 	"encoding"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -11,14 +12,14 @@ import (
 	"time"
 )
 
-// This file is the binary form of a Memory, which the saved states of
-// both driving styles end with.
+// This file is the binary form of a Map, which the saved states of both
+// of package behaviortree's driving styles end with.
 //
 // The form is the number of keys, then each key in increasing order: its
 // length and bytes, then its value as a type and a payload. All numbers are
 // uvarints unless said otherwise.
 //
-// A type is a tag byte (memTag), followed, for a slice or a map, by the
+// A type is a tag byte (typeTag), followed, for a slice or a map, by the
 // type of its elements: so []map[string]int is tSlice tMap tInt. A value
 // of interface type (the elements of []any and map[string]any) is a type
 // and a payload again; a nil value is the type tNil and no payload.
@@ -34,12 +35,12 @@ import (
 //
 // A reader checks every count against the bytes left before it allocates
 // (each element takes at least one byte), and nesting against
-// memMaxDepth, so that a small input cannot take much memory.
+// maxDepth, so that a small input cannot take much memory.
 
-type memTag byte
+type typeTag byte
 
 const (
-	tNil memTag = iota
+	tNil typeTag = iota
 	tAny
 	tBool
 	tInt
@@ -64,11 +65,11 @@ const (
 	tText
 )
 
-// memMaxDepth bounds the nesting of types in a saved memory.
-const memMaxDepth = 64
+// maxDepth bounds the nesting of types in the binary form.
+const maxDepth = 64
 
-// memBasic are the types of the basic tags, by tag.
-var memBasic = [...]reflect.Type{
+// basic are the types of the basic tags, by tag.
+var basic = [...]reflect.Type{
 	tAny:      reflect.TypeFor[any](),
 	tBool:     reflect.TypeFor[bool](),
 	tInt:      reflect.TypeFor[int](),
@@ -89,46 +90,98 @@ var memBasic = [...]reflect.Type{
 	tDuration: reflect.TypeFor[time.Duration](),
 }
 
-// memTagOf maps the basic types to their tags.
-var memTagOf = func() map[reflect.Type]memTag {
-	m := make(map[reflect.Type]memTag, len(memBasic))
-	for tag, t := range memBasic {
+// tagOf maps the basic types to their tags.
+var tagOf = func() map[reflect.Type]typeTag {
+	m := make(map[reflect.Type]typeTag, len(basic))
+	for tag, t := range basic {
 		if t != nil {
-			m[t] = memTag(tag)
+			m[t] = typeTag(tag)
 		}
 	}
 	return m
 }()
 
-// MemoryError is the error of saving a memory value that cannot be saved:
-// it names the key and the value's type.
-type MemoryError struct {
-	Key  string
+// Error is the error of saving a value that cannot be saved: it names
+// the key and the value's type.
+type Error struct {
+	Key  string // the key whose value cannot be saved
 	Type string // the value's type, as %T prints it
 	Err  error  // the marshaler's error, or nil for a type that cannot be saved
 }
 
-func (e *MemoryError) Error() string {
+// Error returns "memory: cannot save key KEY ...", with the marshaler's
+// error or the type that has no saved form.
+func (e *Error) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("behaviortree: cannot save memory key %q (%s): %v", e.Key, e.Type, e.Err)
+		return fmt.Sprintf("memory: cannot save key %q (%s): %v", e.Key, e.Type, e.Err)
 	}
-	return fmt.Sprintf("behaviortree: cannot save memory key %q: a value of type %s has no saved form (see NewKey)", e.Key, e.Type)
+	return fmt.Sprintf("memory: cannot save key %q: a value of type %s has no saved form (see NewKey)", e.Key, e.Type)
 }
 
 // Unwrap returns e.Err.
-func (e *MemoryError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// appendMemory appends the binary form of m to b.
-func appendMemory(b []byte, m Memory) ([]byte, error) {
+// FormatError is the error of reading damaged bytes as a Map: what was
+// wrong, and where.
+type FormatError struct {
+	Offset int    // the byte of the data read at which the damage was found
+	Key    string // the key whose value was being read; "" outside a value
+	Msg    string // what was wrong
+	Err    error  // the registered type's unmarshaler's error, or nil
+}
+
+// Error returns "memory key KEY, byte OFFSET: MSG", or "memory, byte
+// OFFSET: MSG" outside a key's value.
+func (e *FormatError) Error() string {
+	if e.Key != "" {
+		return fmt.Sprintf("memory key %q, byte %d: %s", e.Key, e.Offset, e.Msg)
+	}
+	return fmt.Sprintf("memory, byte %d: %s", e.Offset, e.Msg)
+}
+
+// Unwrap returns e.Err.
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// AppendBinary appends the binary form of m to b. It fails, returning b
+// as it was and an [*Error], when a value has no saved form (see
+// [NewKey]). It costs O(n) time, plus the marshalers' time.
+func (m Map) AppendBinary(b []byte) ([]byte, error) {
+	mark := len(b)
 	b = binary.AppendUvarint(b, uint64(m.Len()))
 	for k, v := range m.All() {
-		b = appendString(b, k)
-		var err error
-		if b, err = appendKeyValue(b, k, v); err != nil {
-			return nil, err
+		out, err := appendKeyValue(appendString(b, k), k, v)
+		if err != nil {
+			return b[:mark], err
 		}
+		b = out
 	}
 	return b, nil
+}
+
+// MarshalBinary returns the binary form of m, as [Map.AppendBinary]
+// appends it to nil. The form is canonical (keys, and the entries of map
+// values, in increasing order; numbers in their shortest encoding), so a
+// Map read back from it saves to the same bytes.
+func (m Map) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
+
+// UnmarshalBinary sets *m to the Map whose binary form is data, all of it.
+// Damaged data is a [*FormatError] (what was wrong, at which byte of data,
+// in which key), and leaves *m unchanged; so does a value saved through a
+// marshaler when [NewKey] was not called for its key in this program. Reading
+// costs O(n log n) time and allocates in proportion to len(data) (it
+// checks every count against the bytes left), plus what the registered
+// types' unmarshalers allocate.
+func (m *Map) UnmarshalBinary(data []byte) error {
+	r := &reader{data: data}
+	got, err := r.memory()
+	if err != nil {
+		return err
+	}
+	if len(r.data) > 0 {
+		return r.fail("%d bytes after the last key's value", len(r.data))
+	}
+	*m = got
+	return nil
 }
 
 func appendString(b []byte, s string) []byte {
@@ -140,7 +193,7 @@ func appendString(b []byte, s string) []byte {
 func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
 	if v != nil {
 		t := reflect.TypeOf(v)
-		if _, basic := memTagOf[t]; !basic {
+		if _, basic := tagOf[t]; !basic {
 			if rt, ok := keyTypes.Load(key); ok && rt.(reflect.Type) == t {
 				var data []byte
 				var err error
@@ -152,7 +205,7 @@ func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
 					data, err = v.(encoding.TextMarshaler).MarshalText()
 				}
 				if err != nil {
-					return nil, &MemoryError{Key: key, Type: t.String(), Err: err}
+					return nil, &Error{Key: key, Type: t.String(), Err: err}
 				}
 				b = append(b, byte(tag))
 				return append(binary.AppendUvarint(b, uint64(len(data))), data...), nil
@@ -161,7 +214,7 @@ func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
 	}
 	b, ok := appendAny(b, reflect.ValueOf(&v).Elem(), 0)
 	if !ok {
-		return nil, &MemoryError{Key: key, Type: fmt.Sprintf("%T", v)}
+		return nil, &Error{Key: key, Type: fmt.Sprintf("%T", v)}
 	}
 	return b, nil
 }
@@ -180,13 +233,13 @@ func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 	return appendPayload(b, e, depth)
 }
 
-// appendType appends the type t, and reports whether it is one a memory
+// appendType appends the type t, and reports whether it is one a Map
 // saves.
 func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
-	if depth >= memMaxDepth {
+	if depth >= maxDepth {
 		return b, false
 	}
-	if tag, ok := memTagOf[t]; ok {
+	if tag, ok := tagOf[t]; ok {
 		return append(b, byte(tag)), true
 	}
 	if t.Name() != "" || t.PkgPath() != "" {
@@ -196,7 +249,7 @@ func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
 	case reflect.Slice:
 		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1)
 	case reflect.Map:
-		if t.Key() != memBasic[tString] {
+		if t.Key() != basic[tString] {
 			return b, false
 		}
 		return appendType(append(b, byte(tMap)), t.Elem(), depth+1)
@@ -207,10 +260,10 @@ func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
 // appendPayload appends the payload of v, whose type appendType accepted.
 func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 	t := v.Type()
-	if t == memBasic[tDuration] {
+	if t == basic[tDuration] {
 		return binary.AppendVarint(b, v.Int()), true
 	}
-	if t == memBasic[tBytes] {
+	if t == basic[tBytes] {
 		if v.IsNil() {
 			return append(b, 0), true
 		}
@@ -269,26 +322,26 @@ func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 	return b, false
 }
 
-// memReader reads the binary form of a Memory.
-type memReader struct {
-	data []byte
-	off  int // of data[0] in the whole input, for errors
-	key  string
+// reader reads the binary form of a Map.
+type reader struct {
+	data []byte // the bytes left
+	off  int    // of data[0] in the data read
+	key  string // the key whose value is read, or ""
 }
 
-func (r *memReader) fail(format string, args ...any) error {
-	if r.key != "" {
-		return fmt.Errorf("memory key %q, byte %d: "+format, append([]any{r.key, r.off}, args...)...)
-	}
-	return fmt.Errorf("memory, byte %d: "+format, append([]any{r.off}, args...)...)
+// fail returns a *FormatError at the reader's place, its message as
+// fmt.Errorf formats it (Err the error of a %w verb).
+func (r *reader) fail(format string, args ...any) error {
+	e := fmt.Errorf(format, args...)
+	return &FormatError{Offset: r.off, Key: r.key, Msg: e.Error(), Err: errors.Unwrap(e)}
 }
 
-func (r *memReader) skip(n int) {
+func (r *reader) skip(n int) {
 	r.data = r.data[n:]
 	r.off += n
 }
 
-func (r *memReader) uvarint() (uint64, error) {
+func (r *reader) uvarint() (uint64, error) {
 	x, n := binary.Uvarint(r.data)
 	if n <= 0 || n != len(binary.AppendUvarint(nil, x)) {
 		return 0, r.fail("bad or truncated number (numbers take their shortest encoding)")
@@ -297,7 +350,7 @@ func (r *memReader) uvarint() (uint64, error) {
 	return x, nil
 }
 
-func (r *memReader) varint() (int64, error) {
+func (r *reader) varint() (int64, error) {
 	x, n := binary.Varint(r.data)
 	if n <= 0 || n != len(binary.AppendVarint(nil, x)) {
 		return 0, r.fail("bad or truncated number (numbers take their shortest encoding)")
@@ -309,7 +362,7 @@ func (r *memReader) varint() (int64, error) {
 // count reads a count of items that take at least one byte each, or such
 // a count plus one (the length of a slice or map, 0 being nil), so it
 // allows one more than the bytes left.
-func (r *memReader) count(what string) (int, error) {
+func (r *reader) count(what string) (int, error) {
 	n, err := r.uvarint()
 	if err != nil {
 		return 0, err
@@ -320,7 +373,7 @@ func (r *memReader) count(what string) (int, error) {
 	return int(n), nil
 }
 
-func (r *memReader) bytes(n int) ([]byte, error) {
+func (r *reader) bytes(n int) ([]byte, error) {
 	if n > len(r.data) {
 		return nil, r.fail("%d bytes, more than the %d left", n, len(r.data))
 	}
@@ -329,7 +382,7 @@ func (r *memReader) bytes(n int) ([]byte, error) {
 	return b, nil
 }
 
-func (r *memReader) string() (string, error) {
+func (r *reader) string() (string, error) {
 	n, err := r.count("string length")
 	if err != nil {
 		return "", err
@@ -338,44 +391,40 @@ func (r *memReader) string() (string, error) {
 	return string(b), err
 }
 
-// readMemory reads a Memory from the start of data, which begins at byte
-// off of the whole input, and returns it with the bytes after it.
-func readMemory(data []byte, off int) (Memory, []byte, error) {
-	r := &memReader{data: data, off: off}
+// memory reads a Map: its key count and keys.
+func (r *reader) memory() (Map, error) {
 	n, err := r.count("key count")
 	if err != nil {
-		return Memory{}, nil, err
+		return Map{}, err
 	}
-	if n == 0 {
-		return Memory{}, nil, r.fail("no keys: a save has a memory section only for a memory that is not empty")
-	}
-	var m Memory
+	var m Map
 	prev := ""
 	for i := range n {
 		r.key = ""
 		k, err := r.string()
 		if err != nil {
-			return Memory{}, nil, err
+			return Map{}, err
 		}
 		if i > 0 && k <= prev {
-			return Memory{}, nil, r.fail("key %q is not after key %q", k, prev)
+			return Map{}, r.fail("key %q is not after key %q", k, prev)
 		}
 		prev, r.key = k, k
 		v, err := r.keyValue()
 		if err != nil {
-			return Memory{}, nil, err
+			return Map{}, err
 		}
 		m = m.Set(k, v) // keys in increasing order: appends
 	}
-	return m, r.data, nil
+	r.key = ""
+	return m, nil
 }
 
 // keyValue reads the value of r.key.
-func (r *memReader) keyValue() (any, error) {
+func (r *reader) keyValue() (any, error) {
 	if len(r.data) == 0 {
 		return nil, r.fail("truncated")
 	}
-	tag := memTag(r.data[0])
+	tag := typeTag(r.data[0])
 	if tag != tBinary && tag != tText {
 		v, err := r.anyValue(0)
 		if err != nil {
@@ -417,13 +466,13 @@ func (r *memReader) keyValue() (any, error) {
 }
 
 // anyValue reads the type and payload of an interface value.
-func (r *memReader) anyValue(depth int) (reflect.Value, error) {
-	if len(r.data) > 0 && memTag(r.data[0]) == tNil {
+func (r *reader) anyValue(depth int) (reflect.Value, error) {
+	if len(r.data) > 0 && typeTag(r.data[0]) == tNil {
 		r.skip(1)
-		return reflect.Zero(memBasic[tAny]), nil
+		return reflect.Zero(basic[tAny]), nil
 	}
 	t, err := r.typ(depth)
-	if err == nil && t == memBasic[tAny] {
+	if err == nil && t == basic[tAny] {
 		err = r.fail("a value of interface type (tag %d): a value's type is concrete, only []any and map[string]any have interface elements", tAny)
 	}
 	if err != nil {
@@ -433,26 +482,26 @@ func (r *memReader) anyValue(depth int) (reflect.Value, error) {
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	out := reflect.New(memBasic[tAny]).Elem()
+	out := reflect.New(basic[tAny]).Elem()
 	out.Set(v)
 	return out, nil
 }
 
 // typ reads a type.
-func (r *memReader) typ(depth int) (reflect.Type, error) {
-	if depth >= memMaxDepth {
-		return nil, r.fail("types nested deeper than %d", memMaxDepth)
+func (r *reader) typ(depth int) (reflect.Type, error) {
+	if depth >= maxDepth {
+		return nil, r.fail("types nested deeper than %d", maxDepth)
 	}
 	if len(r.data) == 0 {
 		return nil, r.fail("truncated")
 	}
-	tag := memTag(r.data[0])
+	tag := typeTag(r.data[0])
 	if tag < tAny || tag > tMap {
 		return nil, r.fail("unknown type tag %d", tag)
 	}
 	r.skip(1)
 	if tag <= tDuration {
-		return memBasic[tag], nil
+		return basic[tag], nil
 	}
 	e, err := r.typ(depth + 1) // tSlice or tMap: the elements' type
 	if err != nil {
@@ -461,21 +510,21 @@ func (r *memReader) typ(depth int) (reflect.Type, error) {
 	if tag == tSlice {
 		return reflect.SliceOf(e), nil
 	}
-	return reflect.MapOf(memBasic[tString], e), nil
+	return reflect.MapOf(basic[tString], e), nil
 }
 
 // payload reads a value of type t.
-func (r *memReader) payload(t reflect.Type, depth int) (reflect.Value, error) {
-	if depth >= memMaxDepth {
-		return reflect.Value{}, r.fail("values nested deeper than %d", memMaxDepth)
+func (r *reader) payload(t reflect.Type, depth int) (reflect.Value, error) {
+	if depth >= maxDepth {
+		return reflect.Value{}, r.fail("values nested deeper than %d", maxDepth)
 	}
 	v := reflect.New(t).Elem()
-	if t == memBasic[tDuration] {
+	if t == basic[tDuration] {
 		x, err := r.varint()
 		v.SetInt(x)
 		return v, err
 	}
-	if t == memBasic[tBytes] {
+	if t == basic[tBytes] {
 		n, err := r.uvarint()
 		if err != nil || n == 0 {
 			return v, err
