@@ -2,10 +2,11 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"time"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file holds the constructors of the stepped kinds and the attributes

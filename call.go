@@ -2,10 +2,11 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Call is the leaf type of trees read from Mistreevous definitions

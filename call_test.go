@@ -1,9 +1,10 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/kind"
 	"reflect"
 	"testing"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // TestFunctionsArgsAreCopies: a handler that writes to its args changes

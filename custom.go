@@ -2,10 +2,11 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/custom"
-	"github.com/zipbt/behaviortree/kind"
 	"math/rand/v2"
 	"reflect"
+
+	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/kind"
 
 	"github.com/benbjohnson/immutable"
 )

@@ -1,9 +1,10 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/attr"
 	"strings"
 	"testing"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // TestEventStrings checks EventKind.String and Event.String.

@@ -1,8 +1,9 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/kind"
 	"testing"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // TestMarshalRefusesKindsOutsideTheElixirForm marks a kind as outside the

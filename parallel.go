@@ -2,9 +2,10 @@ package behaviortree
 
 import (
 	"errors"
-	"github.com/zipbt/behaviortree/kind"
 	"iter"
 	"slices"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file holds parallel positions in the Value/Succeed/Fail style: a

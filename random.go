@@ -1,10 +1,11 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/kind"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file holds the random choices of the Value/Succeed/Fail style:

@@ -2,8 +2,9 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/kind"
 	"strings"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // String returns a compact one-line form of n's definition, for messages and

@@ -3,13 +3,14 @@ package behaviortree
 import (
 	"bufio"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file holds Picture, the drawable form of a definition or of a

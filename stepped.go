@@ -3,14 +3,15 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
-	"github.com/zipbt/behaviortree/memory"
 	"io"
 	"iter"
 	"math/rand/v2"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // State is the state of a node of a stepped tree, or of the whole tree

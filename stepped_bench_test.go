@@ -1,9 +1,10 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/attr"
 	"runtime"
 	"testing"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // The workloads of issue 10, as in bench/peers/workload_test.go.

@@ -3,10 +3,11 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // cacheAgent answers from the xorshift state *x and logs its calls in

@@ -3,11 +3,12 @@ package behaviortree
 import (
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file compiles a definition for the stepped engine (stepped.go) into

@@ -2,9 +2,10 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"unsafe"
+
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // Fresh evaluation. A node whose subtree is all READY (after the root's

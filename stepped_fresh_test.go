@@ -1,10 +1,11 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"testing"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // TestFreshMatchesRules steps trees whose shapes reach every case of

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 // withStates returns the saved form of t (a fresh version) with the given

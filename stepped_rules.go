@@ -39,13 +39,14 @@ package behaviortree
 
 import (
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"math"
 	"math/bits"
 	"runtime/debug"
 	"time"
 	"unsafe"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // stepper is the working state of one step: a copy-on-write view of a

@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/kind"
 	"hash/fnv"
 	"math"
+
+	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/kind"
 )
 
 // This file saves and restores stepped versions: the node states, the

@@ -2,9 +2,10 @@ package behaviortree
 
 import (
 	"errors"
-	"github.com/zipbt/behaviortree/attr"
 	"testing"
 	"time"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 func TestSteppedSaveRestore(t *testing.T) {

@@ -2,11 +2,12 @@ package behaviortree
 
 import (
 	"errors"
-	"github.com/zipbt/behaviortree/attr"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zipbt/behaviortree/attr"
 )
 
 func TestStartRefusesSteppedKinds(t *testing.T) {

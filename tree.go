@@ -1,10 +1,11 @@
 package behaviortree
 
 import (
-	"github.com/zipbt/behaviortree/memory"
 	"iter"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // Status is how a node, or the whole tree, ended: Success or Failure; or
