@@ -86,7 +86,9 @@ type NodeStats struct {
 // its Observe method as the events callback of each step (of any version
 // of one tree, through [bt.Stepped.StepWith] or [bt.Stepped.TickWith])
 // and call EndStep after each, with the version the step returned (or,
-// when it failed, the version stepped).
+// when it failed, the version stepped). An EndStep with a version of
+// another tree (another definition) starts the counts again, for that
+// tree's nodes.
 //
 // A step updated a node when it called the node's action or condition
 // (not a guard's), changed the node's state to RUNNING, SUCCEEDED or

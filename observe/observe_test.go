@@ -271,3 +271,36 @@ func TestLoggerLines(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestStatsAnotherTree checks that a version of another tree, even one of
+// as many nodes, starts the counts again with that tree's names.
+func TestStatsAnotherTree(t *testing.T) {
+	agent := cycleAgent(map[string][]bt.Result{"A": {bt.ResultSuccess}, "B": {bt.ResultFailure}}, nil)
+	a, err := bt.NewStepped(bt.Root(bt.Leaf("A")), agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bt.NewStepped(bt.Root(bt.Leaf("B")), agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s observe.Stats[string]
+	for range 2 {
+		next, err := a.StepWith(s.Observe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.EndStep(next)
+	}
+	if n := s.Node(1); n != (observe.NodeStats{ID: 1, Name: "A", Updates: 2, Successes: 2}) {
+		t.Fatalf("after two steps of A: %+v", n)
+	}
+	next, err := b.StepWith(s.Observe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.EndStep(next)
+	if n := s.Node(1); n != (observe.NodeStats{ID: 1, Name: "B", Updates: 1, Failures: 1}) {
+		t.Errorf("after a step of B: %+v, want B's one failure only", n)
+	}
+}
