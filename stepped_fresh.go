@@ -18,7 +18,8 @@ import (
 
 // freshKinds are the kinds that fresh evaluates itself; it hands others
 // to update.
-var freshKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true, kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true, kind.ReactiveParallel: true, kind.EmptyInverter: true}
+var freshKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true,
+	kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true, kind.ReactiveParallel: true, kind.EmptyInverter: true}
 
 // fresh updates node n, whose subtree is all READY and whose parent (if
 // any) is plain, without events, and returns the state it ends in, which
@@ -105,7 +106,8 @@ func (s *stepper[L]) put(n int32, st State) {
 // two calls but whether to go on.
 
 // movableKinds are the kinds of movable regions.
-var movableKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true, kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true}
+var movableKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true,
+	kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true}
 
 // smove is what follows an outcome of a leaf in a movable region.
 type smove struct {

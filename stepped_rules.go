@@ -656,7 +656,12 @@ type seqRule struct {
 
 // seqRules is that table, by kind: the one home of the rule, which run,
 // fresh evaluation (fresh) and the compiled moves (goesOn) apply.
-var seqRules = [numKinds]seqRule{kind.Sequence: {StateSucceeded, false, true}, kind.Select: {StateFailed, false, true}, kind.ReactiveSequence: {StateSucceeded, true, true}, kind.ReactiveSelect: {StateFailed, true, true}}
+var seqRules = [numKinds]seqRule{
+	kind.Sequence:         {StateSucceeded, false, true},
+	kind.Select:           {StateFailed, false, true},
+	kind.ReactiveSequence: {StateSucceeded, true, true},
+	kind.ReactiveSelect:   {StateFailed, true, true},
+}
 
 // wentOn returns the number of kids, the last one left out, that are
 // in state goOn, from the first.

@@ -40,7 +40,10 @@ func (c Config) withDefaults() Config {
 }
 
 // deterministicKinds and allKinds are the inner kinds the generators draw.
-var deterministicKinds = []kind.Kind{kind.Select, kind.Sequence, kind.RepeatUntilFail, kind.RepeatUntilSucceed, kind.RepeatN, kind.AlwaysSucceed, kind.AlwaysFail, kind.Negate}
+var deterministicKinds = []kind.Kind{
+	kind.Select, kind.Sequence, kind.RepeatUntilFail, kind.RepeatUntilSucceed,
+	kind.RepeatN, kind.AlwaysSucceed, kind.AlwaysFail, kind.Negate,
+}
 
 var allKinds = append(append([]kind.Kind{}, deterministicKinds...), kind.Random, kind.RandomWeighted)
 

@@ -14,10 +14,11 @@ import (
 // steppedKinds are the inner kinds SteppedTree draws, as Mistreevous has
 // them: Select is the selector, Negate flip, AlwaysSucceed and AlwaysFail
 // succeed and fail.
-var steppedKinds = []kind.Kind{kind.Sequence, kind.Select, kind.Parallel, kind.Race, kind.All, kind.Lotto, kind.Repeat, kind.Retry, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail, kind.Sequence, kind.Select, kind.ReactiveSequence, kind.ReactiveSelect, kind.
-
-	// twice as likely: the kinds most trees are made of
-	ReactiveParallel,
+var steppedKinds = []kind.Kind{
+	kind.Sequence, kind.Select, kind.Parallel, kind.Race, kind.All, kind.Lotto,
+	kind.Repeat, kind.Retry, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail,
+	kind.Sequence, kind.Select, // twice as likely: the kinds most trees are made of
+	kind.ReactiveSequence, kind.ReactiveSelect, kind.ReactiveParallel,
 }
 
 // SteppedTree returns a generator of definitions for the stepped engine
