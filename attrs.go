@@ -202,8 +202,11 @@ func (n Node[L]) With(as ...attr.Attr[L]) Node[L] {
 	}
 	var seen [numAttrs]bool
 	for _, a := range as {
-		if a.Kind == 0 || a.Kind >= numAttrs {
+		if a.Kind == 0 {
 			panic("behaviortree.Node.With: zero Attr")
+		}
+		if a.Kind >= numAttrs {
+			panic(fmt.Sprintf("behaviortree.Node.With: unknown attr.Kind %d", uint8(a.Kind)))
 		}
 		if a.SucceedOnAbort && a.Kind != attr.KindWhile && a.Kind != attr.KindUntil {
 			panic("behaviortree.Node.With: SucceedOnAbort on " + a.Kind.String() + ", which is not a guard")

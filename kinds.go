@@ -337,6 +337,8 @@ func checkWeights(ws []int, children int) error {
 // generators, shrinkers) makes nodes; where the kind is known, call its
 // constructor.
 //
+// A Wait's p.Min and p.Max are milliseconds (see [Node.Params]).
+//
 // Build returns an error for a wrong number of children, a parameter out
 // of range, a zero child, and for kind.Leaf and kind.Custom, which have their
 // own constructors ([Leaf], [CustomNode]).
@@ -415,8 +417,10 @@ func mustBuild[L any](k kind.Kind, p kind.Params, children []Node[L]) Node[L] {
 	return nd
 }
 
-// Params returns n's parameters: its count for a RepeatN, its weights (a
-// new slice) for a RandomWeighted, and the zero Params for other kinds.
+// Params returns n's parameters: the fields of [kind.Params] that its kind
+// takes (weights in a new slice), and zero values for the others. A
+// Wait's Min and Max are milliseconds, as in MDSL and Mistreevous JSON,
+// though [Wait] takes a time.Duration.
 func (n Node[L]) Params() kind.Params {
 	nd := n.must("Params")
 	switch kinds[nd.kind].param {

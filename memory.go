@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/zipbt/behaviortree/memory"
 )
@@ -83,4 +84,11 @@ func readMemorySection(section []byte, off int) (memory.Map, error) {
 		err = &memory.FormatError{Offset: off, Msg: "no keys: a save has a memory section only for a memory that is not empty"}
 	}
 	return m, err
+}
+
+// memoryStateError is the StateError of a damaged memory section at
+// where: its message is the memory's error, without the "memory: " that
+// where already says.
+func memoryStateError(where string, err error) *StateError {
+	return &StateError{Where: where, Msg: strings.TrimPrefix(err.Error(), "memory: "), Err: err}
 }

@@ -773,9 +773,9 @@ func TestMemoryRestoreErrorOffsets(t *testing.T) {
 		at   int // in mem
 		want string
 	}{
-		{"bad tag", append(memKey("k"), 99), 3, `memory key "k", byte %d: unknown type tag 99`},
-		{"after the memory", append(memKey("k"), memTagInt, 2, 0), 5, "memory, byte %d: 1 bytes after the last key's value"},
-		{"no keys", []byte{0}, 0, "memory, byte %d: no keys"},
+		{"bad tag", append(memKey("k"), 99), 3, `memory: key "k", byte %d: unknown type tag 99`},
+		{"after the memory", append(memKey("k"), memTagInt, 2, 0), 5, "memory: byte %d: 1 byte after the last key's value"},
+		{"no keys", []byte{0}, 0, "memory: byte %d: no keys"},
 	} {
 		tb, sb := memSaves(t, c.mem)
 		_, terr := bt.Restore(memTreeDef, tb)

@@ -171,8 +171,7 @@ func (t *Tree[L]) UnmarshalJSON(data []byte) error { return errTreeUnmarshal }
 // async result, and with a [*memory.Error] for a value in memory that has
 // no saved form.
 func (t Stepped[L]) Save() (Saved[L], error) {
-	t.mustM("Save")
-	b, err := t.MarshalBinary()
+	b, err := t.marshalBinary("Save")
 	if err != nil {
 		return Saved[L]{}, err
 	}
@@ -244,7 +243,7 @@ func checkSteppedForm(data []byte) error {
 		return nil
 	}
 	if _, err := readMemorySection(data[off:], off); err != nil {
-		return &StateError{Where: "stepped state", Msg: "memory: " + err.Error(), Err: err}
+		return &StateError{Where: "stepped state", Msg: err.Error(), Err: err}
 	}
 	return nil
 }

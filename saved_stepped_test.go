@@ -275,3 +275,38 @@ func FuzzSavedUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// TestSaveUnsavableMemoryError checks that every way of saving a version
+// whose memory holds a value with no saved form fails with a
+// *memory.Error naming the key, and says which call failed.
+func TestSaveUnsavableMemoryError(t *testing.T) {
+	bad := memory.Map{}.Set("ch", make(chan int))
+	tree := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))).WithMemory(bad)
+	st, err := bt.NewStepped(bt.Leaf("a"), bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultRunning }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = st.WithMemory(bad)
+	saves := []struct {
+		name, says string
+		save       func() error
+	}{
+		{"Tree.Save", "", func() error { _, err := tree.Save(); return err }},
+		{"Tree.MarshalBinary", "", func() error { _, err := tree.MarshalBinary(); return err }},
+		{"json.Marshal(Tree)", "", func() error { _, err := json.Marshal(tree); return err }},
+		{"Stepped.Save", "behaviortree.Stepped.Save: ", func() error { _, err := st.Save(); return err }},
+		{"Stepped.MarshalBinary", "behaviortree.Stepped.MarshalBinary: ", func() error { _, err := st.MarshalBinary(); return err }},
+		{"json.Marshal(Stepped)", "behaviortree.Stepped.MarshalJSON: ", func() error { _, err := json.Marshal(st); return err }},
+	}
+	for _, s := range saves {
+		err := s.save()
+		var me *memory.Error
+		if !errors.As(err, &me) || me.Key != "ch" {
+			t.Errorf("%s: %v, want a *memory.Error for key ch", s.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), s.says) {
+			t.Errorf("%s: %q does not say %q", s.name, err, s.says)
+		}
+	}
+}

@@ -87,8 +87,10 @@ func (a *Async) Settled() (Status, bool) {
 }
 
 // Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
-// for a condition node and for guards Condition, and for callbacks Entry,
-// Step and Exit, each with the value the node or attribute carries. A
+// for a condition node and for guards ([attr.While], [attr.Until])
+// Condition, and for callbacks ([attr.Entry], [attr.OnStep], [attr.Exit])
+// Entry, OnStep and Exit, each with the value the node or attribute
+// carries. A
 // function may be nil when the definition has no node or attribute that
 // calls it; [NewStepped] checks that. For trees of [Call]s,
 // [Functions.Agent] makes one from functions by name.
@@ -157,7 +159,7 @@ type Event[L any] struct {
 	Value     L
 	Result    Result // EventAction
 	Holds     bool   // EventCondition
-	Guard     bool   // EventCondition: the call was a guard's (While or Until on Node)
+	Guard     bool   // EventCondition: the call was a guard's (attr.While or attr.Until)
 	Succeeded bool   // EventExit
 	Aborted   bool   // EventExit
 	Key       string // EventMemory
@@ -421,7 +423,7 @@ func (t Stepped[L]) nodeState(i int32) State {
 type NodeInfo[L any] struct {
 	ID       int       // preorder index; 0 is the root
 	Parent   int       // the parent's ID, -1 for the root
-	Kind     kind.Kind //
+	Kind     kind.Kind // what the node is
 	Name     string    // Mistreevous's display name: "SEQUENCE", "REPEAT 3x", "WAIT 100ms-900ms", an action's function name...
 	Value    L         // the value of an action or condition
 	State    State

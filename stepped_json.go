@@ -35,7 +35,7 @@ func (t Stepped[L]) MarshalJSON() ([]byte, error) {
 	if t.m == nil {
 		return nil, errors.New("behaviortree.Stepped.MarshalJSON: zero Stepped (use NewStepped)")
 	}
-	b, err := t.MarshalBinary()
+	b, err := t.marshalBinary("MarshalJSON")
 	if err != nil {
 		return nil, err
 	}

@@ -55,11 +55,14 @@ var ErrPendingAsync = errors.New("an action has a pending async result")
 // node) while an action waits for an async result, and with a
 // [*memory.Error] for a value in memory that has no saved form (see
 // [memory.NewKey]).
-func (t Stepped[L]) MarshalBinary() ([]byte, error) {
-	m := t.mustM("MarshalBinary")
+func (t Stepped[L]) MarshalBinary() ([]byte, error) { return t.marshalBinary("MarshalBinary") }
+
+// marshalBinary is MarshalBinary; fn names the caller in errors.
+func (t Stepped[L]) marshalBinary(fn string) ([]byte, error) {
+	m := t.mustM(fn)
 	for e := t.pending(); e != nil; e = e.next {
 		if t.nodeState(e.node) == StateRunning {
-			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: node %d (%s): %w", e.node, m.p.nodes[e.node].displayName(), ErrPendingAsync)
+			return nil, fmt.Errorf("behaviortree.Stepped.%s: node %d (%s): %w", fn, e.node, m.p.nodes[e.node].displayName(), ErrPendingAsync)
 		}
 	}
 	w := t.wordsOf()
@@ -80,7 +83,7 @@ func (t Stepped[L]) MarshalBinary() ([]byte, error) {
 	if mem.Len() > 0 {
 		var err error
 		if out, err = mem.AppendBinary(out); err != nil {
-			return nil, fmt.Errorf("behaviortree.Stepped.MarshalBinary: %w", err)
+			return nil, fmt.Errorf("behaviortree.Stepped.%s: %w", fn, err)
 		}
 	}
 	return out, nil

@@ -76,6 +76,7 @@ func TestConstructorPanicsStepped(t *testing.T) {
 		{func() { attr.Entry(1).ThenSucceed() }, "attr.Attr.ThenSucceed: entry is not a guard"},
 		{func() { Leaf(1).With(attr.While(1), attr.While(2)) }, "behaviortree.Node.With: two while attributes"},
 		{func() { Leaf(1).With(attr.Attr[int]{}) }, "behaviortree.Node.With: zero Attr"},
+		{func() { Leaf(1).With(attr.Attr[int]{Kind: 9}) }, "behaviortree.Node.With: unknown attr.Kind 9"},
 		{func() { Leaf(1).With(attr.Attr[int]{Kind: attr.KindEntry, Value: 2, SucceedOnAbort: true}) }, "behaviortree.Node.With: SucceedOnAbort on entry, which is not a guard"},
 	} {
 		func() {

@@ -366,7 +366,7 @@ func (r *reader) header() (savedState, error) {
 func (r *reader) memory() ([]byte, error) {
 	start := r.off
 	if _, err := readMemorySection(r.data[start:], start); err != nil {
-		return nil, &StateError{Where: "memory", Msg: err.Error(), Err: err}
+		return nil, memoryStateError("memory", err)
 	}
 	r.off = len(r.data)
 	return r.data[start:r.off:r.off], nil
@@ -541,7 +541,7 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 	if s.mem != nil {
 		mem, err := readMemorySection(s.mem, 0)
 		if err != nil {
-			return Tree[L]{}, &StateError{Where: at.memory(), Msg: err.Error(), Err: err}
+			return Tree[L]{}, memoryStateError(at.memory(), err)
 		}
 		t.z.ext = t.z.ext.withMemory(mem)
 	}
@@ -764,7 +764,7 @@ func (j *stateJSON) state() (savedState, error) {
 	}
 	if j.Memory != nil {
 		if _, err := readMemorySection(j.Memory, 0); err != nil {
-			return s, &StateError{Where: `"memory"`, Msg: err.Error(), Err: err}
+			return s, memoryStateError(`"memory"`, err)
 		}
 		s.mem = j.Memory
 	}

@@ -1,7 +1,8 @@
 // Package attr makes the guards and callbacks of a stepped tree's nodes
 // (Mistreevous's attributes): [While] and [Until] guard a node, [Entry],
 // [OnStep] and [Exit] call the agent as a node starts, updates and ends.
-// Attach them with behaviortree's Node.With:
+// Attach them with [github.com/zipbt/behaviortree.Node.With] (package
+// behaviortree, imported as bt):
 //
 //	bt.Leaf("eat").With(attr.While("hungry"), attr.Exit("wipe"))
 //

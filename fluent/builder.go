@@ -17,7 +17,7 @@ import (
 // open one (as a child of the node open above, if any); Do, Condition and
 // Splice add a child to the open node; End closes the open node; Build
 // returns the tree. The first misuse is kept: later calls do nothing, and
-// Build and Err return it, a [Error] with the library's exception
+// Build and Err return it, an [Error] with the library's exception
 // class and message and the index of the call. The zero Builder is ready
 // to use; a Builder builds one tree.
 type Builder struct {

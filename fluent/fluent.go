@@ -29,8 +29,9 @@ func Agent() bt.Agent[bt.Fluent] { return agent }
 
 // New returns a ready stepped tree for def, a tree of [bt.Fluent] leaves
 // (usually from [Builder.Build]), run by [Agent]. Tick it with
-// [bt.Stepped.Tick], FluentBehaviourTree's Tick(TimeData);
-// [bt.State.Status] turns its state into the status that Tick returns.
+// [bt.Stepped.Tick], FluentBehaviourTree's Tick(TimeData). Where the
+// library's Tick returns Running, Success or Failure, the tree's
+// [bt.Stepped.State] is RUNNING, SUCCEEDED or FAILED.
 //
 // New is [bt.NewStepped] with [Agent], and faster: the leaves of a
 // memoryless part of def (reactive nodes, inverters and leaves without

@@ -1,14 +1,18 @@
 // Package kind names the kinds of node of a behavior tree, and the
 // parameters a node has besides its kind and children. It is to package
-// behaviortree what go/token is to go/ast: [behaviortree.Node.Kind]
-// returns a [Kind], [behaviortree.Node.Params] returns [Params], and
-// [behaviortree.Build] makes a node from both. Most users never need it:
-// the constructors (Sequence, Repeat, Wait, ...) take their parameters
-// directly. Code that walks a definition (a renderer, an exporter, a
-// custom node's traversal) switches on a node's Kind.
+// behaviortree what go/token is to go/ast:
+// [github.com/zipbt/behaviortree.Node.Kind] returns a [Kind],
+// [github.com/zipbt/behaviortree.Node.Params] returns [Params], and
+// [github.com/zipbt/behaviortree.Build] makes a node from both.
 //
-// Which style runs which kind, and each kind's rules, are in package
-// behaviortree's table of kinds; this package only names them.
+// Most users never need it: the constructors (Sequence, Repeat, Wait, ...)
+// take their parameters directly. Code that walks a definition (a
+// renderer, an exporter, a custom node's traversal) switches on a node's
+// Kind.
+//
+// This package only names the kinds. What each kind does, and which
+// driving style runs it, is in the documentation of its constructor in
+// package behaviortree and in the README's vocabulary table.
 package kind
 
 import "fmt"
@@ -24,7 +28,7 @@ const (
 	Leaf Kind = iota
 	Select
 	Sequence
-	RepeatUntilFail // RepeatUntilFail (the seed documentation's Continually)
+	RepeatUntilFail
 	RepeatUntilSucceed
 	RepeatN
 	Random
@@ -36,25 +40,26 @@ const (
 	// The kinds below run only on the stepped engine
 	// (behaviortree.NewStepped); they have no Elixir JSON form and
 	// behaviortree.Start refuses them.
-	Root      // Mistreevous root: Root
-	Condition // a leaf asking a question: Condition
-	Wait      // a leaf that waits: Wait, WaitRange, WaitForever
-	Parallel  // Parallel
-	Race      // Race
-	All       // All
-	Lotto     // Lotto
-	Repeat    // Repeat, RepeatCount, RepeatRange
-	Retry     // Retry, RetryCount, RetryRange
+	Root      // Mistreevous's root, made by behaviortree.Root
+	Condition // a leaf asking a question, made by behaviortree.Condition
+	Wait      // a leaf that waits, made by behaviortree.Wait, WaitRange and WaitForever
+	Parallel  // made by behaviortree.Parallel
+	Race      // made by behaviortree.Race
+	All       // made by behaviortree.All
+	Lotto     // made by behaviortree.Lotto
+	Repeat    // made by behaviortree.Repeat, RepeatCount and RepeatRange
+	Retry     // made by behaviortree.Retry, RetryCount and RetryRange
 	// Threshold runs all its children at once in the Value/Succeed/Fail
-	// style (Threshold); so do Parallel and Race there, as its presets.
+	// style (behaviortree.Threshold); so do Parallel and Race there, as
+	// its presets.
 	Threshold
 	// The kinds below are FluentBehaviourTree's nodes, which keep nothing
 	// between steps. They run only on the stepped engine and take any
 	// number of children, none included.
-	ReactiveSequence // ReactiveSequence: Fluent's Sequence
-	ReactiveSelect   // ReactiveSelect: Fluent's Selector
-	ReactiveParallel // ReactiveParallel: Fluent's Parallel(fail, succeed)
-	EmptyInverter    // EmptyInverter: Fluent's Inverter without a child
+	ReactiveSequence // Fluent's Sequence
+	ReactiveSelect   // Fluent's Selector
+	ReactiveParallel // Fluent's Parallel(fail, succeed)
+	EmptyInverter    // Fluent's Inverter without a child
 	numKinds
 )
 

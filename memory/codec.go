@@ -130,13 +130,13 @@ type FormatError struct {
 	Err    error  // the registered type's unmarshaler's error, or nil
 }
 
-// Error returns "memory key KEY, byte OFFSET: MSG", or "memory, byte
+// Error returns "memory: key KEY, byte OFFSET: MSG", or "memory: byte
 // OFFSET: MSG" outside a key's value.
 func (e *FormatError) Error() string {
 	if e.Key != "" {
-		return fmt.Sprintf("memory key %q, byte %d: %s", e.Key, e.Offset, e.Msg)
+		return fmt.Sprintf("memory: key %q, byte %d: %s", e.Key, e.Offset, e.Msg)
 	}
-	return fmt.Sprintf("memory, byte %d: %s", e.Offset, e.Msg)
+	return fmt.Sprintf("memory: byte %d: %s", e.Offset, e.Msg)
 }
 
 // Unwrap returns e.Err.
@@ -161,7 +161,9 @@ func (m Map) AppendBinary(b []byte) ([]byte, error) {
 // MarshalBinary returns the binary form of m, as [Map.AppendBinary]
 // appends it to nil. The form is canonical (keys, and the entries of map
 // values, in increasing order; numbers in their shortest encoding), so a
-// Map read back from it saves to the same bytes.
+// Map read back from it saves to the same bytes. It is the form that
+// behaviortree's saved states embed (their "memory" field, in JSON), and
+// it changes only together with their format version.
 func (m Map) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 
 // UnmarshalBinary sets *m to the Map whose binary form is data, all of it.
@@ -178,6 +180,9 @@ func (m *Map) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	if len(r.data) > 0 {
+		if len(r.data) == 1 {
+			return r.fail("1 byte after the last key's value")
+		}
 		return r.fail("%d bytes after the last key's value", len(r.data))
 	}
 	*m = got

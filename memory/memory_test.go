@@ -204,16 +204,16 @@ func TestUnmarshalDamaged(t *testing.T) {
 	}{
 		{"huge count", []byte{0xff, 0xff, 0xff, 0xff, 0x0f}, "key count 4294967295: more than the 0 bytes left"},
 		{"keys out of order", []byte{2, 1, 'b', byte(tNil), 1, 'a', byte(tNil)}, `key "a" is not after key "b"`},
-		{"bad tag", []byte{1, 1, 'k', 99}, `memory key "k", byte 3: unknown type tag 99`},
+		{"bad tag", []byte{1, 1, 'k', 99}, `memory: key "k", byte 3: unknown type tag 99`},
 		{"bad bool", []byte{1, 1, 'k', byte(tBool), 2}, "bool byte 2"},
 		{"int8 overflow", []byte{1, 1, 'k', byte(tInt8), 0x80, 0x04}, "256 overflows int8"},
 		{"huge slice", []byte{1, 1, 'k', byte(tSlice), byte(tInt), 0xff, 0xff, 0x7f}, "more than the 0 bytes left"},
 		{"unregistered", []byte{1, 1, 'k', byte(tText), 1, 'x'}, "no type is registered"},
 		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "nested deeper than 64"},
 		{"bad text", append([]byte{1, byte(len(keyTarget.Name()))}, append([]byte(keyTarget.Name()), byte(tText), 1, 'x')...), "expected integer"},
-		{"empty", nil, "memory, byte 0: bad or truncated number"},
-		{"after the map", []byte{0, 7}, "memory, byte 1: 1 bytes after the last key's value"},
-		{"after a value", []byte{1, 1, 'k', byte(tBool), 1, 0}, "memory, byte 5: 1 bytes after the last key's value"},
+		{"empty", nil, "memory: byte 0: bad or truncated number"},
+		{"after the map", []byte{0, 7}, "memory: byte 1: 1 byte after the last key's value"},
+		{"after a value", []byte{1, 1, 'k', byte(tBool), 1, 0}, "memory: byte 5: 1 byte after the last key's value"},
 	} {
 		err := new(Map).UnmarshalBinary(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -233,7 +233,7 @@ func TestFormatError(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Key != keyStamp.Name() || fe.Offset != len(data) || fe.Err == nil || fe.Err.Error() != "want 2 bytes" {
 		t.Fatalf("got %#v (%v)", fe, err)
 	}
-	want := fmt.Sprintf("memory key %q, byte %d: memory.stamp: want 2 bytes", keyStamp.Name(), len(data))
+	want := fmt.Sprintf("memory: key %q, byte %d: memory.stamp: want 2 bytes", keyStamp.Name(), len(data))
 	if err.Error() != want {
 		t.Errorf("message %q, want %q", err, want)
 	}

@@ -304,3 +304,38 @@ func TestStatsAnotherTree(t *testing.T) {
 		t.Errorf("after a step of B: %+v, want B's one failure only", n)
 	}
 }
+
+// TestStatsAcrossRestore checks that the counts carry on over versions of
+// one definition that were saved and restored, or reset.
+func TestStatsAcrossRestore(t *testing.T) {
+	def := bt.Root(bt.Leaf("A"))
+	agent := cycleAgent(map[string][]bt.Result{"A": {bt.ResultSuccess}}, nil)
+	tr, err := bt.NewStepped(def, agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s observe.Stats[string]
+	step := func(v bt.Stepped[string]) bt.Stepped[string] {
+		t.Helper()
+		next, err := v.StepWith(s.Observe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.EndStep(next)
+		return next
+	}
+	tr = step(tr)
+	data, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := bt.RestoreStepped(def, agent, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step(restored)
+	step(tr.Reset())
+	if n := s.Node(1); n != (observe.NodeStats{ID: 1, Name: "A", Updates: 3, Successes: 3}) {
+		t.Errorf("after a step, a step of the restored version and one of a reset: %+v, want 3 successes", n)
+	}
+}
