@@ -4,9 +4,9 @@
 // this file holds what the engine needs to run them: the leaf type
 // [Fluent] and the [TimeData] of a tick, the reactive kinds' constructors
 // (whose rules live in stepped.go: reactive, reactiveParallel), the error
-// of a tick of an inverter without a child ([ErrEmptyInverter]), and the fast path of
-// a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
-// package fluent reaches through internal/hook. The pure evaluation of
+// of a tick of an inverter without a child ([ErrEmptyInverter]), and the
+// fast path of a memoryless tree of Fluent leaves (newFluent,
+// machine.fluent), which package fluent reaches through internal/hook. The pure evaluation of
 // memoryless subtrees is at the end.
 
 package behaviortree

@@ -245,8 +245,8 @@ type header struct {
 
 // hasParam reports whether the keys read so far hold kind's parameter, if
 // it takes one.
-func (h *header) hasParam(knd kind.Kind) bool {
-	switch kinds[knd].param {
+func (h *header) hasParam(nodeKind kind.Kind) bool {
+	switch kinds[nodeKind].param {
 	case paramN:
 		return h.n.Kind != jsonscan.None
 	case paramWeights:
@@ -392,11 +392,11 @@ func (p *parser[L]) endObject(end int) error {
 		p.frames = p.frames[:len(p.frames)-1]
 		return p.readLeaf(i, start, end)
 	}
-	knd, params, msg := p.readHeader(&f.header, true, len(p.built)-f.base)
+	nodeKind, params, msg := p.readHeader(&f.header, true, len(p.built)-f.base)
 	if msg != "" {
 		return p.frameError(msg, nil)
 	}
-	nd := build(knd, params, p.built[f.base:])
+	nd := build(nodeKind, params, p.built[f.base:])
 	if nd.n == nil {
 		return p.frameError(errTooBig.Error(), nil)
 	}
@@ -413,23 +413,23 @@ func (p *parser[L]) endObject(end int) error {
 // what the keys read so far say; then it checks the node whole, with its
 // number of children.
 func (p *parser[L]) readHeader(h *header, final bool, children int) (kind.Kind, kind.Params, string) {
-	knd, msg := p.headerKind(h)
+	nodeKind, msg := p.headerKind(h)
 	if msg == "" {
-		msg = p.headerFields(h, kinds[knd].param)
+		msg = p.headerFields(h, kinds[nodeKind].param)
 	}
 	if msg == "" && final {
 		msg = p.headerChildren(h)
 	}
 	if msg == "" && !h.haveParams {
-		h.params, msg = p.headerParams(h, knd, final)
-		h.haveParams = msg == "" && (final || h.hasParam(knd))
+		h.params, msg = p.headerParams(h, nodeKind, final)
+		h.haveParams = msg == "" && (final || h.hasParam(nodeKind))
 	}
 	if msg == "" && final {
-		if err := checkKind(knd, h.params, children); err != nil {
+		if err := checkKind(nodeKind, h.params, children); err != nil {
 			msg = err.Error()
 		}
 	}
-	return knd, h.params, msg
+	return nodeKind, h.params, msg
 }
 
 // headerKind returns the kind that "type" names.
@@ -445,18 +445,18 @@ func (p *parser[L]) headerKind(h *header) (kind.Kind, string) {
 		return 0, "type must be a string, got " + h.typ.Kind.Noun()
 	}
 	if h.typ.Simple { // no escape to resolve: look it up without a copy
-		if knd, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
-			h.kind, h.known = knd, true
-			return knd, ""
+		if nodeKind, ok := kindByName[string(p.s.Data[h.typ.Start+1:h.typ.End-1])]; ok {
+			h.kind, h.known = nodeKind, true
+			return nodeKind, ""
 		}
 	}
 	name := jsonscan.DecodeString(p.s.Data, h.typ)
-	knd, ok := kindByName[name]
+	nodeKind, ok := kindByName[name]
 	if !ok {
 		return 0, "unknown type " + quoteInput(name)
 	}
-	h.kind, h.known = knd, true
-	return knd, ""
+	h.kind, h.known = nodeKind, true
+	return nodeKind, ""
 }
 
 // typeName returns the type as written, for messages.
@@ -492,10 +492,10 @@ func (p *parser[L]) headerChildren(h *header) string {
 // headerParams reads the parameter that kind takes, if any: "n" or
 // "weights". Until the object is read whole (final false), a missing one
 // is no error.
-func (p *parser[L]) headerParams(h *header, knd kind.Kind, final bool) (kind.Params, string) {
+func (p *parser[L]) headerParams(h *header, nodeKind kind.Kind, final bool) (kind.Params, string) {
 	var params kind.Params
-	name := knd.String()
-	switch kinds[knd].param {
+	name := nodeKind.String()
+	switch kinds[nodeKind].param {
 	case paramN:
 		if h.n.Kind == jsonscan.None {
 			if final {

@@ -218,7 +218,7 @@ func refNode(v any) (bt.Node[string], error) {
 		"continually": kind.RepeatUntilFail, "repeat_until_succeed": kind.RepeatUntilSucceed, "repeat_n": kind.RepeatN,
 		"random": kind.Random, "random_weighted": kind.RandomWeighted, "always_succeed": kind.AlwaysSucceed,
 		"always_fail": kind.AlwaysFail, "negate": kind.Negate}
-	knd, ok := kinds[name]
+	nodeKind, ok := kinds[name]
 	if !ok {
 		return zero, errors.New("unknown type")
 	}
@@ -227,7 +227,7 @@ func refNode(v any) (bt.Node[string], error) {
 		switch key {
 		case "type", "children":
 		case "n":
-			if knd != kind.RepeatN {
+			if nodeKind != kind.RepeatN {
 				return zero, errors.New("n")
 			}
 			num, _ := val.(json.Number)
@@ -238,7 +238,7 @@ func refNode(v any) (bt.Node[string], error) {
 			p.N = x
 		case "weights":
 			ws, ok := val.([]any)
-			if knd != kind.RandomWeighted || !ok {
+			if nodeKind != kind.RandomWeighted || !ok {
 				return zero, errors.New("weights")
 			}
 			for _, w := range ws {
@@ -253,7 +253,7 @@ func refNode(v any) (bt.Node[string], error) {
 			return zero, errors.New("unknown field")
 		}
 	}
-	if knd == kind.RepeatN && obj["n"] == nil || knd == kind.RandomWeighted && obj["weights"] == nil {
+	if nodeKind == kind.RepeatN && obj["n"] == nil || nodeKind == kind.RandomWeighted && obj["weights"] == nil {
 		return zero, errors.New("missing parameter")
 	}
 	kids, ok := obj["children"].([]any)
@@ -268,7 +268,7 @@ func refNode(v any) (bt.Node[string], error) {
 		}
 		children = append(children, c)
 	}
-	return bt.Build(knd, p, children...)
+	return bt.Build(nodeKind, p, children...)
 }
 
 // leafValues returns the values of n's action leaves, left to right.

@@ -784,11 +784,11 @@ func (s *stepper[L]) callback(n int32, k attr.Kind) {
 	}
 	if s.emit != nil {
 		s.emitWrites(n)
-		knd := EventEntry
+		nodeKind := EventEntry
 		if k == attr.KindOnStep {
-			knd = EventOnStep
+			nodeKind = EventOnStep
 		}
-		s.send(Event[L]{Kind: knd, Node: int(n), Value: v})
+		s.send(Event[L]{Kind: nodeKind, Node: int(n), Value: v})
 	}
 }
 

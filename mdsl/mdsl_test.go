@@ -351,8 +351,8 @@ func TestMDSLKeywords(t *testing.T) {
 			t.Errorf("%s and %s share keyword %q", j, k, kw)
 		}
 		seen[kw] = k
-		if got, knd, ok := keywordOf([]byte(strings.ToUpper(kw))); !ok || got != kw || knd != k {
-			t.Errorf("keywordOf(%q) = %q, %v, %v", strings.ToUpper(kw), got, knd, ok)
+		if got, nodeKind, ok := keywordOf([]byte(strings.ToUpper(kw))); !ok || got != kw || nodeKind != k {
+			t.Errorf("keywordOf(%q) = %q, %v, %v", strings.ToUpper(kw), got, nodeKind, ok)
 		}
 	}
 }

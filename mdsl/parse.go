@@ -460,7 +460,7 @@ func (p *parser) parse() error {
 			}
 		case tokWord:
 			p.cur, p.inside = t.pos, len(stack) > 0
-			kw, knd, ok := keywordOf(p.wordBytes(t))
+			kw, nodeKind, ok := keywordOf(p.wordBytes(t))
 			if !ok {
 				if attrOf(p.wordBytes(t)) != 0 {
 					return p.errAt(t.pos, "attribute %s must follow a node's arguments", p.describe(t))
@@ -470,7 +470,7 @@ func (p *parser) parse() error {
 				}
 				return p.errAt(t.pos, "unexpected %s: want a node (action, condition, sequence, selector, ...)", p.describe(t))
 			}
-			if knd == kind.Root {
+			if nodeKind == kind.Root {
 				if len(stack) > 0 {
 					return p.errAt(t.pos, "a root cannot be inside another node")
 				}
@@ -483,11 +483,11 @@ func (p *parser) parse() error {
 			p.count++
 			i := int32(len(p.nodes))
 			o := openNode{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
-			p.nodes = append(p.nodes, node{kind: knd, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
+			p.nodes = append(p.nodes, node{kind: nodeKind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
 			if err := p.header(i, kw); err != nil {
 				return err
 			}
-			if knd == kind.Root {
+			if nodeKind == kind.Root {
 				p.roots = append(p.roots, i)
 				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes[i].named)
 				if p.spec != nil && !p.specOn {
@@ -503,7 +503,7 @@ func (p *parser) parse() error {
 				parent.nkids++
 			}
 			p.cur = -1 // the header is read
-			if knd == kwBranch || kinds[knd].Arity == hook.NoChildren {
+			if nodeKind == kwBranch || kinds[nodeKind].Arity == hook.NoChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
 				p.cur = t.pos
@@ -556,7 +556,7 @@ func (p *parser) validate(i int32) *Error {
 
 // header reads a node's arguments and attributes, after its keyword.
 func (p *parser) header(i int32, kw string) error {
-	knd := p.nodes[i].kind
+	nodeKind := p.nodes[i].kind
 	lo, hi := int32(len(p.args)), int32(len(p.args))
 	var argPos int
 	has := false
@@ -575,15 +575,15 @@ func (p *parser) header(i int32, kw string) error {
 	}
 	args := p.args[lo:hi]
 	switch {
-	case knd == kind.Root || knd == kwBranch:
-		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (knd == kwBranch && len(args) != 1) {
+	case nodeKind == kind.Root || nodeKind == kwBranch:
+		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (nodeKind == kwBranch && len(args) != 1) {
 			return p.errAt(n.argPos, "%s takes one name argument: %s [Name]", kw, kw)
 		}
 		if len(args) == 1 {
 			n.name, n.named = args[0].str, true
 		}
 		p.args = p.args[:lo]
-	case kinds[knd].Carries:
+	case kinds[nodeKind].Carries:
 		if !has {
 			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
 		}
@@ -592,7 +592,7 @@ func (p *parser) header(i int32, kw string) error {
 			return err
 		}
 		n.call = c
-	case kinds[knd].Param == hook.ParamNone:
+	case kinds[nodeKind].Param == hook.ParamNone:
 		if has {
 			return p.errAt(argPos, "%s takes no arguments", kw)
 		}
@@ -606,7 +606,7 @@ func (p *parser) header(i int32, kw string) error {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
-			switch kinds[knd].Param {
+			switch kinds[nodeKind].Param {
 			case hook.ParamWeights:
 				min = 1
 			case hook.ParamThreshold, hook.ParamCounts:
@@ -620,7 +620,7 @@ func (p *parser) header(i int32, kw string) error {
 		n.ihi = int32(len(p.ints))
 		p.args = p.args[:lo]
 		got := n.ihi - n.ilo
-		switch kinds[knd].Param {
+		switch kinds[nodeKind].Param {
 		case hook.ParamN:
 			if got != 1 {
 				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
@@ -645,7 +645,7 @@ func (p *parser) header(i int32, kw string) error {
 			}
 		}
 	}
-	if knd == kwBranch {
+	if nodeKind == kwBranch {
 		if t := p.peek(); t.typ == tokWord && attrOf(p.wordBytes(t)) != 0 {
 			return p.errAt(t.pos, "branch takes no attributes")
 		}

@@ -435,26 +435,26 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, derr(path, "the main root has an id")
 		}
 	}
-	knd := kindOf[typ]
+	nodeKind := kindOf[typ]
 	var p kind.Params
 	var children []bt.Node[bt.Call]
 	height := 0
 	var n bt.Node[bt.Call]
 	switch fields[0] {
 	default: // a leaf
-		switch knd {
+		switch nodeKind {
 		case kind.Leaf, kind.Condition:
 			c, err := r.call(v, path)
 			if err != nil {
 				return built{}, err
 			}
-			if knd == kind.Leaf {
+			if nodeKind == kind.Leaf {
 				n = bt.Leaf(c)
 			} else {
 				n = bt.Condition(c)
 			}
 		default: // wait
-			if err := r.bound(v, hook.Kind(uint8(knd)).Bound, path, &p); err != nil {
+			if err := r.bound(v, hook.Kind(uint8(nodeKind)).Bound, path, &p); err != nil {
 				return built{}, err
 			}
 		}
@@ -468,7 +468,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, err
 		}
 		children, height = []bt.Node[bt.Call]{b.n}, b.height
-		if f := hook.Kind(uint8(knd)); f.Param == hook.ParamBound {
+		if f := hook.Kind(uint8(nodeKind)); f.Param == hook.ParamBound {
 			err = r.bound(v, f.Bound, path, &p)
 		}
 		if err != nil {
@@ -523,7 +523,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, derr(path, "the tree has more than %d nodes once branches are expanded", MaxNodes)
 		}
 		var err error
-		n, err = bt.Build(knd, p, children...)
+		n, err = bt.Build(nodeKind, p, children...)
 		if err != nil {
 			return built{}, &bt.DefinitionError{Path: path, Msg: trimBuild(err), Err: err}
 		}

@@ -105,9 +105,9 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 		}
 		return bt.Leaf(v.(L)), true
 	}
-	knd := b.kinds[b.p.Rng.Intn(len(b.kinds))]
+	nodeKind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
 	k := 1
-	if hook.Kind(uint8(knd)).Arity != hook.OneChild {
+	if hook.Kind(uint8(nodeKind)).Arity != hook.OneChild {
 		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
 	}
 	children := make([]bt.Node[L], k)
@@ -127,7 +127,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	if b.p.Rng.Intn(4) == 0 {
 		p.Success = -p.Success
 	}
-	return rebuild(knd, p, children), true
+	return rebuild(nodeKind, p, children), true
 }
 
 // rebuild makes an inner node of the given kind from its parts, through
@@ -135,13 +135,13 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 // dropped, weights are given unit values past their end, and Threshold
 // counts are clamped to the number of children, so that a shrunk node
 // stays valid.
-func rebuild[L any](knd kind.Kind, p kind.Params, children []bt.Node[L]) bt.Node[L] {
+func rebuild[L any](nodeKind kind.Kind, p kind.Params, children []bt.Node[L]) bt.Node[L] {
 	var q kind.Params
 	k := len(children)
-	if hook.Kind(uint8(knd)).Param == hook.ParamN {
+	if hook.Kind(uint8(nodeKind)).Param == hook.ParamN {
 		q.N = p.N
 	}
-	if hook.Kind(uint8(knd)).Param == hook.ParamWeights {
+	if hook.Kind(uint8(nodeKind)).Param == hook.ParamWeights {
 		q.Weights = make([]int, k)
 		for i := range q.Weights {
 			q.Weights[i] = 1
@@ -150,10 +150,10 @@ func rebuild[L any](knd kind.Kind, p kind.Params, children []bt.Node[L]) bt.Node
 			}
 		}
 	}
-	if knd == kind.Threshold {
+	if nodeKind == kind.Threshold {
 		q.Success, q.Failure = clampCount(p.Success, k), clampCount(p.Failure, k)
 	}
-	nd, err := bt.Build(knd, q, children...)
+	nd, err := bt.Build(nodeKind, q, children...)
 	if err != nil {
 		panic("proptest.rebuild: " + err.Error())
 	}
@@ -207,21 +207,21 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 	p, children := parts(n)
 	weights := p.Weights
 	out = append(out, children...)
-	knd := n.Kind()
+	nodeKind := n.Kind()
 	if len(children) > 1 {
 		for i := range children {
 			cs := append(append([]bt.Node[L]{}, children[:i]...), children[i+1:]...)
 			q := p
 			q.Weights = append(append([]int{}, weights[:i]...), weights[i+1:]...)
-			out = append(out, rebuild(knd, q, cs))
+			out = append(out, rebuild(nodeKind, q, cs))
 		}
 	}
-	if knd == kind.RepeatN && p.N > 2 {
+	if nodeKind == kind.RepeatN && p.N > 2 {
 		q := p
 		q.N--
-		out = append(out, rebuild(knd, q, children))
+		out = append(out, rebuild(nodeKind, q, children))
 	}
-	if knd == kind.RandomWeighted {
+	if nodeKind == kind.RandomWeighted {
 		q := p
 		q.Weights = make([]int, len(weights))
 		changed := false
@@ -230,7 +230,7 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 			changed = changed || w != 1
 		}
 		if changed {
-			out = append(out, rebuild(knd, q, children))
+			out = append(out, rebuild(nodeKind, q, children))
 		}
 	}
 	for i, c := range children {
@@ -242,7 +242,7 @@ func shrinkTree[L any](v interface{}) gopter.Shrink {
 			}
 			cs := append([]bt.Node[L]{}, children...)
 			cs[i] = s.(bt.Node[L])
-			out = append(out, rebuild(knd, p, cs))
+			out = append(out, rebuild(nodeKind, p, cs))
 		}
 	}
 	return listShrink(out)

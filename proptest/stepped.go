@@ -77,9 +77,9 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 			n = bt.Leaf(v)
 		}
 	} else {
-		knd := b.kinds[rng.Intn(len(b.kinds))]
+		nodeKind := b.kinds[rng.Intn(len(b.kinds))]
 		k := 1
-		if hook.Kind(uint8(knd)).Arity != hook.OneChild {
+		if hook.Kind(uint8(nodeKind)).Arity != hook.OneChild {
 			k = 1 + rng.Intn(b.c.MaxFanOut)
 		}
 		children := make([]bt.Node[L], k)
@@ -90,15 +90,15 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 			}
 			children[i] = child
 		}
-		n = b.inner(knd, children)
+		n = b.inner(nodeKind, children)
 	}
 	return b.attrs(n)
 }
 
 // inner makes a node of kind over children, drawing its parameters.
-func (b *steppedBuilder[L]) inner(knd kind.Kind, children []bt.Node[L]) bt.Node[L] {
+func (b *steppedBuilder[L]) inner(nodeKind kind.Kind, children []bt.Node[L]) bt.Node[L] {
 	rng := b.p.Rng
-	switch knd {
+	switch nodeKind {
 	case kind.Lotto:
 		var ws []int
 		if rng.Intn(2) == 0 {
@@ -110,7 +110,7 @@ func (b *steppedBuilder[L]) inner(knd kind.Kind, children []bt.Node[L]) bt.Node[
 		return bt.Lotto(ws, children...)
 	case kind.ReactiveParallel:
 		k := len(children)
-		n, err := bt.Build(knd, kind.Params{Failure: rng.Intn(k+3) - 1, Success: rng.Intn(k+3) - 1}, children...)
+		n, err := bt.Build(nodeKind, kind.Params{Failure: rng.Intn(k+3) - 1, Success: rng.Intn(k+3) - 1}, children...)
 		if err != nil {
 			panic("proptest.SteppedTree: " + err.Error())
 		}
@@ -124,13 +124,13 @@ func (b *steppedBuilder[L]) inner(knd kind.Kind, children []bt.Node[L]) bt.Node[
 			lo := rng.Intn(b.c.MaxN + 1)
 			p = kind.Params{Bound: kind.Ranged, Min: lo, Max: lo + rng.Intn(b.c.MaxN+1)}
 		}
-		n, err := bt.Build(knd, p, children...)
+		n, err := bt.Build(nodeKind, p, children...)
 		if err != nil {
 			panic("proptest.SteppedTree: " + err.Error())
 		}
 		return n
 	}
-	n, err := bt.Build(knd, kind.Params{}, children...)
+	n, err := bt.Build(nodeKind, kind.Params{}, children...)
 	if err != nil {
 		panic("proptest.SteppedTree: " + err.Error())
 	}
