@@ -6,8 +6,8 @@
 // (whose rules live in stepped.go: reactive, reactiveParallel), the error
 // of a tick of an inverter without a child ([ErrEmptyInverter]), and the
 // fast path of a memoryless tree of Fluent leaves (newFluent,
-// machine.fluent), which package fluent reaches through internal/hook. The pure evaluation of
-// memoryless subtrees is at the end.
+// machine.fluent), which package fluent reaches through internal/hook.
+// The pure evaluation of memoryless subtrees is at the end.
 
 package behaviortree
 
