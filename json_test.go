@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // parseJSONTests is a table of definitions, good and bad: {name, input, ok,
@@ -175,11 +176,12 @@ func (longMarshaler) MarshalJSON() ([]byte, error) {
 // TestJSONErrorsAreShort checks that messages quote at most about 100
 // bytes of a large input.
 func TestJSONErrorsAreShort(t *testing.T) {
-	big := strings.Repeat("p", 10<<20)
+	size := testlong.Pick(1<<20, 10<<20)
+	big := strings.Repeat("p", size)
 	for _, input := range []string{
 		`{"type":"` + big + `","children":["a"]}`,
 		`{"type":"select","` + big + `":1,"children":["a"]}`,
-		`{"type":"repeat_n","n":1` + strings.Repeat("0", 10<<20) + `,"children":["a"]}`,
+		`{"type":"repeat_n","n":1` + strings.Repeat("0", size) + `,"children":["a"]}`,
 		`{"type":"repeat_n","n":"` + big + `","children":["a"]}`,
 		`{"type":"random_weighted","weights":["` + big + `"],"children":["a"]}`,
 		`{"type":"select","children":[` + big + `]}`,
@@ -191,7 +193,7 @@ func TestJSONErrorsAreShort(t *testing.T) {
 	}
 	// A leaf's own decoding error may repeat the input: json.Unmarshal's
 	// does, for a number out of range.
-	_, err := bt.ParseJSON[int8]([]byte(`{"type":"select","children":[1` + strings.Repeat("0", 10<<20) + `]}`))
+	_, err := bt.ParseJSON[int8]([]byte(`{"type":"select","children":[1` + strings.Repeat("0", size) + `]}`))
 	var te *json.UnmarshalTypeError
 	if err == nil || len(err.Error()) > 250 || !errors.As(err, &te) {
 		t.Errorf("error of %d bytes: %.300v", len(err.Error()), err)

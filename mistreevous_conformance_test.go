@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/zipbt/behaviortree/attr"
@@ -47,8 +49,30 @@ func readMistreevousCorpus(t testing.TB, file string) []mcase {
 	return readCorpus[mcase](t, file)
 }
 
-// readCorpus reads a gzipped JSON Lines corpus, one T per line.
+// corpora caches readCorpus's results by file and type: five tests read
+// the same corpus, and decoding it costs seconds under the race detector.
+var corpora sync.Map // corpusKey -> any ([]T)
+
+type corpusKey struct {
+	file string
+	typ  reflect.Type
+}
+
+// readCorpus reads a gzipped JSON Lines corpus, one T per line. Each call
+// returns its own slice (a copy of the cached one): a test may change the
+// cases' fields, not what their maps and slices hold.
 func readCorpus[T any](t testing.TB, file string) []T {
+	key := corpusKey{file, reflect.TypeFor[T]()}
+	if c, ok := corpora.Load(key); ok {
+		return slices.Clone(c.([]T))
+	}
+	cases := decodeCorpus[T](t, file)
+	corpora.Store(key, cases)
+	return slices.Clone(cases)
+}
+
+// decodeCorpus reads a gzipped JSON Lines corpus, one T per line.
+func decodeCorpus[T any](t testing.TB, file string) []T {
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/fluent"
+	"github.com/zipbt/behaviortree/internal/testlong"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -236,7 +237,7 @@ func negations(n int) bt.Node[string] {
 }
 
 func TestWriteTextHuge(t *testing.T) {
-	const n = 100_000
+	n := testlong.Pick(20_000, 100_000) // both far past maxTextIndent
 	deep := negations(n - 1)
 	tr := bt.Start(deep)
 	var b bytes.Buffer

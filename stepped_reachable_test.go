@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // withStates returns the saved form of t (a fresh version) with the given
@@ -315,7 +316,9 @@ func steppedStates(v Stepped[Call]) string {
 // RESTORE_REACHABLE_SEEDS sets how many random trees it steps (default
 // 2000, 200 with -short).
 func TestRestoreReachable(t *testing.T) {
-	seeds := 2000
+	// By default a sample: 300 random trees, 5 seeds of each MDSL file
+	// and every 5th Mistreevous case; BT_LONG=1 runs them all.
+	seeds := testlong.Pick(300, 2000)
 	if testing.Short() {
 		seeds = 200
 	}
@@ -339,12 +342,12 @@ func TestRestoreReachable(t *testing.T) {
 		if err != nil {
 			continue // bad.mdsl
 		}
-		for seed := range uint64(20) {
+		for seed := range uint64(testlong.Pick(5, 20)) {
 			total += stepsSaveAndRestore(t, file, def, seed, 60)
 		}
 	}
 	cases := readMistreevousCorpus(t, mistreevousCorpus())
-	for i := range cases {
+	for i := 0; i < len(cases); i += testlong.Stride(5) {
 		def, err := parseMistreevous(cases[i].Definition)
 		if err != nil {
 			continue

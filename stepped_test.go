@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 func TestStartRefusesSteppedKinds(t *testing.T) {
@@ -317,7 +318,8 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestMistreevousRoundTrip(t *testing.T) {
 	cases := readMistreevousCorpus(t, "testdata/mistreevous-4.3.1.jsonl.gz")
-	for _, c := range cases[:300] {
+	// The first 100 cases by default, 300 with BT_LONG=1.
+	for _, c := range cases[:testlong.Pick(100, 300)] {
 		def, err := parseMistreevous(c.Definition)
 		if err != nil {
 			t.Fatal(err)

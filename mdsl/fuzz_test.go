@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/testlong"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -190,14 +191,13 @@ func TestMDSLBuildNamedWhileReading(t *testing.T) {
 		return strings.Repeat("sequence {\n", levels) + leaf + "\n" + strings.Repeat("}\n", levels)
 	}
 	named := func(name, body string) string { return "root [" + name + "] {\n" + body + "}\n" }
-	type tcase struct {
-		src, err string
-		redo     bool
-	}
+	type tcase = namedCase
 	var cases []tcase
 	// Branch [X] at depth k+2, X a chain of l sequences and a leaf: its
 	// deepest node is at depth k+2+l.
-	for _, k := range []int{0, 1, 7, m / 2, m - 4} {
+	// Branches at the shallowest and deepest places by default; three
+	// depths between them too with BT_LONG=1.
+	for _, k := range testlong.Pick([]int{0, m - 4}, []int{0, 1, 7, m / 2, m - 4}) {
 		for delta := -1; delta <= 1; delta++ {
 			l := m - k - 2 + delta
 			main := "root {\n" + deep(k, "branch [X]") + "}\n"
@@ -250,20 +250,11 @@ func TestMDSLBuildNamedWhileReading(t *testing.T) {
 		tcase{named("X", "sequence { sequence { action [A] } }\n"), "no main root", false},
 		tcase{"root { branch [X] }\n" + named("X", "sequence { sequence { action [A] } random_weighted [1, 2] { action [B] } }\n"), "weights", false},
 	)
-	// The node limit, reached through branches to a root built early.
-	var many strings.Builder
-	many.WriteString("root { sequence {\n")
-	for i := 0; i <= mistreevous.MaxNodes/1000; i++ {
-		many.WriteString("branch [W]\n")
+	// The node limit, reached through branches to a root built early (a
+	// million nodes: with BT_LONG=1).
+	if testlong.Enabled() {
+		cases = append(cases, manyBranchCases()...)
 	}
-	many.WriteString("} }\nroot [W] { sequence {\n")
-	for i := 0; i < 999; i++ {
-		fmt.Fprintf(&many, "action [A%d]\n", i)
-	}
-	many.WriteString("} }\n")
-	cases = append(cases, tcase{many.String(), "more than", false})
-	// One node fewer in W: 1+1+1048*1000 = 1048002 nodes, within the limit.
-	cases = append(cases, tcase{strings.Replace(many.String(), "action [A0]\n", "", 1), "", false})
 
 	for _, c := range cases {
 		n, err := Parse("fuzz.mdsl", []byte(c.src))
@@ -275,4 +266,31 @@ func TestMDSLBuildNamedWhileReading(t *testing.T) {
 		}
 		checkMDSLAsReference(t, []byte(c.src), n, err)
 	}
+}
+
+// namedCase is a case of TestMDSLBuildNamedWhileReading: a text, the error
+// it gives ("" for none), and whether building a named root's nodes early
+// meets a node too deep.
+type namedCase struct {
+	src, err string
+	redo     bool
+}
+
+// manyBranchCases returns the cases at the node limit, reached through
+// branches to a root built early: one past it and one within.
+func manyBranchCases() []namedCase {
+	var cases []namedCase
+	var many strings.Builder
+	many.WriteString("root { sequence {\n")
+	for i := 0; i <= mistreevous.MaxNodes/1000; i++ {
+		many.WriteString("branch [W]\n")
+	}
+	many.WriteString("} }\nroot [W] { sequence {\n")
+	for i := 0; i < 999; i++ {
+		fmt.Fprintf(&many, "action [A%d]\n", i)
+	}
+	many.WriteString("} }\n")
+	cases = append(cases, namedCase{many.String(), "more than", false})
+	// One node fewer in W: 1+1+1048*1000 = 1048002 nodes, within the limit.
+	return append(cases, namedCase{strings.Replace(many.String(), "action [A0]\n", "", 1), "", false})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/testlong"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -89,6 +90,7 @@ func limitTree(extra int) bt.Node[bt.Call] {
 // Format, Parse, MarshalMistreevous and ParseMistreevous: each
 // takes a tree at the limit and refuses one node more.
 func TestTextFormatsNodeLimit(t *testing.T) {
+	testlong.Skip(t, "trees of a million nodes through four formats")
 	at, past := limitTree(0), limitTree(1)
 	if at.Size() != mistreevous.MaxNodes || past.Size() != mistreevous.MaxNodes+1 {
 		t.Fatalf("sizes %d and %d", at.Size(), past.Size())
@@ -155,6 +157,7 @@ func TestTextFormatsNodeLimit(t *testing.T) {
 // indented text would be longer than MaxBytes: the canonical form is
 // then printed without indentation, and parses back.
 func TestMDSLFlatWhenIndentedTooLong(t *testing.T) {
+	testlong.Skip(t, "a tree of a million nodes")
 	chain := bt.Leaf(bt.Call{Name: "A"})
 	for range 19 {
 		chain = bt.Negate(chain)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/testlong"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
@@ -225,7 +226,7 @@ func TestParseMDSLMemory(t *testing.T) {
 		t.Skip("parses 20 MB")
 	}
 	for _, shape := range memShapes {
-		src := memText(shape, 4<<20)
+		src := memText(shape, testlong.Pick(1<<20, 4<<20))
 		runtime.GC()
 		old := debug.SetGCPercent(-1)
 		var m0, m1 runtime.MemStats
