@@ -384,7 +384,7 @@ func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
 				d.Events = append(d.Events, "(more nodes changed)")
 				break
 			}
-			d.Events = append(d.Events, eventText(e.layout, bt.Event[string]{Kind: bt.EventState, Node: i, From: e.prev[i], To: e.states[i]}))
+			d.Events = append(d.Events, EventText(e.layout, bt.Event[string]{Kind: bt.EventState, Node: i, From: e.prev[i], To: e.states[i]}))
 		}
 	}
 	e.prev = append(e.prev[:0], e.states...)

@@ -101,7 +101,7 @@ func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.
 		}
 		if events != nil {
 			for _, e := range events[k] {
-				s.Events = append(s.Events, eventText(p, e))
+				s.Events = append(s.Events, EventText(p, e))
 			}
 		}
 		if err := r.Add(s); err != nil {
@@ -111,8 +111,10 @@ func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.
 	return r, nil
 }
 
-// eventText describes a stepped tree's event in one line.
-func eventText[L any](p bt.Picture, e bt.Event[L]) string {
+// EventText describes a stepped tree's event in one line, as the pages
+// list it: the node (its index, kind, parameters and label) and what
+// happened.
+func EventText[L any](p bt.Picture, e bt.Event[L]) string {
 	name := fmt.Sprintf("node %d", e.Node)
 	if e.Node >= 0 && e.Node < len(p.Nodes) {
 		nd := p.Nodes[e.Node]
@@ -147,4 +149,37 @@ func eventText[L any](p bt.Picture, e bt.Event[L]) string {
 		return "the tree was reset"
 	}
 	return fmt.Sprintf("%s: event %d", name, e.Kind)
+}
+
+// steppedStates returns the node states of stepped version v of layout's
+// tree in states, and its running tips (running nodes with no running
+// child) in focus, reusing both slices and running, which has one entry
+// per node.
+func steppedStates[L any](layout bt.Picture, v bt.Stepped[L], states []bt.State, running []bool, focus []int) ([]bt.State, []int) {
+	clear(running)
+	for i := range states {
+		states[i] = v.NodeState(i)
+		if par := layout.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
+			running[par] = true
+		}
+	}
+	focus = focus[:0]
+	for i, st := range states {
+		if st == bt.StateRunning && !running[i] {
+			focus = append(focus, i)
+		}
+	}
+	return states, focus
+}
+
+// SteppedStates returns the state of every node of stepped version v of
+// layout's tree, appended to states[:0], and its running tips (running
+// nodes with no running child: what a Step's Focus marks), appended to
+// focus[:0]. It costs O(nodes).
+func SteppedStates[L any](layout bt.Picture, v bt.Stepped[L], states []bt.State, focus []int) ([]bt.State, []int) {
+	n := len(layout.Nodes)
+	if cap(states) < n {
+		states = make([]bt.State, n)
+	}
+	return steppedStates(layout, v, states[:n], make([]bool, n), focus)
 }

@@ -1,15 +1,16 @@
 // Package viewer writes HTML replay viewers for behavior trees: one
 // self-contained file (inline JavaScript and CSS, no network) that replays
-// a [bt.History], any sequence of tree versions, stepped versions, or a
-// battleship game record, step by step.
+// a [bt.History], any sequence of tree versions, or stepped versions, step
+// by step. It imports nothing of the Battleship example: package
+// battleship/replay builds its game pages from this one.
 //
 // The page lays the tree out once, one node per row, and at each step only
 // recolours the nodes whose state changed (ready, running, succeeded,
 // failed) and moves the focus mark, so it stays smooth for histories of
 // tens of thousands of steps. It has a timeline scrubber, buttons,
 // play/pause with a speed, and keys: ← and → (with Shift, ten steps),
-// Home, End and space. For a battleship game it draws the board beside the
-// tree with each turn's shot, and for every step it lists that step's
+// Home, End and space. For a game on a grid it draws the board beside the
+// tree with each turn's shot ([Replay.SetBoard]), and for every step it lists that step's
 // events, and the agent's memory, with the keys the step changed
 // highlighted. Subtrees collapse (click the triangle), a search box finds
 // nodes by name (/ to focus it, Enter for the next match), and the URL's
@@ -23,8 +24,8 @@
 // few hundred kilobytes.
 //
 // Build a page from [Replay] values ([NewReplay], or [HistoryReplay],
-// [TreesReplay], [SteppedReplay] and [BattleshipReplay]) and write it with
-// [Write]; [WriteHistory] and [WriteBattleship] do both at once.
+// [TreesReplay] and [SteppedReplay]) and write it with [Write];
+// [WriteHistory] does both at once.
 //
 // To watch trees while a program runs them, mount a [Monitor] (an
 // http.Handler), make a [Feed] of it per tree ([NewTreeFeed],
@@ -107,7 +108,7 @@ type Replay struct {
 	hasMem  bool
 }
 
-// board is a battleship board: its size and its ships' cells.
+// board is a grid game's board: its size and its ships' cells.
 type board struct {
 	Cols  int     `json:"cols"`
 	Rows  int     `json:"rows"`
@@ -154,7 +155,7 @@ type Step struct {
 	Memory memory.Map
 }
 
-// Shot is a shot on a battleship board: its column and row (from 0), what
+// Shot is a shot on the board of [Replay.SetBoard]: its column and row (from 0), what
 // it hit ("miss", "hit" or "sunk") and the ship it hit (from 0), or -1.
 type Shot struct {
 	X, Y   int
@@ -162,7 +163,8 @@ type Shot struct {
 	Ship   int
 }
 
-// SetBoard makes the page draw a battleship board of cols × rows cells
+// SetBoard makes the page draw a board of cols × rows cells (a grid game's,
+// such as Battleship's)
 // beside the tree, with the given ships (each a list of cells, [x, y]
 // from 0) drawn faintly until they are hit. Steps show their [Step.Shot]
 // on it, and every earlier one.

@@ -2,81 +2,17 @@ package viewer_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"encoding/xml"
 	"errors"
-	"fmt"
-	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
-	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/internal/viewertest"
 	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
-
-// page is the data of a written page, as the JavaScript reads it.
-type page struct {
-	Title   string `json:"title"`
-	Replays []struct {
-		Title  string           `json:"title"`
-		Nodes  [][5]any         `json:"nodes"`
-		Steps  []string         `json:"steps"`
-		Labels map[int]string   `json:"labels"`
-		Events map[int][]string `json:"events"`
-		Sig    string           `json:"sig"`
-		Board  *struct {
-			Cols, Rows int
-			Ships      [][]int
-		} `json:"board"`
-		Shots []*[4]any           `json:"shots"`
-		Mem   map[int][][2]string `json:"mem"`
-	} `json:"replays"`
-}
-
-var dataRE = regexp.MustCompile(`(?s)<script type="application/json" id="bt-data">(.*?)</script>`)
-
-func readPage(t *testing.T, html string) page {
-	t.Helper()
-	m := dataRE.FindStringSubmatch(html)
-	if m == nil {
-		t.Fatal("no data in the page")
-	}
-	var p page
-	if err := json.Unmarshal([]byte(m[1]), &p); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// decode rebuilds each step's state letters and focus from the deltas,
-// as viewer.js does.
-func decode(t *testing.T, n int, steps []string) (states, focus []string) {
-	t.Helper()
-	st := bytes.Repeat([]byte{'i'}, n)
-	for k, s := range steps {
-		delta, f, _ := strings.Cut(s, "|")
-		num := 0
-		for i := 0; i < len(delta); i++ {
-			c := delta[i]
-			if c >= '0' && c <= '9' {
-				num = num*10 + int(c-'0')
-				continue
-			}
-			if num >= n || !strings.ContainsRune("irsf", rune(c)) {
-				t.Fatalf("step %d: bad delta %q", k, s)
-			}
-			st[num], num = c, 0
-		}
-		states = append(states, string(st))
-		focus = append(focus, f)
-	}
-	return states, focus
-}
 
 // letters returns the page's letters of states.
 func letters(states []bt.State) string {
@@ -114,12 +50,12 @@ func TestWriteHistory(t *testing.T) {
 	if !strings.Contains(html, "<title>history &lt;test&gt; &amp; &#34;more&#34;</title>") {
 		t.Error("the title is not escaped")
 	}
-	p := readPage(t, html)
+	p := viewertest.ReadPage(t, html)
 	if len(p.Replays) != 1 || len(p.Replays[0].Steps) != h.Len() {
 		t.Fatalf("%d replays, %d steps; want 1 and %d", len(p.Replays), len(p.Replays[0].Steps), h.Len())
 	}
 	r := p.Replays[0]
-	states, focus := decode(t, len(r.Nodes), r.Steps)
+	states, focus := viewertest.Decode(t, len(r.Nodes), r.Steps)
 	k := 0
 	for v := range h.All() {
 		want, f := v.NodeStates(nil)
@@ -179,7 +115,7 @@ func TestLabelsCannotEscapeTheScript(t *testing.T) {
 	if strings.Count(html, "<script") != 2 || strings.Count(html, "</script>") != 2 {
 		t.Errorf("a label opened or closed a script element")
 	}
-	p := readPage(t, html)
+	p := viewertest.ReadPage(t, html)
 	if p.Replays[0].Nodes[1][3] != "</script><script>alert(1)</script>" || p.Replays[0].Nodes[2][3] != "{{JS}} {{DATA}}" || p.Title != "{{CSS}}" {
 		t.Errorf("labels did not survive: %v", p.Replays[0].Nodes)
 	}
@@ -218,8 +154,8 @@ func TestSteppedReplay(t *testing.T) {
 	if err := viewer.Write(&b, "stepped", r); err != nil {
 		t.Fatal(err)
 	}
-	p := readPage(t, b.String()).Replays[0]
-	states, focus := decode(t, len(p.Nodes), p.Steps)
+	p := viewertest.ReadPage(t, b.String()).Replays[0]
+	states, focus := viewertest.Decode(t, len(p.Nodes), p.Steps)
 	for k, v := range versions {
 		pic := v.Picture()
 		want, wantFocus := "", []string{}
@@ -289,240 +225,6 @@ var errFull = errors.New("disk full")
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFull }
 
-func readRecord(t *testing.T) []viewer.BattleshipGame {
-	t.Helper()
-	f, err := os.Open("testdata/game.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	games, err := viewer.ReadBattleship(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return games
-}
-
-func TestWriteBattleship(t *testing.T) {
-	games := readRecord(t)
-	if len(games) != 4 {
-		t.Fatalf("%d games in the record, want 4", len(games))
-	}
-	var b bytes.Buffer
-	if err := viewer.WriteBattleship(&b, games); err != nil {
-		t.Fatal(err)
-	}
-	p := readPage(t, b.String())
-	if len(p.Replays) != 4 {
-		t.Fatalf("%d replays", len(p.Replays))
-	}
-	for i, r := range p.Replays {
-		g := games[i]
-		if len(r.Steps) != len(g.Turns)+1 || r.Board == nil || r.Board.Cols != g.Cols || len(r.Board.Ships) != len(g.Fleet) {
-			t.Fatalf("game %d: %d steps for %d turns, board %+v", i, len(r.Steps), len(g.Turns), r.Board)
-		}
-		for k, turn := range g.Turns {
-			s := r.Shots[k+1]
-			if s == nil || s[0] != float64(turn.Shot[0]) || s[1] != float64(turn.Shot[1]) || s[2] != turn.Answer[:1] {
-				t.Fatalf("game %d turn %d: shot %v, want %v %s", i, k+1, s, turn.Shot, turn.Answer)
-			}
-		}
-		if r.Shots[0] != nil {
-			t.Errorf("game %d: a shot at the start", i)
-		}
-		// At each turn the focus is the leaf whose intent fired.
-		_, focus := decode(t, len(r.Nodes), r.Steps)
-		for k, turn := range g.Turns {
-			f, _ := strconv.Atoi(focus[k+1])
-			if got, want := r.Nodes[f][3], turn.Ticks[len(turn.Ticks)-1].Intent; got != want {
-				t.Fatalf("game %d turn %d: focus on %v, want %s", i, k+1, got, want)
-			}
-		}
-	}
-}
-
-func TestBattleshipRecordMismatch(t *testing.T) {
-	for name, spoil := range map[string]func(g *viewer.BattleshipGame){
-		"intent": func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[0].Intent = "go_left" },
-		"state": func(g *viewer.BattleshipGame) {
-			for _, o := range g.Turns {
-				if o.State != g.Turns[5].State {
-					g.Turns[5].State = o.State
-					return
-				}
-			}
-		},
-		"saved":   func(g *viewer.BattleshipGame) { g.Turns[5].State = "AAAA" },
-		"answer":  func(g *viewer.BattleshipGame) { g.Turns[0].Answer, g.Turns[0].Ship = "hit", 0 },
-		"signal":  func(g *viewer.BattleshipGame) { g.Turns[1].Signal = "maybe" },
-		"number":  func(g *viewer.BattleshipGame) { g.Turns[2].Turn = 9 },
-		"shot":    func(g *viewer.BattleshipGame) { g.Turns[2].Shot = [2]int{10, 0} },
-		"bot":     func(g *viewer.BattleshipGame) { g.Bot = "Z" },
-		"fleet":   func(g *viewer.BattleshipGame) { g.Fleet = []int{50} },
-		"nothing": func(g *viewer.BattleshipGame) { g.Turns[4].Ticks = nil },
-	} {
-		games := readRecord(t)
-		g := games[3]
-		spoil(&g)
-		if _, err := viewer.BattleshipReplay(g); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-}
-
-func TestReadBattleshipErrors(t *testing.T) {
-	raw, err := os.ReadFile("testdata/game.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(raw), "\n")
-	for name, rec := range map[string]string{
-		"empty":        "",
-		"no header":    lines[1],
-		"cut":          strings.Join(lines[:10], ""),
-		"damaged":      lines[0] + "{nope\n",
-		"unknown":      lines[0] + `{"turn":1,"extra":2}` + "\n",
-		"header twice": lines[0] + lines[0],
-		"not ours":     strings.Replace(lines[0], `"battleship"`, `"chess"`, 1),
-	} {
-		if _, err := viewer.ReadBattleship(strings.NewReader(rec)); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-}
-
-func TestWriteShotHistogram(t *testing.T) {
-	series := []viewer.Series{
-		{Name: "bot A <random>", Shots: []int{95, 97, 99, 98, 96, 97}},
-		{Name: "bot D", Shots: []int{40, 42, 55, 61, 42}},
-	}
-	var b bytes.Buffer
-	if err := viewer.WriteShotHistogram(&b, "shots & bots", series); err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		XMLName xml.Name
-		Groups  []struct {
-			Name  string `xml:"data-name,attr"`
-			Rects []struct {
-				Height float64 `xml:"height,attr"`
-				Title  string  `xml:"title"`
-			} `xml:"rect"`
-		} `xml:"g"`
-	}
-	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
-		t.Fatalf("not well-formed XML: %v\n%s", err, b.String())
-	}
-	if doc.XMLName.Local != "svg" || len(doc.Groups) != 2 || doc.Groups[0].Name != "bot A <random>" {
-		t.Fatalf("svg %+v", doc)
-	}
-	// Bins of one shot (99-40+1 <= 60): A has 5 distinct counts, D 4.
-	if len(doc.Groups[0].Rects) != 5 || len(doc.Groups[1].Rects) != 4 {
-		t.Errorf("%d and %d bars, want 5 and 4", len(doc.Groups[0].Rects), len(doc.Groups[1].Rects))
-	}
-	// The tallest bar is D's 42 (2 games of 5, the largest share).
-	tallest := ""
-	h := 0.0
-	for _, g := range doc.Groups {
-		for _, r := range g.Rects {
-			if r.Height > h {
-				h, tallest = r.Height, r.Title
-			}
-		}
-	}
-	if tallest != "bot D: 2 games took 42 shots" {
-		t.Errorf("tallest bar %q", tallest)
-	}
-	if !strings.Contains(b.String(), "mean 97.0, median 97") {
-		t.Error("no statistics for A")
-	}
-	wide := []viewer.Series{{Name: "w", Shots: []int{0, 1000}}}
-	b.Reset()
-	if err := viewer.WriteShotHistogram(&b, "wide", wide); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(b.String(), `class="bar"`); n != 2 || !strings.Contains(b.String(), "1 game took 986 to 1002 shots") {
-		t.Errorf("%d bars for a wide range:\n%s", n, b.String())
-	}
-	for name, s := range map[string][]viewer.Series{
-		"none":     nil,
-		"no games": {{Name: "x"}},
-		"negative": {{Name: "x", Shots: []int{-1}}},
-	} {
-		if err := viewer.WriteShotHistogram(&bytes.Buffer{}, "x", s); err == nil {
-			t.Errorf("%s: no error", name)
-		}
-	}
-	if err := viewer.WriteShotHistogram(failWriter{}, "x", series); !errors.Is(err, errFull) {
-		t.Errorf("error %v does not wrap the writer's", err)
-	}
-}
-
-// memoryAt returns the memory listing of step k of a page's replay, as
-// viewer.js resolves it: the last one recorded at or before k.
-func memoryAt(mem map[int][][2]string, k int) ([][2]string, bool) {
-	for ; k >= 0; k-- {
-		if l, ok := mem[k]; ok {
-			return l, true
-		}
-	}
-	return nil, false
-}
-
-// TestBattleshipMemory checks that every step of each bot's game lists the
-// bot's memory after the turn, the keys and values its versions hold.
-func TestBattleshipMemory(t *testing.T) {
-	games := append(readRecord(t), readSteppedRecord(t))
-	var b bytes.Buffer
-	if err := viewer.WriteBattleship(&b, games); err != nil {
-		t.Fatal(err)
-	}
-	p := readPage(t, b.String())
-	for gi, g := range games {
-		mem := p.Replays[gi].Mem
-		if len(mem) == 0 {
-			t.Fatalf("bot %s: no memory in the page", g.Bot)
-		}
-		board, err := battleship.NewBoard(battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}, g.BoardSeed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bot, err := battleship.NewBot(g.Bot, g.BotSeed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		game := battleship.NewGame(board, bot)
-		if err := game.Play(); err != nil {
-			t.Fatal(err)
-		}
-		changes := 0
-		for k := 0; k <= len(g.Turns); k++ {
-			m := bot.Memory()
-			if k > 0 {
-				m = game.Turns()[k-1].Bot.Memory()
-			}
-			var want [][2]string
-			for key, v := range m.All() {
-				text := fmt.Sprint(v)
-				if s, ok := v.(string); ok {
-					text = strconv.Quote(s)
-				}
-				want = append(want, [2]string{key, text})
-			}
-			got, _ := memoryAt(mem, k)
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("bot %s step %d: memory %v, want %v", g.Bot, k, got, want)
-			}
-			if _, ok := mem[k]; ok {
-				changes++
-			}
-		}
-		if changes < 2 {
-			t.Errorf("bot %s: the memory changed at %d steps", g.Bot, changes)
-		}
-	}
-}
-
 // TestMemoryCannotEscapeTheScript checks that memory keys and values are
 // data in the page, never markup.
 func TestMemoryCannotEscapeTheScript(t *testing.T) {
@@ -538,7 +240,7 @@ func TestMemoryCannotEscapeTheScript(t *testing.T) {
 	if strings.Count(html, "<script") != 2 || strings.Count(html, "</script>") != 2 || strings.Contains(html, "<img") {
 		t.Errorf("a memory key or value made markup")
 	}
-	l, ok := memoryAt(readPage(t, html).Replays[0].Mem, 1)
+	l, ok := viewertest.MemoryAt(viewertest.ReadPage(t, html).Replays[0].Mem, 1)
 	if !ok || len(l) != 1 || l[0] != [2]string{"</script><b>key</b>", `"<img src=x onerror=alert(1)>"`} {
 		t.Errorf("step 1's memory is %v", l)
 	}
@@ -547,7 +249,7 @@ func TestMemoryCannotEscapeTheScript(t *testing.T) {
 	if err := viewer.WriteHistory(&b, "no memory", bt.NewHistory(v).Push(v.Succeed())); err != nil {
 		t.Fatal(err)
 	}
-	if p := readPage(t, b.String()); p.Replays[0].Mem != nil {
+	if p := viewertest.ReadPage(t, b.String()); p.Replays[0].Mem != nil {
 		t.Errorf("memory %v in a history without memory", p.Replays[0].Mem)
 	}
 }

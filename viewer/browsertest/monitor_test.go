@@ -13,6 +13,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/battleship/replay"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -256,16 +257,16 @@ func TestMonitorFollowsAGame(t *testing.T) {
 // wide screen.
 func TestStaticViewerReading(t *testing.T) {
 	b := startBrowser(t)
-	f, err := os.Open("../testdata/game.jsonl")
+	f, err := os.Open("../../battleship/replay/testdata/game.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := viewer.ReadBattleship(f)
+	games, err := replay.Read(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, _ := writePage(t, "game.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
+	path, _ := writePage(t, "game.html", func(f *os.File) error { return replay.Write(f, games) })
 
 	// #step=17, read on load; moves write the fragment.
 	b.navigate(t, "file://"+path+"#step=17")

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/battleship/replay"
 	"github.com/zipbt/behaviortree/memory"
 	"github.com/zipbt/behaviortree/viewer"
 )
@@ -478,16 +479,16 @@ const readBoard = `(function () {
 
 func TestBattleshipViewer(t *testing.T) {
 	b := startBrowser(t)
-	f, err := os.Open("../testdata/game.jsonl")
+	f, err := os.Open("../../battleship/replay/testdata/game.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := viewer.ReadBattleship(f)
+	games, err := replay.Read(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, size := writePage(t, "battleship.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
+	path, size := writePage(t, "battleship.html", func(f *os.File) error { return replay.Write(f, games) })
 	took := b.open(t, path)
 	t.Logf("battleship record of %d games: %d bytes, ready in %v", len(games), size, took)
 
@@ -553,7 +554,7 @@ func TestViewerSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := viewer.ReadBattleship(f)
+	games, err := replay.Read(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -561,7 +562,7 @@ func TestViewerSizes(t *testing.T) {
 	if n := len(games[0].Turns); n != 100 {
 		t.Fatalf("the game has %d turns, want 100", n)
 	}
-	game, gameSize := writePage(t, "game100.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
+	game, gameSize := writePage(t, "game100.html", func(f *os.File) error { return replay.Write(f, games) })
 
 	def := bt.Sequence(bt.Leaf("top_left"), bt.RepeatUntilFail(bt.Select(bt.Leaf("go_right"), bt.Leaf("beginning_of_next_row"))))
 	h := bt.NewHistory(bt.Start(def))
@@ -631,11 +632,11 @@ const readMemory = `Array.prototype.map.call(document.querySelectorAll("#memory 
 // Keys are text: a key written as markup shows as written.
 func TestMemoryPanel(t *testing.T) {
 	b := startBrowser(t)
-	f, err := os.Open("../testdata/game.jsonl")
+	f, err := os.Open("../../battleship/replay/testdata/game.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := viewer.ReadBattleship(f)
+	games, err := replay.Read(f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -666,7 +667,7 @@ func TestMemoryPanel(t *testing.T) {
 	}
 	shot := g.Turns[first-1].Shot
 	hit := fmt.Sprintf("%c%d", 'A'+shot[0], shot[1]+1)
-	path, _ := writePage(t, "memory.html", func(f *os.File) error { return viewer.WriteBattleship(f, games) })
+	path, _ := writePage(t, "memory.html", func(f *os.File) error { return replay.Write(f, games) })
 	b.open(t, path)
 	b.eval(t, "btViewer.replay(2)", nil)
 

@@ -67,7 +67,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
-	"github.com/zipbt/behaviortree/viewer"
+	"github.com/zipbt/behaviortree/battleship/replay"
 )
 
 func main() {
@@ -284,7 +284,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err != nil:
 	case o.replay != "":
-		err = replay(o.replay, o.html, stdout)
+		err = replayFile(o.replay, o.html, stdout)
 	case o.serve != "":
 		err = serve(o, stdout, stderr)
 	case o.games == 1:
@@ -390,11 +390,11 @@ func playOne(o options, w io.Writer) error {
 // writeViewer writes the HTML replay viewer of the games recorded in
 // records to page, and puts it in place.
 func writeViewer(page *outputFile, records io.Reader) error {
-	games, err := viewer.ReadBattleship(records)
+	games, err := replay.Read(records)
 	if err != nil {
 		return wrap(err, "-html")
 	}
-	if err := viewer.WriteBattleship(page.f, games); err != nil {
+	if err := replay.Write(page.f, games); err != nil {
 		return wrap(err, "-html")
 	}
 	return page.commit()
@@ -524,8 +524,8 @@ func (r *outputFile) abort() {
 	}
 }
 
-// replay replays a record file, and with html writes its viewer there.
-func replay(path, html string, w io.Writer) error {
+// replayFile replays a record file, and with html writes its viewer there.
+func replayFile(path, html string, w io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return usage(wrap(err, "-replay"))
@@ -563,7 +563,7 @@ func playMany(o options, w, stderr io.Writer) error {
 		}
 		defer plot.abort()
 	}
-	var series []viewer.Series
+	var series []replay.Series
 	for _, name := range o.bots {
 		start := time.Now()
 		var done atomic.Int64
@@ -578,12 +578,12 @@ func playMany(o options, w, stderr io.Writer) error {
 		fmt.Fprintf(w, "bot %s: %d games on %dx%d, fleet %v, seed %d\n", name, s.games, o.cfg.Cols, o.cfg.Rows, o.cfg.Fleet, o.seed)
 		fmt.Fprintf(w, "  %-8s %-8s %-8s %-8s %s\n", "mean", "median", "p90", "max", "games/s")
 		fmt.Fprintf(w, "  %-8.2f %-8d %-8d %-8d %.0f\n\n", s.mean, s.median, s.p90, s.max, float64(s.games)/elapsed.Seconds())
-		series = append(series, viewer.Series{Name: "bot " + name, Counts: t.counts})
+		series = append(series, replay.Series{Name: "bot " + name, Counts: t.counts})
 	}
 	if plot == nil {
 		return nil
 	}
-	if err := viewer.WriteShotHistogram(plot.f, "shots per game", series); err != nil {
+	if err := replay.WriteShotHistogram(plot.f, "shots per game", series); err != nil {
 		return wrap(err, "-plot")
 	}
 	return plot.commit()

@@ -1,4 +1,4 @@
-package viewer_test
+package replay_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zipbt/behaviortree/viewer"
+	"github.com/zipbt/behaviortree/battleship/replay"
 )
 
 // svgBars reads an SVG histogram: each series' bars' tooltips, and the
@@ -60,7 +60,7 @@ func TestWriteShotHistogramExtremes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := viewer.WriteShotHistogram(&b, c.name, []viewer.Series{{Name: "s", Shots: c.shots}}); err != nil {
+			if err := replay.WriteShotHistogram(&b, c.name, []replay.Series{{Name: "s", Shots: c.shots}}); err != nil {
 				t.Fatal(err)
 			}
 			bars, lines := svgBars(t, b.Bytes())
@@ -98,7 +98,7 @@ func TestWriteShotHistogramExtremes(t *testing.T) {
 func TestWriteShotHistogramCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k < 50; k++ {
-		var bySlice, byCounts []viewer.Series
+		var bySlice, byCounts []replay.Series
 		for s := 0; s < 1+rng.IntN(4); s++ {
 			var shots []int
 			counts := make([]int, 1+rng.IntN(300))
@@ -108,26 +108,26 @@ func TestWriteShotHistogramCounts(t *testing.T) {
 				counts[v]++
 			}
 			name := fmt.Sprintf("bot %d", s)
-			bySlice = append(bySlice, viewer.Series{Name: name, Shots: shots})
-			byCounts = append(byCounts, viewer.Series{Name: name, Counts: counts})
+			bySlice = append(bySlice, replay.Series{Name: name, Shots: shots})
+			byCounts = append(byCounts, replay.Series{Name: name, Counts: counts})
 		}
 		var a, b bytes.Buffer
-		if err := viewer.WriteShotHistogram(&a, "t", bySlice); err != nil {
+		if err := replay.WriteShotHistogram(&a, "t", bySlice); err != nil {
 			t.Fatal(err)
 		}
-		if err := viewer.WriteShotHistogram(&b, "t", byCounts); err != nil {
+		if err := replay.WriteShotHistogram(&b, "t", byCounts); err != nil {
 			t.Fatal(err)
 		}
 		if a.String() != b.String() {
 			t.Fatalf("case %d: the histogram of the counts differs from that of the shots:\n%s\n%s", k, a.String(), b.String())
 		}
 	}
-	for name, s := range map[string]viewer.Series{
+	for name, s := range map[string]replay.Series{
 		"no games":       {Name: "x", Counts: []int{0, 0, 0}},
 		"negative games": {Name: "x", Counts: []int{3, -1}},
 		"too many games": {Name: "x", Counts: []int{math.MaxInt, 1}},
 	} {
-		if err := viewer.WriteShotHistogram(&bytes.Buffer{}, "x", []viewer.Series{s}); err == nil {
+		if err := replay.WriteShotHistogram(&bytes.Buffer{}, "x", []replay.Series{s}); err == nil {
 			t.Errorf("%s: no error", name)
 		} else {
 			t.Logf("%s: %v", name, err)

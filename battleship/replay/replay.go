@@ -1,4 +1,9 @@
-package viewer
+// Package replay reads the game records that the battleship command writes
+// (its -record flag) and replays them, checked turn by turn against the
+// bots, into pages of package viewer: each bot's tree beside its board,
+// with the shots, hits and sunk ships of every turn. It also draws the
+// histogram of shots per game that the command's -plot flag writes.
+package replay
 
 import (
 	"bufio"
@@ -12,40 +17,41 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/battleship"
 	"github.com/zipbt/behaviortree/kind"
+	"github.com/zipbt/behaviortree/viewer"
 )
 
-// BattleshipGame is one game of a battleship record, as the battleship
+// Game is one game of a battleship record, as the battleship
 // command's -record flag writes it (JSON Lines: a header, one line per
 // turn, an end line; several games may follow one another).
-type BattleshipGame struct {
+type Game struct {
 	Bot       string
 	Cols      int
 	Rows      int
 	Fleet     []int
 	BoardSeed uint64
 	BotSeed   uint64
-	Turns     []BattleshipTurn
+	Turns     []Turn
 	Shots     int // from the end line
 }
 
-// BattleshipTurn is one turn of a record: the intents the bot went
+// Turn is one turn of a record: the intents the bot went
 // through with their signals (the last one, the shot's, Running), the
 // shot (column and row, from 0), the answer ("miss", "hit", "sunk"), the
 // ship (from 0, -1 for a miss), the signal the answer gave, and the
 // tree's saved state after the turn (base64 of [bt.Tree.MarshalBinary] or
 // [bt.Stepped.MarshalBinary]), which holds the bot's memory.
-type BattleshipTurn struct {
-	Turn   int              `json:"turn"`
-	Ticks  []BattleshipTick `json:"steps"`
-	Shot   [2]int           `json:"shot"`
-	Answer string           `json:"answer"`
-	Ship   int              `json:"ship"`
-	Signal string           `json:"signal"`
-	State  string           `json:"state"`
+type Turn struct {
+	Turn   int    `json:"turn"`
+	Ticks  []Tick `json:"steps"`
+	Shot   [2]int `json:"shot"`
+	Answer string `json:"answer"`
+	Ship   int    `json:"ship"`
+	Signal string `json:"signal"`
+	State  string `json:"state"`
 }
 
-// BattleshipTick is one intent of a turn and the signal it got.
-type BattleshipTick struct {
+// Tick is one intent of a turn and the signal it got.
+type Tick struct {
 	Intent string `json:"intent"`
 	Signal string `json:"signal"`
 }
@@ -70,12 +76,12 @@ type recordEnd struct {
 // maxRecordLine bounds a record's lines.
 const maxRecordLine = 1 << 20
 
-// ReadBattleship reads a battleship record from r: every game in it. A
+// Read reads a battleship record from r: every game in it. A
 // damaged line, a line out of place, or a record that ends inside a game
 // is an error naming the line.
-func ReadBattleship(r io.Reader) ([]BattleshipGame, error) {
-	var games []BattleshipGame
-	var g *BattleshipGame
+func Read(r io.Reader) ([]Game, error) {
+	var games []Game
+	var g *Game
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxRecordLine)
 	line := 0
@@ -87,22 +93,22 @@ func ReadBattleship(r io.Reader) ([]BattleshipGame, error) {
 		}
 		var keys map[string]json.RawMessage
 		if err := json.Unmarshal(text, &keys); err != nil {
-			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line, err)
+			return nil, fmt.Errorf("replay.Read: line %d: %w", line, err)
 		}
 		_, isHeader := keys["game"]
 		_, isEnd := keys["end"]
 		var err error
 		switch {
 		case isHeader && g != nil:
-			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: a game header inside game %d", line, len(games)+1)
+			return nil, fmt.Errorf("replay.Read: line %d: a game header inside game %d", line, len(games)+1)
 		case isHeader:
 			var h recordHeader
 			if err = decodeStrict(text, &h); err == nil && h.Game != "battleship" {
 				err = fmt.Errorf(`"game" is %q, want "battleship"`, h.Game)
 			}
-			g = &BattleshipGame{Bot: h.Bot, Cols: h.Cols, Rows: h.Rows, Fleet: h.Fleet, BoardSeed: h.BoardSeed, BotSeed: h.BotSeed}
+			g = &Game{Bot: h.Bot, Cols: h.Cols, Rows: h.Rows, Fleet: h.Fleet, BoardSeed: h.BoardSeed, BotSeed: h.BotSeed}
 		case g == nil:
-			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: expected a game header", line)
+			return nil, fmt.Errorf("replay.Read: line %d: expected a game header", line)
 		case isEnd:
 			var e recordEnd
 			if err = decodeStrict(text, &e); err == nil {
@@ -111,23 +117,23 @@ func ReadBattleship(r io.Reader) ([]BattleshipGame, error) {
 				g = nil
 			}
 		default:
-			var t BattleshipTurn
+			var t Turn
 			if err = decodeStrict(text, &t); err == nil {
 				g.Turns = append(g.Turns, t)
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line, err)
+			return nil, fmt.Errorf("replay.Read: line %d: %w", line, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("viewer.ReadBattleship: line %d: %w", line+1, err)
+		return nil, fmt.Errorf("replay.Read: line %d: %w", line+1, err)
 	}
 	if g != nil {
-		return nil, fmt.Errorf("viewer.ReadBattleship: the record ends inside game %d", len(games)+1)
+		return nil, fmt.Errorf("replay.Read: the record ends inside game %d", len(games)+1)
 	}
 	if len(games) == 0 {
-		return nil, fmt.Errorf("viewer.ReadBattleship: no game in the record")
+		return nil, fmt.Errorf("replay.Read: no game in the record")
 	}
 	return games, nil
 }
@@ -149,7 +155,7 @@ func status(s string) (bt.Status, error) {
 	return 0, fmt.Errorf("signal %q, want running, success or failure", s)
 }
 
-// BattleshipReplay returns a Replay of game g: the bot's tree beside the
+// NewReplay returns a Replay of game g: the bot's tree beside the
 // board (the ships drawn faintly until hit), a start step and one step per
 // turn, each showing the tree's version at the turn's shot (the focus on
 // the intent that fired), the shot on the board, and as events the
@@ -173,15 +179,15 @@ func status(s string) (bt.Status, error) {
 // after the turn the version those signals reach, with the memory the
 // bot, playing the game again, reaches. A record that does not
 // match is an error naming the turn.
-func BattleshipReplay(g BattleshipGame) (*Replay, error) {
+func NewReplay(g Game) (*viewer.Replay, error) {
 	cfg := battleship.Config{Cols: g.Cols, Rows: g.Rows, Fleet: g.Fleet}
 	board, err := battleship.NewBoard(cfg, g.BoardSeed)
 	if err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	bot, err := battleship.NewBot(g.Bot, g.BotSeed)
 	if err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	var layout bt.Picture
 	st, stepped := bot.Stepped()
@@ -190,9 +196,9 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	} else {
 		layout = bot.Tree().Definition().Picture()
 	}
-	r, err := NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), layout)
+	r, err := viewer.NewReplay(fmt.Sprintf("bot %s, %dx%d, %d shots", bot.Name(), g.Cols, g.Rows, len(g.Turns)), layout)
 	if err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	ships := make([][][2]int, len(board.Ships))
 	for i, s := range board.Ships {
@@ -201,7 +207,7 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 		}
 	}
 	if err := r.SetBoard(g.Cols, g.Rows, ships); err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	if stepped {
 		return steppedBattleship(r, layout, g, board, bot)
@@ -211,15 +217,15 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	var states []bt.State
 	focus := make([]int, 1)
 	states, focus[0] = v.NodeStates(states)
-	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
+	start := viewer.Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
 		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	game := battleship.NewGame(board, bot)
 	for i, t := range g.Turns {
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
+			return fmt.Errorf("replay.NewReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
 		}
 		if t.Turn != i+1 {
 			return nil, fail("numbered %d", t.Turn)
@@ -274,8 +280,8 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 			events = append(events, fmt.Sprintf("the root ended with %v; the tree started over", next.Status()))
 		}
 		states, focus[0] = v.NodeStates(states)
-		step := Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
-			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
+		step := viewer.Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
+			States: states, Focus: focus, Events: events, Shot: &viewer.Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
 		v = next
 		saved, err := base64.StdEncoding.DecodeString(t.State)
 		if err != nil {
@@ -312,27 +318,27 @@ func BattleshipReplay(g BattleshipGame) (*Replay, error) {
 	return r, nil
 }
 
-// WriteBattleship writes a viewer page of the games (see
-// [BattleshipReplay]) to w; a menu switches between them.
-func WriteBattleship(w io.Writer, games []BattleshipGame) error {
-	var rs []*Replay
+// Write writes a viewer page of the games (see
+// [NewReplay]) to w; a menu switches between them.
+func Write(w io.Writer, games []Game) error {
+	var rs []*viewer.Replay
 	var bots []string
 	for _, g := range games {
-		r, err := BattleshipReplay(g)
+		r, err := NewReplay(g)
 		if err != nil {
 			return err
 		}
 		rs = append(rs, r)
 		bots = append(bots, g.Bot)
 	}
-	return Write(w, "battleship: bot "+strings.Join(bots, ", "), rs...)
+	return viewer.Write(w, "battleship: bot "+strings.Join(bots, ", "), rs...)
 }
 
 // steppedBattleship adds to r, whose layout is the tree of bot, a bot on
 // the stepped engine, the steps of game g: it replays the game on board,
 // checks each recorded turn against the turn played, and shows the
 // version the turn ends at, its events and its shot.
-func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *battleship.Board, bot battleship.Bot) (*Replay, error) {
+func steppedBattleship(r *viewer.Replay, layout bt.Picture, g Game, board *battleship.Board, bot battleship.Bot) (*viewer.Replay, error) {
 	v, _ := bot.Stepped()
 	// What each intent names: actions and conditions by their nodes; an
 	// intent no node names is a guard's.
@@ -348,18 +354,17 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 	}
 	n := len(layout.Nodes)
 	states, prev := make([]bt.State, n), make([]bt.State, n)
-	running := make([]bool, n)
 	var focus []int
-	states, focus = steppedStates(layout, v, states, running, focus)
-	start := Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.State()),
+	states, focus = viewer.SteppedStates(layout, v, states, focus)
+	start := viewer.Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.State()),
 		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
-		return nil, fmt.Errorf("viewer.BattleshipReplay: %w", err)
+		return nil, fmt.Errorf("replay.NewReplay: %w", err)
 	}
 	game := battleship.NewGame(board, bot)
 	for i, t := range g.Turns {
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("viewer.BattleshipReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
+			return fmt.Errorf("replay.NewReplay: turn %d: %s", i+1, fmt.Sprintf(format, args...))
 		}
 		if t.Turn != i+1 {
 			return nil, fail("numbered %d", t.Turn)
@@ -419,7 +424,7 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 		events = append(events, fmt.Sprintf("action %s: fire at %v: %s", fired, p, answer))
 		v, _ = played.Bot.Stepped()
 		copy(prev, states)
-		states, focus = steppedStates(layout, v, states, running, focus)
+		states, focus = viewer.SteppedStates(layout, v, states, focus)
 		since := "the start"
 		if i > 0 {
 			since = fmt.Sprintf("turn %d", i)
@@ -427,7 +432,7 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 		for j := range states {
 			if prev[j] != states[j] {
 				events = append(events, fmt.Sprintf("since %s: %s", since,
-					eventText(layout, bt.Event[string]{Kind: bt.EventState, Node: j, From: prev[j], To: states[j]})))
+					viewer.EventText(layout, bt.Event[string]{Kind: bt.EventState, Node: j, From: prev[j], To: states[j]})))
 			}
 		}
 		if st := v.State(); st != bt.StateRunning {
@@ -438,8 +443,8 @@ func steppedBattleship(r *Replay, layout bt.Picture, g BattleshipGame, board *ba
 		if at := firing(actions[fired], states); at >= 0 {
 			focus = append(focus[:0], at)
 		}
-		step := Step{Label: fmt.Sprintf("turn %d: %s fires at %v: %s", i+1, fired, p, answer),
-			States: states, Focus: focus, Events: events, Shot: &Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship},
+		step := viewer.Step{Label: fmt.Sprintf("turn %d: %s fires at %v: %s", i+1, fired, p, answer),
+			States: states, Focus: focus, Events: events, Shot: &viewer.Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship},
 			Memory: played.Bot.Memory()}
 		if err := r.Add(step); err != nil {
 			return nil, fail("%v", err)
@@ -469,25 +474,4 @@ func firing(at []int, states []bt.State) int {
 		}
 	}
 	return found
-}
-
-// steppedStates returns the node states of stepped version v of layout's
-// tree in states, and its running tips (running nodes with no running
-// child) in focus, reusing both slices and running, which has one entry
-// per node.
-func steppedStates[L any](layout bt.Picture, v bt.Stepped[L], states []bt.State, running []bool, focus []int) ([]bt.State, []int) {
-	clear(running)
-	for i := range states {
-		states[i] = v.NodeState(i)
-		if par := layout.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
-			running[par] = true
-		}
-	}
-	focus = focus[:0]
-	for i, st := range states {
-		if st == bt.StateRunning && !running[i] {
-			focus = append(focus, i)
-		}
-	}
-	return states, focus
 }

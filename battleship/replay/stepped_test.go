@@ -1,4 +1,4 @@
-package viewer_test
+package replay_test
 
 import (
 	"bytes"
@@ -9,19 +9,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zipbt/behaviortree/viewer"
+	"github.com/zipbt/behaviortree/battleship/replay"
+	"github.com/zipbt/behaviortree/internal/viewertest"
 )
 
 // readSteppedRecord reads testdata/game_e.jsonl: a game of bot E, on the
 // stepped engine, as the battleship command records it.
-func readSteppedRecord(t *testing.T) viewer.BattleshipGame {
+func readSteppedRecord(t *testing.T) replay.Game {
 	t.Helper()
 	f, err := os.Open("testdata/game_e.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	games, err := viewer.ReadBattleship(f)
+	games, err := replay.Read(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,10 +39,10 @@ func readSteppedRecord(t *testing.T) viewer.BattleshipGame {
 func TestWriteBattleshipStepped(t *testing.T) {
 	g := readSteppedRecord(t)
 	var b bytes.Buffer
-	if err := viewer.WriteBattleship(&b, []viewer.BattleshipGame{g}); err != nil {
+	if err := replay.Write(&b, []replay.Game{g}); err != nil {
 		t.Fatal(err)
 	}
-	p := readPage(t, b.String())
+	p := viewertest.ReadPage(t, b.String())
 	if len(p.Replays) != 1 {
 		t.Fatalf("%d replays", len(p.Replays))
 	}
@@ -55,7 +56,7 @@ func TestWriteBattleshipStepped(t *testing.T) {
 	if !strings.HasPrefix(r.Labels[0], "start: bot E on a 10x10 board") {
 		t.Errorf("start label %q", r.Labels[0])
 	}
-	states, focus := decode(t, len(r.Nodes), r.Steps)
+	states, focus := viewertest.Decode(t, len(r.Nodes), r.Steps)
 	if states[0] != strings.Repeat("i", len(r.Nodes)) {
 		t.Errorf("the start is %s, want every node ready", states[0])
 	}
@@ -103,31 +104,31 @@ func TestWriteBattleshipStepped(t *testing.T) {
 // not match its replay is an error naming the turn, never a panic.
 func TestBattleshipSteppedMismatch(t *testing.T) {
 	for name, c := range map[string]struct {
-		spoil func(g *viewer.BattleshipGame)
+		spoil func(g *replay.Game)
 		want  string
 	}{
-		"intent":      {func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[1].Intent = "parity_pays" }, "turn 4: the record's intent 2"},
-		"tick signal": {func(g *viewer.BattleshipGame) { g.Turns[3].Ticks[0].Signal = "success" }, "turn 4: the record's intent 1"},
-		"one intent more": {func(g *viewer.BattleshipGame) {
+		"intent":      {func(g *replay.Game) { g.Turns[3].Ticks[1].Intent = "parity_pays" }, "turn 4: the record's intent 2"},
+		"tick signal": {func(g *replay.Game) { g.Turns[3].Ticks[0].Signal = "success" }, "turn 4: the record's intent 1"},
+		"one intent more": {func(g *replay.Game) {
 			g.Turns[2].Ticks = append(g.Turns[2].Ticks, g.Turns[2].Ticks[0])
 		}, "turn 3: the record has 5 intents"},
-		"state":   {func(g *viewer.BattleshipGame) { g.Turns[5].State = g.Turns[11].State }, "turn 6: the saved state is not"},
-		"saved":   {func(g *viewer.BattleshipGame) { g.Turns[5].State = "!!" }, "turn 6: the saved state: "},
-		"answer":  {func(g *viewer.BattleshipGame) { g.Turns[0].Answer, g.Turns[0].Ship = "hit", 0 }, "turn 1: the answer hit (ship 0)"},
-		"signal":  {func(g *viewer.BattleshipGame) { g.Turns[1].Signal = "maybe" }, `turn 2: the record's signal is "maybe"`},
-		"number":  {func(g *viewer.BattleshipGame) { g.Turns[2].Turn = 9 }, "turn 3: numbered 9"},
-		"shot":    {func(g *viewer.BattleshipGame) { g.Turns[2].Shot = [2]int{10, 0} }, "turn 3: the record's shot is [10 0]"},
-		"nothing": {func(g *viewer.BattleshipGame) { g.Turns[4].Ticks = nil }, "turn 5: no intents"},
-		"turn after the end": {func(g *viewer.BattleshipGame) {
+		"state":   {func(g *replay.Game) { g.Turns[5].State = g.Turns[11].State }, "turn 6: the saved state is not"},
+		"saved":   {func(g *replay.Game) { g.Turns[5].State = "!!" }, "turn 6: the saved state: "},
+		"answer":  {func(g *replay.Game) { g.Turns[0].Answer, g.Turns[0].Ship = "hit", 0 }, "turn 1: the answer hit (ship 0)"},
+		"signal":  {func(g *replay.Game) { g.Turns[1].Signal = "maybe" }, `turn 2: the record's signal is "maybe"`},
+		"number":  {func(g *replay.Game) { g.Turns[2].Turn = 9 }, "turn 3: numbered 9"},
+		"shot":    {func(g *replay.Game) { g.Turns[2].Shot = [2]int{10, 0} }, "turn 3: the record's shot is [10 0]"},
+		"nothing": {func(g *replay.Game) { g.Turns[4].Ticks = nil }, "turn 5: no intents"},
+		"turn after the end": {func(g *replay.Game) {
 			g.Turns = append(g.Turns, g.Turns[len(g.Turns)-1])
 			g.Turns[len(g.Turns)-1].Turn = len(g.Turns)
 		}, "the game is over"},
-		"board": {func(g *viewer.BattleshipGame) { g.Cols = 0 }, "viewer.BattleshipReplay: "},
+		"board": {func(g *replay.Game) { g.Cols = 0 }, "replay.NewReplay: "},
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := readSteppedRecord(t)
 			c.spoil(&g)
-			_, err := viewer.BattleshipReplay(g)
+			_, err := replay.NewReplay(g)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one with %q", err, c.want)
 			}
@@ -140,7 +141,7 @@ func TestBattleshipSteppedMismatch(t *testing.T) {
 // Replay or an error naming a turn or the setup, never a panic.
 func TestBattleshipReplayNeverPanics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	bases := []viewer.BattleshipGame{readRecord(t)[3], readSteppedRecord(t)}
+	bases := []replay.Game{readRecord(t)[3], readSteppedRecord(t)}
 	intents := []string{"random_guess", "go_right", "target", "target_afloat", "open_hit", "hunt_parity", "", "nope"}
 	signals := []string{"running", "success", "failure", "", "maybe"}
 	answers := []string{"miss", "hit", "sunk", ""}
@@ -180,16 +181,16 @@ func TestBattleshipReplayNeverPanics(t *testing.T) {
 			}
 			g.Turns[i] = tr
 		}
-		r, err := viewer.BattleshipReplay(g)
+		r, err := replay.NewReplay(g)
 		switch {
 		case err == nil && r == nil:
 			t.Fatalf("case %d: no replay and no error", k)
-		case err != nil && !strings.HasPrefix(err.Error(), "viewer.BattleshipReplay: turn "):
+		case err != nil && !strings.HasPrefix(err.Error(), "replay.NewReplay: turn "):
 			t.Fatalf("case %d: error %q names no turn", k, err)
 		}
 	}
 	for _, g := range bases {
-		if _, err := viewer.BattleshipReplay(g); err != nil {
+		if _, err := replay.NewReplay(g); err != nil {
 			t.Errorf("bot %s: %v", g.Bot, err)
 		}
 	}
