@@ -70,9 +70,6 @@ func (nd *node[L]) setWeights(ws []int) {
 	}
 }
 
-// weightOf returns the weight of child i of a RandomWeighted body.
-func (nd *node[L]) weightOf(i int) int { return nd.weights[i] }
-
 // pick draws the index of the child a Random or RandomWeighted body enters,
 // and returns the advanced random state with it.
 func pick[L any](r rand.PCG, nd *node[L]) (rand.PCG, int) {

@@ -327,12 +327,3 @@ func fillLeaves(l []*wordLeaf, n unsafe.Pointer, height int32) {
 		fillLeaves(l[i*span:], kids[i], height-1)
 	}
 }
-
-// orTrie sets the bits x in word w of a trie's words, of the step's own.
-// (Not inlined: it keeps the trie's writes small in the code of fresh
-// evaluation, which flat words write in place.)
-//
-//go:noinline
-func (s *stepper[L]) orTrie(w uint, x uint64) {
-	*s.wordW(w) |= x
-}
