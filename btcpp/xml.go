@@ -82,6 +82,10 @@ type element struct {
 	Children []*element
 	Line     int // 1-based position of its '<'
 	Col      int
+	// Text is character data that writeXML writes before the children
+	// (a port's description in a <TreeNodesModel>). parseXML drops
+	// text, so it leaves Text empty.
+	Text string
 }
 
 // xmlAttr is one attribute of an element.
@@ -107,6 +111,9 @@ type xmlReader struct {
 	// that line's first byte: positions are counted forward from there.
 	line, lineStart, pos int
 	elements             int
+	// names holds the attribute names of namesOf, an element with many.
+	namesOf *element
+	names   map[string]struct{}
 }
 
 // at returns the 1-based line and column of byte offset off.
@@ -345,7 +352,7 @@ func (r *xmlReader) attribute(p int, e *element) (xmlAttr, int, error) {
 	end := r.name(p)
 	name := src[p:end]
 	l, c := r.at(p)
-	if e.hasAttr(name) {
+	if r.hasAttr(e, name) {
 		return xmlAttr{}, 0, r.errAt(p, "attribute %s appears twice in <%s>", name, e.Name)
 	}
 	q := r.skipSpace(end)
@@ -364,10 +371,28 @@ func (r *xmlReader) attribute(p int, e *element) (xmlAttr, int, error) {
 	return xmlAttr{Name: name, Value: decodeValue(raw), Line: l, Col: c}, q + 1 + close + 1, nil
 }
 
-// hasAttr reports whether e already has an attribute named name.
-func (e *element) hasAttr(name string) bool {
-	_, ok := e.attr(name)
-	return ok
+// hasAttr reports whether e already has an attribute named name. An
+// element with many attributes keeps their names in r.names, so that
+// reading stays linear.
+func (r *xmlReader) hasAttr(e *element, name string) bool {
+	const few = 8
+	n := len(e.Attrs)
+	if n < few {
+		_, ok := e.attr(name)
+		return ok
+	}
+	if r.namesOf != e {
+		r.namesOf = e
+		r.names = make(map[string]struct{}, 2*n)
+		for _, a := range e.Attrs {
+			r.names[a.Name] = struct{}{}
+		}
+	}
+	if _, ok := r.names[name]; ok {
+		return true
+	}
+	r.names[name] = struct{}{}
+	return false
 }
 
 // decodeValue decodes an attribute value as TinyXML-2 does (see the top of

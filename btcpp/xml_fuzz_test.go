@@ -1,0 +1,174 @@
+package btcpp
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// FuzzParseXML checks that parseXML never panics, that its errors are
+// *SyntaxError with a position inside the text, and that a text it reads,
+// written by writeXML, reads back to the same tree.
+func FuzzParseXML(f *testing.F) {
+	for _, s := range []string{
+		`<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence><Script code="a<b &amp;&amp; c"/></Sequence></BehaviorTree></root>`,
+		"<?xml version=\"1.0\"?>\n<!-- c --><root a='x\r\ny'>text<![CDATA[<x/>]]><A/></root>",
+		`<S v="&#1#66;&#x100000041;&#0;&#;&#"/>`,
+		"</a/>< a b='1'c=\"2\" ></a >",
+	} {
+		f.Add(s)
+	}
+	// The corpus's trees are seeds too, when it is there.
+	if texts, err := xmlCorpusTexts(); err == nil && !testing.Short() {
+		for _, s := range texts {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := parseXML(src)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("%T: %v", err, err)
+			}
+			if se.Line < 1 || se.Col < 1 || se.Line > 1+bytes.Count([]byte(src), []byte{'\n'}) {
+				t.Fatalf("position %d:%d out of the text", se.Line, se.Col)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := writeXML(&b, e); err != nil {
+			t.Fatalf("writeXML of a tree parseXML read: %v", err)
+		}
+		back, err := parseXML(b.String())
+		if err != nil {
+			t.Fatalf("parseXML of what writeXML wrote: %v\n%s", err, b.String())
+		}
+		if ok, diff := sameXMLTree(e, back); !ok {
+			t.Fatalf("read back differently: %s\n%s", diff, b.String())
+		}
+	})
+}
+
+// xmlTreeGen makes an element tree from fuzz bytes.
+type xmlTreeGen struct {
+	data []byte
+	n    int // elements made
+}
+
+func (g *xmlTreeGen) byte() byte {
+	if len(g.data) == 0 {
+		return 0
+	}
+	c := g.data[0]
+	g.data = g.data[1:]
+	return c
+}
+
+// xmlGenNames are names the reader takes; the generator also makes names
+// from raw bytes, which it may not.
+var xmlGenNames = []string{"root", "BehaviorTree", "Sequence", "A", "ID", "name", "code", "_x", "ns:a.b-c", "é"}
+
+func (g *xmlTreeGen) name() string {
+	c := g.byte()
+	if c < 0xf0 {
+		return xmlGenNames[int(c)%len(xmlGenNames)]
+	}
+	n := int(c & 7)
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = g.byte()
+	}
+	return string(b)
+}
+
+func (g *xmlTreeGen) value() string {
+	n := int(g.byte() % 12)
+	b := make([]byte, n)
+	for i := range b {
+		c := g.byte()
+		// Mostly the bytes that need escaping.
+		switch c % 4 {
+		case 0:
+			b[i] = "&<>\"'\n\t\r;#x"[int(c/4)%12]
+		default:
+			b[i] = c
+		}
+	}
+	return string(b)
+}
+
+func (g *xmlTreeGen) element(depth int) *element {
+	g.n++
+	e := &element{Name: g.name()}
+	for i := int(g.byte() % 4); i > 0; i-- {
+		e.Attrs = append(e.Attrs, xmlAttr{Name: g.name(), Value: g.value()})
+	}
+	if depth < 8 && g.n < 200 {
+		for i := int(g.byte() % 4); i > 0 && len(g.data) > 0; i-- {
+			e.Children = append(e.Children, g.element(depth+1))
+		}
+	}
+	return e
+}
+
+// writable reports whether parseXML can read e back, written: names it
+// reads, no attribute twice, no NUL in a value (the generator's trees are
+// shallow and small).
+func xmlWritable(e *element) bool {
+	if !isXMLName(e.Name) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, a := range e.Attrs {
+		if !isXMLName(a.Name) || seen[a.Name] || bytes.IndexByte([]byte(a.Value), 0) >= 0 {
+			return false
+		}
+		seen[a.Name] = true
+	}
+	for _, c := range e.Children {
+		if !xmlWritable(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzWriteXML checks, on trees made from the fuzz bytes, that writeXML
+// fails exactly on the trees parseXML could not read back, and that what
+// it writes reads back to the same tree.
+func FuzzWriteXML(f *testing.F) {
+	f.Add([]byte("\x00\x03\x01\x02"))
+	f.Add([]byte("\x00\x02\x04\x05&<>\"'\x02\x05\x0aabc\x03\x03\x02\x01"))
+	f.Add([]byte("\xf3abc\x01\xf1 \x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := &xmlTreeGen{data: data}
+		e := g.element(1)
+		var b bytes.Buffer
+		err := writeXML(&b, e)
+		if want := xmlWritable(e); (err == nil) != want {
+			t.Fatalf("writeXML: %v; the tree is writable: %v", err, want)
+		}
+		if err != nil {
+			return
+		}
+		back, err := parseXML(b.String())
+		if err != nil {
+			t.Fatalf("parseXML of what writeXML wrote: %v\n%s", err, b.String())
+		}
+		if ok, diff := sameXMLTree(e, back); !ok {
+			t.Fatalf("read back differently: %s\n%s", diff, b.String())
+		}
+		if c := e.clone(); !bytes.Equal(xmlMustWrite(t, c), b.Bytes()) {
+			t.Fatalf("a clone writes differently")
+		}
+	})
+}
+
+func xmlMustWrite(t *testing.T, e *element) []byte {
+	var b bytes.Buffer
+	if err := writeXML(&b, e); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
