@@ -560,3 +560,77 @@ func TestParseXMLCorpus(t *testing.T) {
 		xmlRoundTrip(t, e)
 	}
 }
+
+func TestUpgradeV3(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+		warnings        int
+	}{
+		{"format added", `<root><BehaviorTree><A/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[A()]]`, 1},
+		{"SequenceStar", `<root BTCPP_format="4"><BehaviorTree><SequenceStar name="s"><A/><Control ID="SequenceStar"><B/></Control></SequenceStar></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[SequenceWithMemory(name="s")[A() Control(ID="SequenceWithMemory")[B()]]]]`, 2},
+		{"SubTreePlus", `<root BTCPP_format="4"><BehaviorTree><SubTreePlus ID="X" __autoremap="true" a="{b}" c="lit"/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[SubTree(ID="X" _autoremap="true" a="{b}" c="lit")]]`, 2},
+		{"3.x SubTree", `<root><BehaviorTree><SubTree ID="X" name="n" goal="target" done="{d}" _description="x" __shared_blackboard="false"/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[SubTree(ID="X" name="n" goal="{target}" done="{d}" _description="x" __shared_blackboard="false")]]`, 2},
+		{"shared blackboard", `<root><BehaviorTree><SubTree ID="X" __shared_blackboard="True" _autoremap="0"/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[SubTree(ID="X" _autoremap="1")]]`, 3},
+		{"4.x SubTree left alone", `<root BTCPP_format="4"><BehaviorTree><SubTree ID="X" goal="literal"/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[SubTree(ID="X" goal="literal")]]`, 0},
+		{"retry", `<root BTCPP_format="4"><BehaviorTree><RetryUntilSuccesful num_attempts="3"><Decorator ID="RetryUntilSuccesful" num_attempts="2"><A/></Decorator></RetryUntilSuccesful></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[RetryUntilSuccessful(num_attempts="3")[Decorator(ID="RetryUntilSuccessful" num_attempts="2")[A()]]]]`, 2},
+		{"Parallel ports", `<root BTCPP_format="4"><BehaviorTree><Parallel success_threshold="2" failure_threshold="-1"><A/><Control ID="Parallel" threshold="1"><B/></Control></Parallel></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[Parallel(success_count="2" failure_count="-1")[A() Control(ID="Parallel" success_count="1")[B()]]]]`, 3},
+		{"Parallel ports clash", `<root BTCPP_format="4"><BehaviorTree><Parallel threshold="2" success_threshold="3"><A/></Parallel></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[Parallel(success_count="2")[A()]]]`, 3},
+		{"unsupported names warned, kept", `<root BTCPP_format="4"><BehaviorTree><FallbackStar><BlackboardCheckInt value_A="1" value_B="1"><A/></BlackboardCheckInt><ManualSelector><B/></ManualSelector></FallbackStar></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[FallbackStar()[BlackboardCheckInt(value_A="1" value_B="1")[A()] ManualSelector()[B()]]]]`, 3},
+		{"pre/post names warned", `<root BTCPP_format="4"><BehaviorTree><A _while="x" _post="y"/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[BehaviorTree()[A(_while="x" _post="y")]]`, 2},
+		{"model entries left alone", `<root BTCPP_format="4"><TreeNodesModel><Control ID="SequenceStar"/><SubTree ID="X"><input_port name="a"/></SubTree></TreeNodesModel><BehaviorTree><A/></BehaviorTree></root>`,
+			`root(BTCPP_format="4")[TreeNodesModel()[Control(ID="SequenceStar") SubTree(ID="X")[input_port(name="a")]] BehaviorTree()[A()]]`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := parseXML(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warnings := upgradeV3(e)
+			if got := dumpXML(e); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if len(warnings) != tc.warnings {
+				t.Errorf("%d warnings, want %d: %q", len(warnings), tc.warnings, warnings)
+			}
+			// Each warning starts with a position inside the text.
+			lines := 1 + strings.Count(tc.src, "\n")
+			for _, w := range warnings {
+				var l, c int
+				if n, _ := fmt.Sscanf(w, "%d:%d: ", &l, &c); n != 2 || l < 1 || l > lines || c < 1 || c > len(tc.src) {
+					t.Errorf("warning without a position in the text: %q", w)
+				}
+			}
+			// The result is still a tree the writer writes and the
+			// reader reads.
+			xmlRoundTrip(t, e)
+		})
+	}
+	if upgradeV3(nil) != nil {
+		t.Errorf("warnings for no tree")
+	}
+}
+
+// TestUpgradeV3Positions checks that the warnings point at the element or
+// attribute they are about.
+func TestUpgradeV3Positions(t *testing.T) {
+	src := "<root BTCPP_format=\"3\">\n  <BehaviorTree>\n    <SequenceStar>\n      <SubTree ID=\"X\" goal=\"g\"/>\n    </SequenceStar>\n  </BehaviorTree>\n</root>"
+	e, err := parseXML(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings := upgradeV3(e)
+	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "3:5: ") || !strings.HasPrefix(warnings[1], "4:23: ") {
+		t.Errorf("%q, want warnings at 3:5 (SequenceStar) and 4:23 (goal)", warnings)
+	}
+}
