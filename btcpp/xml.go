@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// This file is the XML reader. BehaviorTree.CPP reads its trees with
-// TinyXML-2, which is more lenient than strict XML; the reader below
-// accepts and rejects the texts it does and reads them to the same
-// elements and attribute values:
+// This file is the XML reader. BehaviorTree.CPP 4.10 reads its trees with
+// the TinyXML-2 it vendors (version 10.0.0), which is more lenient than
+// strict XML; the reader below accepts and rejects the texts it does and
+// reads them to the same elements and attribute values:
 //
 //   - An attribute value runs to the next quote of the kind that opened
 //     it ('"' or '\''): '<' and '>' inside it are literal text.
@@ -18,12 +18,15 @@ import (
 //   - The entities &amp; &lt; &gt; &quot; &apos; and the character
 //     references &#N; and &#xN; (lowercase x) are decoded; a '&' that
 //     starts none of them is literal. A character reference is read as
-//     TinyXML-2 reads it: from the next ';' back to the nearest '#' (or
-//     'x'), with its 32-bit arithmetic, and one that fails to read (a
-//     non-digit, no ';', a code point of 0x200000 or more) leaves the '&'
-//     literal. A reference to code point 0 ends the value there, as the
-//     value is a C string in the library. "&#" at the very end of a value
-//     reads as "#".
+//     TinyXML-2 10 reads it: from the next ';' back to the nearest '#'
+//     (or 'x'), with its 32-bit place values that wrap. One that fails to
+//     read (a non-digit on the way, no ';') leaves the '&' literal; one
+//     whose code point is 0x200000 or more reads as nothing; others are
+//     encoded in UTF-8's scheme, surrogates and values above 0x10FFFF
+//     included. (TinyXML-2 11 leaves the '&' of a code point above
+//     0x10FFFF literal instead.) A reference to code point 0 ends the
+//     value there, as the value is a C string in the library. "&#" at the
+//     very end of a value reads as "#".
 //   - Comments, processing instructions and the <?xml …?> declaration
 //     (which must come before anything else), <!DOCTYPE …> and other
 //     <!…> markup, CDATA sections and text between elements are skipped.
@@ -545,9 +548,9 @@ func readCharRef(raw string, semi int, hex bool) (string, bool) {
 	return utf8Extended(ucs)
 }
 
-// utf8Extended encodes code point u as TinyXML-2 does: UTF-8's scheme for
-// every value below 0x200000 (surrogates and values above 0x10FFFF
-// included); larger values do not encode.
+// utf8Extended encodes code point u as TinyXML-2 10 does: UTF-8's scheme
+// for every value below 0x200000 (surrogates and values above 0x10FFFF
+// included); larger values encode to nothing.
 func utf8Extended(u uint64) (string, bool) {
 	switch {
 	case u < 0x80:
@@ -559,5 +562,5 @@ func utf8Extended(u uint64) (string, bool) {
 	case u < 0x200000:
 		return string([]byte{0xF0 | byte(u>>18), 0x80 | byte(u>>12&0x3F), 0x80 | byte(u>>6&0x3F), 0x80 | byte(u&0x3F)}), true
 	}
-	return "", false
+	return "", true
 }

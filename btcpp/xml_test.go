@@ -83,7 +83,7 @@ func TestParseXMLReads(t *testing.T) {
 		{"back to the nearest #", `<S v="&#1#66;"/>`, `S(v="B")`},
 		{"back to the nearest x", `<S v="&#x1x43;"/>`, `S(v="C")`},
 		{"32-bit place values wrap", `<S v="&#x100000041;"/>`, `S(v="A")`},
-		{"code point too large", `<S v="&#x200000;&#2097152;"/>`, `S(v="&#x200000;&#2097152;")`},
+		{"code point too large reads as nothing", `<S v="a&#x200000;b&#2097152;c&#99999999999;d"/>`, `S(v="abcd")`},
 		{"largest code point", `<S v="&#x1FFFFF;"/>`, `S(v="\xf7\xbf\xbf\xbf")`},
 		{"surrogate encoded as is", `<S v="&#xD800;"/>`, `S(v="\xed\xa0\x80")`},
 		{"reference to NUL ends the value", `<S v="ab&#0;cd" w="x"/>`, `S(v="ab" w="x")`},
@@ -287,15 +287,21 @@ func TestParseXMLSizeLimit(t *testing.T) {
 // on. It checks the values read.
 func TestParseXMLLongReferences(t *testing.T) {
 	const n = 200000
-	literal := strings.Repeat("&#", n) + strings.Repeat("1", n) + ";"
-	e, err := parseXML(`<a v="` + literal + `" w="` + strings.Repeat("&#x", n) + `41;" x="` + strings.Repeat("&#", n) + `66;"/>`)
+	literal := strings.Repeat("&#", n) + strings.Repeat("1", n) + "z;"
+	e, err := parseXML(`<a v="` + literal + `" w="` + strings.Repeat("&#x", n) + `41;" x="` + strings.Repeat("&#", n) + `66;" y="` +
+		strings.Repeat("&#", n) + strings.Repeat("1", n) + `;."/>`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each "&#" reads the n digits, which are no code point: every '&'
+	// Each "&#" reads back from the ';' to the 'z', no digit: every '&'
 	// is literal.
 	if got := e.Attrs[0].Value; got != literal {
 		t.Errorf("v: %d bytes, want the %d bytes as written", len(got), len(literal))
+	}
+	// The n digits are too large a code point: the first reference
+	// reads as nothing, and takes the rest with it.
+	if got := e.Attrs[3].Value; got != "." {
+		t.Errorf("y = %q, want .", got)
 	}
 	// The first reference reads back from the ';' to the nearest 'x' (or
 	// '#') and takes the rest of the value with it.
