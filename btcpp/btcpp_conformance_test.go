@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"reflect"
@@ -488,65 +489,102 @@ func runBTCPPCase(c *btCase, stats *replayStats) *mismatch {
 		return m
 	}
 	once := c.Tick == "once"
+	// Every version, and the driver's counters before each tick, to tick
+	// the old versions again afterwards.
+	versions := []*Tree{tree}
+	var counters []map[string]int
 	for i := 0; i < c.Ticks && i < len(c.Trace); i++ {
-		want := c.Trace[i]
-		d.calls = []any{}
-		var res Status
-		if once {
-			tree, res, err = tree.TickOnce()
-		} else {
-			tree, res, err = tree.Tick()
-		}
-		if we, ok := want["error"].(map[string]any); ok {
-			if err == nil {
-				return &mismatch{tick: i, field: "error", want: we["type"], got: "(none), result " + res.String()}
-			}
-			typ, node := errorType(err)
-			if string(typ) != we["type"] {
-				return &mismatch{tick: i, field: "error.type", want: we["type"], got: string(typ) + ": " + err.Error()}
-			}
-			if typ == NodeExecutionError {
-				if m := cmpField(i, "error.node", we["node"], node); m != nil {
-					return m
-				}
-			}
-		} else {
-			if err != nil {
-				return &mismatch{tick: i, field: "error", want: "(none)", got: err.Error()}
-			}
-			if m := cmpField(i, "result", want["result"], res.String()); m != nil {
-				return m
-			}
-			if once {
-				if m := cmpField(i, "root_ticks", want["root_ticks"], tree.RootTicks()); m != nil {
-					return m
-				}
-			}
-		}
-		if m := cmpField(i, "calls", want["calls"], d.calls); m != nil {
+		counters = append(counters, maps.Clone(d.counts))
+		next, m, stop := checkTick(c, d, versions[i], i, once)
+		if m != nil {
 			return m
 		}
 		stats.ticks++
 		stats.calls += len(d.calls)
-		if m := cmpField(i, "status", want["status"], tree.String()); m != nil {
-			return m
-		}
-		var bb []any
-		for s := range tree.Scopes() {
-			m := map[string]any{}
-			for _, e := range tree.Entries(s) {
-				m[e.Key] = []any{e.Declared, e.Value.Type(), e.Value.jsonValue()}
-			}
-			bb = append(bb, m)
-		}
-		if m := cmpField(i, "bb", want["bb"], bb); m != nil {
-			return m
-		}
-		if err != nil {
+		versions = append(versions, next)
+		if stop {
 			break
 		}
 	}
+	// Persistence: every version still shows what it showed, and ticking
+	// an old version again (newest first, with the driver's counters as
+	// they were) gives the same tick again.
+	for i := len(counters) - 1; i >= 0; i-- {
+		if m := checkState(i, c.Trace[i], versions[i+1]); m != nil {
+			m.field = "version kept: " + m.field
+			return m
+		}
+		d.counts = maps.Clone(counters[i])
+		if _, m, _ := checkTick(c, d, versions[i], i, once); m != nil {
+			m.field = "old version ticked again: " + m.field
+			return m
+		}
+	}
 	return nil
+}
+
+// checkTick ticks v (tick i of c) and compares it with the trace; stop
+// is true when the tick threw.
+func checkTick(c *btCase, d *driver, v *Tree, i int, once bool) (next *Tree, m *mismatch, stop bool) {
+	want := c.Trace[i]
+	d.calls = []any{}
+	var res Status
+	var err error
+	if once {
+		next, res, err = v.TickOnce()
+	} else {
+		next, res, err = v.Tick()
+	}
+	if we, ok := want["error"].(map[string]any); ok {
+		if err == nil {
+			return nil, &mismatch{tick: i, field: "error", want: we["type"], got: "(none), result " + res.String()}, true
+		}
+		typ, node := errorType(err)
+		if string(typ) != we["type"] {
+			return nil, &mismatch{tick: i, field: "error.type", want: we["type"], got: string(typ) + ": " + err.Error()}, true
+		}
+		if typ == NodeExecutionError {
+			if m := cmpField(i, "error.node", we["node"], node); m != nil {
+				return nil, m, true
+			}
+		}
+	} else {
+		if err != nil {
+			return nil, &mismatch{tick: i, field: "error", want: "(none)", got: err.Error()}, true
+		}
+		if m := cmpField(i, "result", want["result"], res.String()); m != nil {
+			return nil, m, true
+		}
+		if once {
+			if m := cmpField(i, "root_ticks", want["root_ticks"], next.RootTicks()); m != nil {
+				return nil, m, true
+			}
+		}
+	}
+	if m := cmpField(i, "calls", want["calls"], d.calls); m != nil {
+		return nil, m, true
+	}
+	if m := checkState(i, want, next); m != nil {
+		return nil, m, true
+	}
+	return next, nil, err != nil
+}
+
+// checkState compares a version's node statuses and blackboard with the
+// trace entry of tick i.
+func checkState(i int, want map[string]any, v *Tree) *mismatch {
+	if m := cmpField(i, "status", want["status"], v.String()); m != nil {
+		return m
+	}
+	var bb []any
+	for s := range v.Scopes() {
+		m := map[string]any{}
+		for _, e := range v.Entries(s) {
+			m[e.Key] = []any{e.Declared, e.Value.Type(), e.Value.jsonValue()}
+		}
+		bb = append(bb, m)
+	}
+	return cmpField(i, "bb", want["bb"], bb)
 }
 
 // cmpField compares a recorded value with ours, numbers as numbers and
