@@ -289,6 +289,10 @@ func parseXML(src string) (*element, error) {
 			}
 		default:
 			end := strings.IndexByte(rest, '<')
+			if end < 0 && len(stack) > 0 {
+				open := stack[len(stack)-1]
+				return nil, r.errAt(len(src), "<%s> of %d:%d is not closed", open.Name, open.Line, open.Col)
+			}
 			if end < 0 {
 				return nil, r.errAt(start, "text after the last element")
 			}

@@ -170,6 +170,7 @@ func TestParseXMLErrors(t *testing.T) {
 		{"<!-- only a comment -->", 1, 24, "no element"},
 		{"<?xml version='1.0'?>", 1, 22, "no element"},
 		{"<a>", 1, 4, "<a> of 1:1 is not closed"},
+		{"<a>\n <b>text", 2, 9, "<b> of 2:2 is not closed"},
 		{"<a>\n  <b>\n</a>", 3, 1, "</a> closes <b> of 2:3"},
 		{"<a></b>", 1, 4, "</b> closes <a>"},
 		{`<a x='1' x="2"/>`, 1, 10, "attribute x appears twice"},
