@@ -90,7 +90,8 @@ func (g *xmlTreeGen) value() string {
 		// Mostly the bytes that need escaping.
 		switch c % 4 {
 		case 0:
-			b[i] = "&<>\"'\n\t\r;#x"[int(c/4)%12]
+			const special = "&<>\"'\n\t\r;#x"
+			b[i] = special[int(c/4)%len(special)]
 		default:
 			b[i] = c
 		}
