@@ -25,11 +25,12 @@ package btcpp
 //	b.dump()                    every scope's entries as the corpus writes them.
 //	b.seq(scope, key)           the write counter of TIMED.md §8.
 //
-// Writes: a scope is copy-on-write. The first write to a scope after a clone
-// copies that scope's entries (one allocation of n entries, about 100 bytes
-// each); later writes to the same scope of the same board write in place (no
-// allocation when the entry exists). A board handed out in a version must not
-// be written again: write only to the newest clone.
+// Writes: scopes and entries are copy-on-write. The first write to a scope
+// after a clone copies that scope's slice of entry pointers (one allocation
+// of 8n bytes, 4n on 386), and the first write to an entry copies it (one
+// allocation of 96 bytes); later writes to the same entry of the same board
+// write in place with no allocation. A board handed out in a version must
+// not be written again: write only to the newest clone.
 
 import (
 	"encoding/json"
@@ -53,13 +54,14 @@ type entry struct {
 	declared string // declared type: "any"/"Any" when untyped
 	value    Value
 	seq      uint64 // write counter (TIMED.md §8)
+	owner    uint64 // the token of the board that may write it in place
 }
 
 // scopeData holds a scope's entries sorted by key; owner is the token of
-// the board that may write it in place.
+// the board that may change the slice in place.
 type scopeData struct {
 	owner   uint64
-	entries []entry
+	entries []*entry
 }
 
 // board is the blackboard of one version of a tree: every scope's entries.
@@ -117,7 +119,7 @@ func (b *board) index(s int, key string) (int, bool) {
 func (b *board) own(s int, grow int) *scopeData {
 	sd := b.scopes[s]
 	if sd.owner != b.tok {
-		nd := &scopeData{owner: b.tok, entries: make([]entry, len(sd.entries), len(sd.entries)+grow)}
+		nd := &scopeData{owner: b.tok, entries: make([]*entry, len(sd.entries), len(sd.entries)+grow)}
 		copy(nd.entries, sd.entries)
 		b.scopes[s] = nd
 		return nd
@@ -125,15 +127,27 @@ func (b *board) own(s int, grow int) *scopeData {
 	return sd
 }
 
-// at returns a writable pointer to entry i of scope s.
-func (b *board) at(s, i int) *entry { return &b.own(s, 0).entries[i] }
+// at returns a writable pointer to entry i of scope s (copying the scope's
+// slice and the entry when b does not own them yet).
+func (b *board) at(s, i int) *entry {
+	sd := b.own(s, 0)
+	e := sd.entries[i]
+	if e.owner != b.tok {
+		c := *e
+		c.owner = b.tok
+		e = &c
+		sd.entries[i] = e
+	}
+	return e
+}
 
 // insert stores a new entry at position i of scope s.
 func (b *board) insert(s, i int, e entry) {
 	sd := b.own(s, 1)
-	sd.entries = append(sd.entries, entry{})
+	e.owner = b.tok
+	sd.entries = append(sd.entries, nil)
 	copy(sd.entries[i+1:], sd.entries[i:])
-	sd.entries[i] = e
+	sd.entries[i] = &e
 }
 
 // find resolves key in scope (§6.1 lookup) to the scope and position that
@@ -169,7 +183,7 @@ func (b *board) lookup(scope int, key string) (entry, bool) {
 	if !ok {
 		return entry{}, false
 	}
-	return b.scopes[s].entries[i], true
+	return *b.scopes[s].entries[i], true
 }
 
 // typed reports whether a declared type is strongly typed (not any/Any).
@@ -245,7 +259,7 @@ func (b *board) set(scope int, key string, v Value, T string) error {
 		e.seq++
 		return nil
 	}
-	cur := &b.scopes[scope].entries[i]
+	cur := b.scopes[scope].entries[i]
 	if !typed(cur.declared) {
 		e := b.at(scope, i)
 		e.declared = T
@@ -328,7 +342,7 @@ func copyInto(src, dst Value) (Value, error) {
 		return src, nil
 	}
 	if src.kind == dst.kind {
-		src.typ = dst.typ
+		src.tc = dst.tc
 		return src, nil
 	}
 	if src.IsNumber() && dst.IsNumber() {

@@ -226,7 +226,7 @@ func parseLiteral(raw, typ string) (Value, bool) {
 	case "NodeStatus":
 		for _, n := range statusNames {
 			if raw == n {
-				return Value{typ: "NodeStatus", kind: kindString, s: raw}, true
+				return Value{tc: tcNodeStatus, kind: kindString, s: raw}, true
 			}
 		}
 		return Value{}, false
@@ -271,7 +271,7 @@ func convertRead(v Value, typ string) (Value, bool) {
 		if !ok || i < 0 || i >= int64(len(statusNames)) {
 			return Value{}, false
 		}
-		return Value{typ: "NodeStatus", kind: kindString, s: statusNames[i]}, true
+		return Value{tc: tcNodeStatus, kind: kindString, s: statusNames[i]}, true
 	case "Any":
 		return v, true
 	}

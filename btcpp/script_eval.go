@@ -222,6 +222,49 @@ func compareStrings(op opKind, a, b string) bool {
 	return !(a < b)
 }
 
+// compareValues applies one comparison to two evaluated operands.
+func compareValues(op opKind, l, r Value, enums map[string]int64) (bool, error) {
+	if l.kind == kindEmpty {
+		return false, evalError("the left operand of '%s' is empty", op)
+	}
+	if r.kind == kindEmpty {
+		return false, evalError("the right operand of '%s' is empty", op)
+	}
+	switch {
+	case l.IsNumber() && r.IsNumber():
+		return compare(op, l.float(), r.float()), nil
+	case l.kind == kindString && r.kind == kindString:
+		return compareStrings(op, l.s, r.s), nil
+	case l.kind == kindString:
+		lf, err := stringToNumber(l.s, enums)
+		if err != nil {
+			return false, err
+		}
+		return compare(op, lf, r.float()), nil
+	}
+	rf, err := stringToNumber(r.s, enums)
+	if err != nil {
+		return false, err
+	}
+	return compare(op, l.float(), rf), nil
+}
+
+func (n *cmp1Node) eval(b *board, scope int, enums map[string]int64) (Value, error) {
+	l, err := n.l.eval(b, scope, enums)
+	if err != nil {
+		return Value{}, err
+	}
+	r, err := n.r.eval(b, scope, enums)
+	if err != nil {
+		return Value{}, err
+	}
+	hold, err := compareValues(n.op, l, r, enums)
+	if err != nil {
+		return Value{}, err
+	}
+	return boolValue(hold), nil
+}
+
 func (n *cmpNode) eval(b *board, scope int, enums map[string]int64) (Value, error) {
 	l, err := n.xs[0].eval(b, scope, enums)
 	if err != nil {
@@ -232,30 +275,9 @@ func (n *cmpNode) eval(b *board, scope int, enums map[string]int64) (Value, erro
 		if err != nil {
 			return Value{}, err
 		}
-		if l.kind == kindEmpty {
-			return Value{}, evalError("the left operand of '%s' is empty", op)
-		}
-		if r.kind == kindEmpty {
-			return Value{}, evalError("the right operand of '%s' is empty", op)
-		}
-		var hold bool
-		switch {
-		case l.IsNumber() && r.IsNumber():
-			hold = compare(op, l.float(), r.float())
-		case l.kind == kindString && r.kind == kindString:
-			hold = compareStrings(op, l.s, r.s)
-		case l.kind == kindString:
-			lf, err := stringToNumber(l.s, enums)
-			if err != nil {
-				return Value{}, err
-			}
-			hold = compare(op, lf, r.float())
-		default:
-			rf, err := stringToNumber(r.s, enums)
-			if err != nil {
-				return Value{}, err
-			}
-			hold = compare(op, l.float(), rf)
+		hold, err := compareValues(op, l, r, enums)
+		if err != nil {
+			return Value{}, err
 		}
 		if !hold {
 			return DoubleValue(0), nil
@@ -324,7 +346,7 @@ func (n *assignNode) eval(b *board, scope int, enums map[string]int64) (Value, e
 	if v.kind == kindEmpty {
 		return Value{}, evalError("the right operand of '%s' is empty", n.op)
 	}
-	cur := b.scopes[s].entries[i]
+	cur := b.scopes[s].entries[i] // read only: writes go through b.at
 	var nv Value
 	switch n.op {
 	case opDefine, opAssign:

@@ -60,6 +60,12 @@ type cmpNode struct {
 	xs  []node
 }
 
+// cmp1Node is a single comparison (the common case of cmpNode).
+type cmp1Node struct {
+	op   opKind
+	l, r node
+}
+
 type ternaryNode struct{ c, a, b node }
 
 type assignNode struct {
@@ -218,7 +224,11 @@ func (p *parser) exprDepth(minBP, depth int) (node, error) {
 				p.take()
 				op = n.op
 			}
-			lhs = cn
+			if len(cn.ops) == 1 {
+				lhs = &cmp1Node{op: cn.ops[0], l: cn.xs[0], r: cn.xs[1]}
+			} else {
+				lhs = cn
+			}
 		default:
 			rhs, err := p.exprDepth(bp+1, depth+1)
 			if err != nil {

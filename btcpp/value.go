@@ -15,6 +15,36 @@ const (
 	kindString                  // string (content in s)
 )
 
+// typeCode is a non-empty value's type name.
+type typeCode uint8
+
+const (
+	tcEmpty      typeCode = iota // empty: the type name is in s ("" is "none")
+	tcInt                        // "int"
+	tcInt64                      // "int64"
+	tcBool                       // "bool"
+	tcUint                       // "uint"
+	tcDouble                     // "double"
+	tcString                     // "string"
+	tcNodeStatus                 // "NodeStatus" (a string)
+)
+
+var typeNames = [...]string{"none", "int", "int64", "bool", "uint", "double", "string", "NodeStatus"}
+
+// intCode is the type code of an int-like type name (int64 for names it
+// does not know).
+func intCode(typ string) typeCode {
+	switch typ {
+	case "int":
+		return tcInt
+	case "bool":
+		return tcBool
+	case "uint":
+		return tcUint
+	}
+	return tcInt64
+}
+
 // Value is a blackboard or script value of BehaviorTree.CPP: empty, or an
 // int-like number (type names "int", "int64", "bool", "uint"), a double
 // ("double") or a string ("string", or "NodeStatus" for a status read from a
@@ -22,28 +52,29 @@ const (
 // type name matters: an int64 written into an "int" entry stays "int", and
 // the corpus dumps each value as [declaredType, valueType, value].
 //
-// The zero Value is empty with the type name "" (treat as "none").
+// The zero Value is empty with the type name "none". Values are small (40
+// bytes) and passed by value.
 type Value struct {
-	typ  string
-	kind valueKind
+	s    string // a string's content; an empty value's type name
 	i    int64
 	f    float64
-	s    string
+	kind valueKind
+	tc   typeCode
 }
 
 // IntValue returns an int-like value of type name typ ("int", "int64",
 // "uint").
-func IntValue(i int64, typ string) Value { return Value{typ: typ, kind: kindInt, i: i} }
+func IntValue(i int64, typ string) Value { return Value{tc: intCode(typ), kind: kindInt, i: i} }
 
 // DoubleValue returns a double.
-func DoubleValue(f float64) Value { return Value{typ: "double", kind: kindDouble, f: f} }
+func DoubleValue(f float64) Value { return Value{tc: tcDouble, kind: kindDouble, f: f} }
 
 // StringValue returns a string.
-func StringValue(s string) Value { return Value{typ: "string", kind: kindString, s: s} }
+func StringValue(s string) Value { return Value{tc: tcString, kind: kindString, s: s} }
 
 // BoolValue returns a bool (an int-like 0 or 1 of type name "bool").
 func BoolValue(b bool) Value {
-	v := Value{typ: "bool", kind: kindInt}
+	v := Value{tc: tcBool, kind: kindInt}
 	if b {
 		v.i = 1
 	}
@@ -51,16 +82,19 @@ func BoolValue(b bool) Value {
 }
 
 // emptyValue returns an empty value whose type name is typ.
-func emptyValue(typ string) Value { return Value{typ: typ} }
+func emptyValue(typ string) Value { return Value{s: typ} }
 
 // Type returns the value's type name: "int", "int64", "double", "string",
 // "bool", "uint", "NodeStatus", or for an empty value the declared type of
 // its entry ("none" when it has none).
 func (v Value) Type() string {
-	if v.typ == "" {
-		return "none"
+	if v.kind == kindEmpty {
+		if v.s == "" {
+			return "none"
+		}
+		return v.s
 	}
-	return v.typ
+	return typeNames[v.tc]
 }
 
 // IsEmpty reports whether v holds no value.
@@ -138,7 +172,7 @@ func formatDouble(f float64) string {
 func (v Value) jsonValue() any {
 	switch v.kind {
 	case kindInt:
-		if v.typ == "bool" {
+		if v.tc == tcBool {
 			return v.i != 0
 		}
 		return v.i
