@@ -13,7 +13,8 @@ import (
 // other 3.x names below are "Node not recognized".
 //
 // The rewrites, each reported by one warning:
-//   - <root> without BTCPP_format gets BTCPP_format="4" (the guide).
+//   - <root> gets BTCPP_format="4" (the guide; the script sets it too),
+//     so that a tree is not upgraded twice.
 //   - SequenceStar → SequenceWithMemory, as an element name or as the ID
 //     of the explicit form <Control ID="SequenceStar"> (the guide and the
 //     script; the script means to rename the ID too).
@@ -91,9 +92,19 @@ func upgradeV3(root *element) (warnings []string) {
 	}
 	format, hasFormat := root.attr("BTCPP_format")
 	oldSubTrees := !hasFormat || format != "4"
-	if root.Name == "root" && !hasFormat {
-		root.Attrs = append(root.Attrs, xmlAttr{Name: "BTCPP_format", Value: "4", Line: root.Line, Col: root.Col})
-		warn(root.Line, root.Col, `added BTCPP_format="4" to <root>`)
+	if root.Name == "root" && oldSubTrees {
+		// Marked as 4.x, the tree is not upgraded twice.
+		if hasFormat {
+			for i := range root.Attrs {
+				if a := &root.Attrs[i]; a.Name == "BTCPP_format" {
+					warn(a.Line, a.Col, `BTCPP_format="%s" of <root> became "4"`, a.Value)
+					a.Value = "4"
+				}
+			}
+		} else {
+			root.Attrs = append(root.Attrs, xmlAttr{Name: "BTCPP_format", Value: "4", Line: root.Line, Col: root.Col})
+			warn(root.Line, root.Col, `added BTCPP_format="4" to <root>`)
+		}
 	}
 	stack := []*element{root}
 	for len(stack) > 0 {

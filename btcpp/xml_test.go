@@ -503,6 +503,19 @@ func TestTreeNodesModel(t *testing.T) {
 	}
 }
 
+func TestNewRoot(t *testing.T) {
+	for _, tc := range []struct{ main, want string }{
+		{"Main", `root(BTCPP_format="4" main_tree_to_execute="Main")[BehaviorTree(ID="Main")]`},
+		{"", `root(BTCPP_format="4")[BehaviorTree(ID="Main")]`},
+	} {
+		r := newRoot(tc.main, &element{Name: "BehaviorTree", Attrs: []xmlAttr{{Name: "ID", Value: "Main"}}})
+		if got := dumpXML(r); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+		xmlRoundTrip(t, r)
+	}
+}
+
 // xmlCorpusPath returns the conformance corpus file: $BTCPP_CORPUS, or the
 // shared copy beside the module.
 func xmlCorpusPath() string {
@@ -575,6 +588,8 @@ func TestUpgradeV3(t *testing.T) {
 	}{
 		{"format added", `<root><BehaviorTree><A/></BehaviorTree></root>`,
 			`root(BTCPP_format="4")[BehaviorTree()[A()]]`, 1},
+		{"format set", `<root main_tree_to_execute="T" BTCPP_format="3"><BehaviorTree ID="T"><A/></BehaviorTree></root>`,
+			`root(main_tree_to_execute="T" BTCPP_format="4")[BehaviorTree(ID="T")[A()]]`, 1},
 		{"SequenceStar", `<root BTCPP_format="4"><BehaviorTree><SequenceStar name="s"><A/><Control ID="SequenceStar"><B/></Control></SequenceStar></BehaviorTree></root>`,
 			`root(BTCPP_format="4")[BehaviorTree()[SequenceWithMemory(name="s")[A() Control(ID="SequenceWithMemory")[B()]]]]`, 2},
 		{"SubTreePlus", `<root BTCPP_format="4"><BehaviorTree><SubTreePlus ID="X" __autoremap="true" a="{b}" c="lit"/></BehaviorTree></root>`,
@@ -619,8 +634,12 @@ func TestUpgradeV3(t *testing.T) {
 				}
 			}
 			// The result is still a tree the writer writes and the
-			// reader reads.
+			// reader reads, and a second upgrade changes nothing.
 			xmlRoundTrip(t, e)
+			upgradeV3(e)
+			if got := dumpXML(e); got != tc.want {
+				t.Errorf("upgraded twice: %s", got)
+			}
 		})
 	}
 	if upgradeV3(nil) != nil {
@@ -637,7 +656,7 @@ func TestUpgradeV3Positions(t *testing.T) {
 		t.Fatal(err)
 	}
 	warnings := upgradeV3(e)
-	if len(warnings) != 2 || !strings.HasPrefix(warnings[0], "3:5: ") || !strings.HasPrefix(warnings[1], "4:23: ") {
-		t.Errorf("%q, want warnings at 3:5 (SequenceStar) and 4:23 (goal)", warnings)
+	if len(warnings) != 3 || !strings.HasPrefix(warnings[0], "1:7: ") || !strings.HasPrefix(warnings[1], "3:5: ") || !strings.HasPrefix(warnings[2], "4:23: ") {
+		t.Errorf("%q, want warnings at 1:7 (BTCPP_format), 3:5 (SequenceStar) and 4:23 (goal)", warnings)
 	}
 }

@@ -10,10 +10,13 @@ import (
 // This file writes element trees back as XML text, in the form the Groot2
 // editor writes: an XML declaration, then the elements with two spaces of
 // indentation per level, attributes in their order, empty elements
-// self-closing. What it writes, parseXML reads back to the same tree
-// (names, attributes and children; positions aside): values are escaped
-// so that every byte survives TinyXML-2's reading, newlines, tabs and
-// carriage returns included (as &#10; &#9; &#13;).
+// self-closing. What it writes, parseXML (and so BehaviorTree.CPP) reads
+// back to the same tree (names, attributes and children; positions
+// aside): values are escaped so that every byte survives TinyXML-2's
+// reading, newlines, tabs and carriage returns included (as &#10; &#9;
+// &#13;). A strict XML reader (Groot2's) reads it too, unless a value
+// holds another control character (written &#N;, which XML 1.0 does not
+// allow) or bytes that are not UTF-8.
 
 // xmlDeclaration is the first line writeXML writes.
 const xmlDeclaration = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
@@ -187,6 +190,17 @@ func (e *element) clone() *element {
 		}
 	}
 	return &c
+}
+
+// newRoot returns the <root> element of a document in the form Groot2
+// writes: <root BTCPP_format="4" main_tree_to_execute="main">, the
+// second attribute only when main is not empty, holding children.
+func newRoot(main string, children ...*element) *element {
+	r := &element{Name: "root", Attrs: []xmlAttr{{Name: "BTCPP_format", Value: "4"}}, Children: children}
+	if main != "" {
+		r.Attrs = append(r.Attrs, xmlAttr{Name: "main_tree_to_execute", Value: main})
+	}
+	return r
 }
 
 // modelEntry is one node type of a <TreeNodesModel>: its kind (the
