@@ -16,6 +16,11 @@ import (
 // maxDocDepth is how deep the document checks go inside a <BehaviorTree>.
 const maxDocDepth = 256
 
+// maxNodes is the most nodes a built tree may have, subtrees expanded: a
+// few lines of XML whose trees each use the next one several times would
+// otherwise expand into billions of nodes. Tests lower it.
+var maxNodes = 1 << 20
+
 // The pre/post attribute names, in the order of nodeState's pre and post.
 var (
 	preNames  = [4]string{"_failureIf", "_successIf", "_skipIf", "_while"}
@@ -459,6 +464,9 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		if c := name[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
 			return docError(e, "the name of a node may not hold control characters")
 		}
+	}
+	if len(b.p.nodes) >= maxNodes {
+		return docError(e, "the tree has more than %d nodes", maxNodes)
 	}
 	uid := len(b.p.nodes) + 1
 	nd := nodeDef{k: k, regID: typeID, typeID: typeID, name: name, path: prefix + name, uid: uid, parent: parent, scope: scope, attrs: map[string]string{}}

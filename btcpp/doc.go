@@ -19,9 +19,11 @@
 //		}
 //		return btcpp.Success, nil
 //	}, btcpp.InputPort("open", "bool"))
-//	doc, err := f.Parse(xml)
+//	doc, err := f.Parse(`<root BTCPP_format="4"><BehaviorTree ID="Main">
+//	  <Fallback><IsDoorOpen open="{door}"/><Script code="door := true"/></Fallback>
+//	</BehaviorTree></root>`)
 //	...
-//	tree, err := doc.Build("", btcpp.WithEntry("door", true))
+//	tree, err := doc.Build("", btcpp.WithEntry("door", false))
 //	next, status, err := tree.Tick() // tree is unchanged
 //
 // Tick is BehaviorTree.CPP's tickExactlyOnce (one execution of the root);
@@ -70,6 +72,7 @@
 //     returning (a Repeat num_cycles="-1" over a child that succeeds at
 //     once).
 //   - <include> is an error: this package reads no files.
+//   - A built tree has at most 1,048,576 nodes, subtrees expanded.
 //   - Ports are of the types int, double, string, bool and untyped (any);
 //     the built-ins also use NodeStatus and unsigned milliseconds. Values
 //     of other C++ types do not exist here.
