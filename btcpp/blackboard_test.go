@@ -64,7 +64,7 @@ func TestSetInitial(t *testing.T) {
 		{"s", []any{"any", "string", "x"}},
 		{"t", []any{"bool", "bool", true}},
 		{"f", []any{"bool", "bool", false}},
-		{"big", []any{"int", "int", 5000000000}},
+		{"big", []any{"int", "int", int64(5000000000)}},
 	}
 	for _, c := range cases {
 		if got := dumpOf(b, 0, c.key); !eqDump(got, c.want...) {
@@ -273,7 +273,7 @@ func TestSubtreeLiteral(t *testing.T) {
 		{"5", []any{"int", "int", 5}},
 		{"-5", []any{"int", "int", -5}},
 		{"2147483647", []any{"int", "int", 2147483647}},
-		{"2147483648", []any{"int64", "int64", 2147483648}},
+		{"2147483648", []any{"int64", "int64", int64(2147483648)}},
 		{"2.5", []any{"double", "double", 2.5}},
 		{"1e3", []any{"double", "double", 1000.0}},
 		{"txt", []any{"any", "string", "txt"}},

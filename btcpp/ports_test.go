@@ -73,7 +73,7 @@ func TestParseLiteral(t *testing.T) {
 		{"", "string", true, want{"string", ""}},
 		{"100", "uint", true, want{"uint", 100}},
 		{"100ms", "uint", true, want{"uint", 100}},
-		{"4294967295", "uint", true, want{"uint", 4294967295}},
+		{"4294967295", "uint", true, want{"uint", int64(4294967295)}},
 		{"4294967296", "uint", false, want{}},
 		{"-1", "uint", false, want{}},
 		{" 1", "uint", false, want{}},
@@ -104,6 +104,8 @@ func TestReadPort(t *testing.T) {
 	b.setInitial("s", "12")
 	b.setInitial("t", true)
 	b.setInitial("two", jsonNum("2"))
+	b.setInitial("neg", jsonNum("-1"))
+	b.setInitial("ms", "100ms")
 	b.set(0, "big", IntValue(1<<40, "int64"), "int64")
 	b.createEntry(0, "e", "int")
 	cases := []struct {
@@ -130,6 +132,11 @@ func TestReadPort(t *testing.T) {
 		{"{t}", "bool", true, want{"bool", true}},
 		{"{d}", "bool", true, want{"bool", true}}, // double: non-zero
 		{"{two}", "uint", true, want{"uint", 2}},
+		{"{neg}", "uint", false, want{}}, // a number must lie in 0…4294967295
+		{"{big}", "uint", false, want{}},
+		{"{d3}", "uint", true, want{"uint", 3}},
+		{"{d}", "uint", false, want{}},
+		{"{ms}", "uint", true, want{"uint", 100}}, // a string is parsed like a literal
 		{"{two}", "NodeStatus", true, want{"NodeStatus", "SUCCESS"}},
 		{"7", "int", true, want{"int", 7}},
 		{"7", "any", true, want{"string", "7"}},

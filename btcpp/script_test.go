@@ -249,6 +249,7 @@ func TestOperators(t *testing.T) {
 		{src: "1.25 .. 'x'", w: want{"string", "1.250000x"}},
 		{src: "i .. 'x'", w: want{"string", "3x"}},
 		{src: "t .. 'x'", w: want{"string", "1x"}},
+		{src: "1 .. 2", w: want{"none", nil}},    // two numbers: an empty value, no error by itself
 		{src: "(1 .. 2) + 1", err: RuntimeError}, // the empty value fails in an operator
 		{src: "x := 1 .. 2", err: RuntimeError},  // and in :=
 		{src: "6 & 3", w: dbl(2)},
@@ -387,7 +388,7 @@ func TestAssignments(t *testing.T) {
 		{name: "*= on double", setup: initial("d", jsonNum("2.5")), src: "d *= 2", key: "d", decl: "double", w: dbl(5)},
 		{name: "/= on double", setup: initial("d", jsonNum("2.5")), src: "d /= 2", key: "d", decl: "double", w: dbl(1.25)},
 		{name: "/= 2 on int 3 fails", setup: initial("x", jsonNum("3")), src: "x /= 2", err: StdRuntimeError},
-		{name: "x *= x reaches 2^32", setup: initial("x", jsonNum("65536")), src: "x *= x", key: "x", decl: "int", w: want{"int", 4294967296}},
+		{name: "x *= x reaches 2^32", setup: initial("x", jsonNum("65536")), src: "x *= x", key: "x", decl: "int", w: want{"int", int64(4294967296)}},
 		{name: "x *= x past int64", setup: initial("x", jsonNum("4294967296")), src: "x *= x", err: StdRuntimeError},
 		{name: "+= on a missing key", src: "z += 1", err: RuntimeError},
 		{name: "+= on an empty entry", setup: declared("e", "int"), src: "e += 1", err: RuntimeError},
@@ -398,6 +399,8 @@ func TestAssignments(t *testing.T) {
 		{name: ":= keeps the empty entry when e fails", src: "q := missing", err: RuntimeError, key: "q", decl: "any", w: want{"any", nil}},
 		{name: "@ only starts a name", src: "@@k := 1", err: RuntimeError},
 		{name: ":= @k into the root", src: "@k := 1", key: "k", decl: "any", w: want{"int64", 1}},
+		{name: "empty uint entry takes int64 100", setup: declared("u", "uint"), src: "u := 100", key: "u", decl: "uint", w: want{"int64", 100}},
+		{name: "string into empty uint entry parses", setup: declared("u", "uint"), src: "u := '7ms'", key: "u", decl: "uint", w: want{"uint", 7}},
 		{name: "assignment to an enum name writes the entry", src: "RED := 5", key: "RED", decl: "any", w: want{"int64", 5}},
 	}
 	enums := map[string]int64{"RED": 2}
