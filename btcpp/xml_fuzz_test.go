@@ -3,6 +3,7 @@ package btcpp
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -26,15 +27,42 @@ func FuzzParseXML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		e, err := parseXML(src)
+		// A NUL ends the text: what follows it changes nothing.
+		if strings.IndexByte(src, 0) < 0 {
+			e2, err2 := parseXML(src + "\x00<<")
+			if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+				t.Fatalf("a NUL and more changed the result: %v, then %v", err, err2)
+			}
+			if err == nil {
+				if ok, diff := sameXMLTree(e, e2); !ok {
+					t.Fatalf("a NUL and more changed the tree: %s", diff)
+				}
+			}
+		}
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("%T: %v", err, err)
 			}
-			if se.Line < 1 || se.Col < 1 || se.Line > 1+bytes.Count([]byte(src), []byte{'\n'}) {
-				t.Fatalf("position %d:%d out of the text", se.Line, se.Col)
+			if _, ok := xmlOffset(src, se.Line, se.Col); !ok {
+				t.Fatalf("%v: the position is out of the text", err)
 			}
 			return
+		}
+		// Every element's position is its '<', every attribute's its
+		// name.
+		stack := []*element{e}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = append(stack[:len(stack)-1], x.Children...)
+			if off, ok := xmlOffset(src, x.Line, x.Col); !ok || off >= len(src) || src[off] != '<' {
+				t.Fatalf("<%s> at %d:%d, not a '<'", x.Name, x.Line, x.Col)
+			}
+			for _, a := range x.Attrs {
+				if off, ok := xmlOffset(src, a.Line, a.Col); !ok || !strings.HasPrefix(src[off:], a.Name) {
+					t.Fatalf("attribute %s at %d:%d, not its name", a.Name, a.Line, a.Col)
+				}
+			}
 		}
 		var b bytes.Buffer
 		if err := writeXML(&b, e); err != nil {
@@ -48,6 +76,30 @@ func FuzzParseXML(f *testing.F) {
 			t.Fatalf("read back differently: %s\n%s", diff, b.String())
 		}
 	})
+}
+
+// xmlOffset returns the byte offset of line:col in src (the end of the
+// text counts), and whether there is one.
+func xmlOffset(src string, line, col int) (int, bool) {
+	if line < 1 || col < 1 {
+		return 0, false
+	}
+	start := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		start += i + 1
+	}
+	end := strings.IndexByte(src[start:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += start
+	}
+	off := start + col - 1
+	return off, off <= end
 }
 
 // xmlTreeGen makes an element tree from fuzz bytes.
