@@ -406,16 +406,10 @@ func (b *builder) build(id string) error {
 	if err == nil || len(b.p.nodes) == 0 {
 		return err
 	}
-	// Destroying the half-built tree halts it: the root, then every
-	// created node in preorder.
+	// Destroying the half-built tree halts it (haltTree).
 	t := &ticker{p: b.p, st: make([]nodeState, len(b.p.nodes)), bb: b.bb}
-	if herr := t.halt(0); herr != nil {
+	if herr := t.haltTree(); herr != nil {
 		return &Error{Type: Terminate, Node: -1, Msg: "an exception left a destructor: the process terminates", Err: herr}
-	}
-	for n := range b.p.nodes {
-		if herr := t.halt(n); herr != nil {
-			return &Error{Type: Terminate, Node: -1, Msg: "an exception left a destructor: the process terminates", Err: herr}
-		}
 	}
 	return err
 }

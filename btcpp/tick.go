@@ -297,6 +297,25 @@ func (t *ticker) halt(n int) error {
 	return t.run(n, nd.post[postOnHalted])
 }
 
+// haltTree is BehaviorTree.CPP's Tree::haltTree: halt the root, then
+// every node in preorder (each node's own halt, IDLE, and _onHalted), and
+// the root is IDLE.
+func (t *ticker) haltTree() error {
+	if len(t.st) == 0 {
+		return nil
+	}
+	if err := t.halt(0); err != nil {
+		return err
+	}
+	for n := range t.st {
+		if err := t.halt(n); err != nil {
+			return err
+		}
+	}
+	t.st[0].status = Idle
+	return nil
+}
+
 // resetChild halts c if it is RUNNING, then sets it IDLE (haltChild).
 func (t *ticker) resetChild(c int) error {
 	if t.st[c].status == Running {

@@ -323,6 +323,19 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	return nt, res, err
 }
 
+// Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
+// root, then every node in preorder (running actions get OnHalted, and
+// every node's _onHalted script runs), leaving every node IDLE. It returns
+// the new version; on error (an _onHalted script that throws) the version
+// holds the state right after the exception.
+func (t *Tree) Halt() (*Tree, error) {
+	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks, wall: t.wall}
+	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	err := tk.haltTree()
+	nt.wake, nt.armSeq = tk.wake, tk.armSeq
+	return nt, err
+}
+
 // Status returns the status the tick that made this version returned
 // (Idle for the first version, and after an error).
 func (t *Tree) Status() Status { return t.status }

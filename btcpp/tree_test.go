@@ -286,3 +286,68 @@ func TestTickBudget(t *testing.T) {
 		t.Errorf("Tick: %v %v %d, want RUNNING after one root tick", res, err, next.RootTicks())
 	}
 }
+
+// TestHalt halts a running tree: the running action gets OnHalted, every
+// node's _onHalted runs (in preorder, the root first and twice, as
+// haltTree does), every node is IDLE, and the old version is unchanged.
+func TestHalt(t *testing.T) {
+	f := NewFactory()
+	var halted []int
+	err := f.RegisterAction("Run", Action{
+		OnStart:  func(*Call) (Status, error) { return Running, nil },
+		OnHalted: func(c *Call) { halted = append(halted, c.Index()) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := f.Parse(`<root BTCPP_format="4"><BehaviorTree ID="T">
+<Sequence _onHalted="log := log .. 'S'"><AlwaysSuccess _onHalted="log := log .. 'A'"/><Run _onHalted="log := log .. 'R'"/></Sequence>
+</BehaviorTree></root>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0, err := doc.Build("", WithEntry("log", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, res, err := v0.Tick()
+	if err != nil || res != Running || v1.String() != "RSR" && v1.String() != "RIR" {
+		t.Fatalf("tick: %v %v %s", res, err, v1)
+	}
+	v2, err := v1.Halt()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2.String() != "III" {
+		t.Errorf("after Halt: %s, want III", v2)
+	}
+	if len(halted) != 1 || halted[0] != 2 {
+		t.Errorf("OnHalted calls: %v, want [2]", halted)
+	}
+	// halt(root): its children reset (Run halted: R), then the root's
+	// _onHalted (S); then every node in preorder: S, A, R.
+	if log, _ := v2.Get("log"); log.String() != "RSSAR" {
+		t.Errorf("_onHalted order: %q, want RSSAR", log.String())
+	}
+	if log, _ := v1.Get("log"); log.String() != "" || v1.NodeStatus(2) != Running {
+		t.Errorf("the old version changed: log %q, %s", log.String(), v1)
+	}
+}
+
+// BenchmarkTick measures one tick of a 12-node tree with a subtree,
+// starting again from the first version every 64 ticks.
+func BenchmarkTick(b *testing.B) {
+	v0 := buildPure(b)
+	v := v0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		next, _, err := v.Tick()
+		if err != nil {
+			b.Fatal(err)
+		}
+		v = next
+		if i%64 == 63 {
+			v = v0 // the first version, as it was
+		}
+	}
+}
