@@ -3,6 +3,7 @@ package btcpp
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,12 +98,12 @@ func TestMaxNodes(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<root BTCPP_format="4" main_tree_to_execute="T0">`)
 	for i := 0; i < 12; i++ {
-		b.WriteString(`<BehaviorTree ID="T` + itoa(i) + `"><Sequence>`)
+		b.WriteString(`<BehaviorTree ID="T` + strconv.Itoa(i) + `"><Sequence>`)
 		for j := 0; j < 8; j++ {
 			if i == 11 {
 				b.WriteString(`<AlwaysSuccess/>`)
 			} else {
-				b.WriteString(`<SubTree ID="T` + itoa(i+1) + `"/>`)
+				b.WriteString(`<SubTree ID="T` + strconv.Itoa(i+1) + `"/>`)
 			}
 		}
 		b.WriteString(`</Sequence></BehaviorTree>`)

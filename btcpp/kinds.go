@@ -1,5 +1,7 @@
 package btcpp
 
+import "strconv"
+
 // The table of kinds: one row per built-in node ID of BehaviorTree.CPP
 // 4.10.0, and one per Go leaf registered in a Factory. A row says the
 // kind's category, how many children its XML element may have (checked on
@@ -80,7 +82,7 @@ var subtreeKind = &kind{id: "SubTree", cat: catSubTree, sec5: true, tick: tickSu
 func switchPorts(n int) []Port {
 	ps := []Port{InputPort("variable", "string")}
 	for i := 1; i <= n; i++ {
-		ps = append(ps, InputPort("case_"+itoa(i), "string"))
+		ps = append(ps, InputPort("case_"+strconv.Itoa(i), "string"))
 	}
 	return ps
 }
@@ -196,15 +198,4 @@ func leafKindOf(r *leafReg) *kind {
 	k := &kind{id: r.id, cat: catLeaf, ports: r.ports, leaf: r, tick: tickGoLeaf, halt: haltGoLeaf}
 	k.sync = r.kind == leafSync
 	return k
-}
-
-// itoa formats a small int.
-func itoa(i int) string {
-	if i < 0 {
-		return "-" + itoa(-i)
-	}
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }

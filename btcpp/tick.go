@@ -3,6 +3,7 @@ package btcpp
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -714,7 +715,7 @@ func tickSwitch(t *ticker, n int) (Status, error) {
 	if v, ok := t.readPort(n, "variable", "string"); ok {
 		if vs, ok := valueString(v); ok {
 			for i := 1; i <= cases; i++ {
-				c, ok := t.readPort(n, "case_"+itoa(i), "string")
+				c, ok := t.readPort(n, "case_"+strconv.Itoa(i), "string")
 				if !ok {
 					continue
 				}
