@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -659,4 +660,107 @@ func TestUpgradeV3Positions(t *testing.T) {
 	if len(warnings) != 3 || !strings.HasPrefix(warnings[0], "1:7: ") || !strings.HasPrefix(warnings[1], "3:5: ") || !strings.HasPrefix(warnings[2], "4:23: ") {
 		t.Errorf("%q, want warnings at 1:7 (BTCPP_format), 3:5 (SequenceStar) and 4:23 (goal)", warnings)
 	}
+}
+
+// strictXML reads src with encoding/xml, for comparison: the tree of the
+// first top-level element, or an error.
+func strictXML(src string) (*element, error) {
+	d := xml.NewDecoder(strings.NewReader(src))
+	d.Strict = true
+	var stack []*element
+	var top *element
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			e := &element{Name: xmlQName(tok.Name)}
+			for _, a := range tok.Attr {
+				e.Attrs = append(e.Attrs, xmlAttr{Name: xmlQName(a.Name), Value: a.Value})
+			}
+			if len(stack) > 0 {
+				p := stack[len(stack)-1]
+				p.Children = append(p.Children, e)
+			} else if top == nil {
+				top = e
+			}
+			stack = append(stack, e)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if top == nil {
+		return nil, errors.New("no element")
+	}
+	return top, nil
+}
+
+func xmlQName(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+// TestParseXMLAgreesWithEncodingXML reads the corpus's trees and texts
+// of the reading tests with encoding/xml too: where that strict reader
+// reads a text whose values hold no newline, tab or carriage return (it
+// turns them into spaces), both must read the same tree.
+func TestParseXMLAgreesWithEncodingXML(t *testing.T) {
+	texts, err := xmlCorpusTexts()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	texts = append(texts,
+		`<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence><A/><B x="1"/></Sequence></BehaviorTree></root>`,
+		`<S v="&amp;&lt;&gt;&quot;&apos;&#65;&#x42;&#x263A;"/>`,
+		`<S v='say "hi"' w="it's"/>`,
+		"<?xml version=\"1.0\"?>\n<!-- c -->\n<root>text <!-- <A/> --> more<![CDATA[<B/>]]><C/>tail</root>\n",
+		`<ns:a.b-c _x="1" é="2"/>`,
+	)
+	compared := 0
+	for i, src := range texts {
+		want, err := strictXML(src)
+		if err != nil || strings.ContainsAny(src, "\n\t\r") && hasSpaceInValues(src) {
+			continue
+		}
+		got, err := parseXML(src)
+		if err != nil {
+			t.Errorf("text %d: encoding/xml reads it, parseXML: %v\n%s", i, err, src)
+			continue
+		}
+		if ok, diff := sameXMLTree(got, want); !ok {
+			t.Errorf("text %d: %s\n%s", i, diff, src)
+		}
+		compared++
+	}
+	if compared < 5 {
+		t.Errorf("only %d texts compared", compared)
+	}
+	t.Logf("%d of %d texts compared", compared, len(texts))
+}
+
+// hasSpaceInValues reports whether an attribute value of src, as parseXML
+// reads it, holds a newline, tab or carriage return.
+func hasSpaceInValues(src string) bool {
+	e, err := parseXML(src)
+	if err != nil {
+		return true
+	}
+	stack := []*element{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], x.Children...)
+		for _, a := range x.Attrs {
+			if strings.ContainsAny(a.Value, "\n\t\r") {
+				return true
+			}
+		}
+	}
+	return false
 }
