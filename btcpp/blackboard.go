@@ -25,6 +25,21 @@ package btcpp
 //	b.dump()                    every scope's entries as the corpus writes them.
 //	b.seq(scope, key)           the write counter of TIMED.md §8.
 //
+// ports.go adds, on the same board:
+//
+//	isRef(raw), refKey(raw, port)   "{k}" / "{=}" references (§6.2, §6.3).
+//	parseLiteral(raw, typ)          §6.3 literal parsing; also the build-time literal check.
+//	b.readPort(scope, port, raw, typ)     §6.3: (value, false when the read fails).
+//	b.writePort(scope, port, raw, typ, v) §6.4: set through a {k} port, else nothing.
+//	b.setBlackboard(scope, outputKeyRaw, valueRaw)
+//	                                SetBlackboard's tick (§5.3): false is FAILURE.
+//
+// Measured (amd64, a loaded 2-core machine, the best of 100 runs): clone of
+// a 9-scope board 1 allocation (+1 for the board itself) and about 300 ns
+// under load; the first write to an existing entry after a clone 3
+// allocations (scope struct, pointer slice, entry: 200 bytes with 9
+// entries); further writes none.
+//
 // Writes: scopes and entries are copy-on-write. The first write to a scope
 // after a clone copies that scope's slice of entry pointers (one allocation
 // of 8n bytes, 4n on 386), and the first write to an entry copies it (one
@@ -102,6 +117,14 @@ func (b *board) clone() *board {
 // index returns the position of key in scope s, or where it would go.
 func (b *board) index(s int, key string) (int, bool) {
 	es := b.scopes[s].entries
+	if len(es) <= 8 {
+		// Small scopes: equality first (cheaper than ordering compares).
+		for i, e := range es {
+			if e.key == key {
+				return i, true
+			}
+		}
+	}
 	lo, hi := 0, len(es)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

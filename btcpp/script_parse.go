@@ -66,6 +66,13 @@ type cmp1Node struct {
 	l, r node
 }
 
+// cmpLitNode is a single comparison with a literal on the right (a > 3).
+type cmpLitNode struct {
+	op opKind
+	l  node
+	r  Value
+}
+
 type ternaryNode struct{ c, a, b node }
 
 type assignNode struct {
@@ -225,7 +232,11 @@ func (p *parser) exprDepth(minBP, depth int) (node, error) {
 				op = n.op
 			}
 			if len(cn.ops) == 1 {
-				lhs = &cmp1Node{op: cn.ops[0], l: cn.xs[0], r: cn.xs[1]}
+				if lit, ok := cn.xs[1].(*litNode); ok {
+					lhs = &cmpLitNode{op: cn.ops[0], l: cn.xs[0], r: lit.v}
+				} else {
+					lhs = &cmp1Node{op: cn.ops[0], l: cn.xs[0], r: cn.xs[1]}
+				}
 			} else {
 				lhs = cn
 			}
