@@ -34,11 +34,10 @@ package btcpp
 //	b.setBlackboard(scope, outputKeyRaw, valueRaw)
 //	                                SetBlackboard's tick (§5.3): false is FAILURE.
 //
-// Measured (amd64, a loaded 2-core machine, the best of 100 runs): clone of
-// a 9-scope board 1 allocation (+1 for the board itself) and about 300 ns
-// under load; the first write to an existing entry after a clone 3
-// allocations (scope struct, pointer slice, entry: 200 bytes with 9
-// entries); further writes none.
+// Costs in allocations: clone 2 (the board, and 8 bytes per scope); the
+// first write to an existing entry after a clone 3 (the scope, its pointer
+// slice, the entry: about 200 bytes for a scope of 9 entries); further
+// writes to it none.
 //
 // Writes: scopes and entries are copy-on-write. The first write to a scope
 // after a clone copies that scope's slice of entry pointers (one allocation
