@@ -65,8 +65,10 @@
 //     deadline order: a timer armed in tick k for d fires before the first
 //     tick j with T_j - T_k >= d. A Timeout that fires halts its child
 //     before the next tick starts. Where the C++ library races (a timer
-//     firing during a tick, the aborted callback of a cancelled Sleep),
-//     this package takes the choices listed in the corpus's TIMED.md §6.
+//     firing during a tick, the aborted callback of a cancelled Sleep, the
+//     order of two timers due together), this package chooses: never
+//     inside a tick, a cancelled timer never fires, deadline order and
+//     then arming order.
 //   - TickOnce has a budget of root executions (WithTickBudget, 1000 by
 //     default): past it, it fails with ErrBudget instead of never
 //     returning (a Repeat num_cycles="-1" over a child that succeeds at

@@ -148,7 +148,9 @@ func (c *Call) Index() int { return c.n }
 // Name returns the node's name.
 func (c *Call) Name() string { return c.t.p.nodes[c.n].name }
 
-// Path returns the node's full path (README §7).
+// Path returns the node's full path: the subtree instance path, "/", and
+// the name, with "::uid" when the name is the type ID (as BehaviorTree.CPP
+// writes it).
 func (c *Call) Path() string { return c.t.p.nodes[c.n].path }
 
 // ID returns the node's registration ID.
@@ -163,8 +165,9 @@ func (c *Call) read(port, typ string) (Value, error) {
 	return v, nil
 }
 
-// Int reads the input port as an int (README §6.3: it must fit in 32
-// bits). The error says the port could not be read.
+// Int reads the input port as an int: a literal's leading decimal
+// integer, or a blackboard entry's value, which must be integral and fit
+// in 32 bits. The error says the port could not be read.
 func (c *Call) Int(port string) (int, error) {
 	v, err := c.read(port, "int")
 	if err != nil {
@@ -219,10 +222,16 @@ func (c *Call) Bool(port string) (bool, error) {
 
 // Set writes v to the output port (BehaviorTree.CPP's setOutput): v is an
 // int, int64, float64, string or bool, and its Go type is the static type
-// of the write (README §6.4). A port whose XML value is not a "{key}"
-// reference is not written. The error is the blackboard's (for example a
-// key declared with another type).
+// of the write (an entry declared with another type takes the value only
+// if it converts exactly). A port whose XML value is not a "{key}"
+// reference, or that the XML does not set, is not written. Writing a port
+// that the leaf type does not declare as an output is an error; otherwise
+// the error is the blackboard's (for example a key declared with another
+// type).
 func (c *Call) Set(port string, v any) error {
+	if p, ok := c.t.node(c.n).k.port(port); !ok || p.Dir == In {
+		return newError(RuntimeError, "node %q: [%s] is not an output port", c.t.p.nodes[c.n].path, port)
+	}
 	val, typ, err := goValue(v)
 	if err != nil {
 		return fmt.Errorf("node %q: port [%s]: %w", c.t.p.nodes[c.n].path, port, err)

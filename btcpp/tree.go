@@ -361,7 +361,7 @@ type NodeInfo struct {
 	Name   string // the name attribute, or the type ID
 	Parent int    // preorder index of the parent, -1 for the root
 	UID    int    // 1, 2, … in creation order
-	Path   string // the full path (README §7)
+	Path   string // the full path, as Call.Path
 	Scope  int    // the blackboard scope (index into Scopes)
 }
 

@@ -208,7 +208,8 @@ func TestCallErrors(t *testing.T) {
 		_, e2 := c.Float("missing")
 		e3 := c.Set("o", []int{1})
 		e4 := c.Set("unmapped", 3)
-		log = append(log, fmt.Sprintln(e1 != nil, e2 != nil, e3 != nil, e4 == nil, c.Name(), c.ID(), c.Path(), c.Index()))
+		e5 := c.Set("i", 3)
+		log = append(log, fmt.Sprintln(e1 != nil, e2 != nil, e3 != nil, e4 == nil, e5 != nil, c.Name(), c.ID(), c.Path(), c.Index()))
 		return Success, nil
 	}, InputPort("i", "int"), InputPort("missing", "double"), OutputPort("o", "int"), OutputPort("unmapped", "int"))
 	if err != nil {
@@ -225,7 +226,7 @@ func TestCallErrors(t *testing.T) {
 	if _, _, err := tree.Tick(); err != nil {
 		t.Fatal(err)
 	}
-	if want := "true true true true p Probe p 0\n"; len(log) != 1 || log[0] != want {
+	if want := "true true true true true p Probe p 0\n"; len(log) != 1 || log[0] != want {
 		t.Errorf("got %q, want %q", log, want)
 	}
 }
