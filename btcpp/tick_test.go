@@ -24,6 +24,7 @@ type scenario struct {
 	bb     map[string]any
 	turn   time.Duration
 	once   bool
+	show   string // a root key whose value ends each line (" key=value")
 	// want is one line per tick: the result (or "error TYPE@node"), then
 	// after " | " the calls ("start 2 RUNNING", "halt 2", ...), and with
 	// once " x2" for two root executions.
@@ -86,6 +87,10 @@ func (s *scenario) run(t *testing.T) []string {
 		line += " | " + strings.Join(calls, "; ")
 		if s.once && err == nil {
 			line += fmt.Sprintf(" x%d", tree.RootTicks())
+		}
+		if s.show != "" {
+			v, _ := tree.Get(s.show)
+			line += fmt.Sprintf(" %s=%s", s.show, v.String())
 		}
 		lines = append(lines, line)
 		if err != nil {
@@ -325,4 +330,59 @@ func TestTryCatchHalt(t *testing.T) {
 		want:   []string{"RUNNING | tick 1 SUCCESS; start 3 RUNNING", "FAILURE | tick 1 FAILURE; halt 3; start 4 RUNNING; halt 4"},
 	}
 	s.check(t)
+}
+
+func TestLoops(t *testing.T) {
+	act := map[string]string{"A": "action"}
+	for _, s := range []scenario{{
+		// TIMED.md §8: one element per tick, RUNNING three times, then
+		// if_empty on the 4th tick.
+		name: "loop int", xml: root(`<LoopInt queue="1;2;3" value="{v}"><A/></LoopInt>`), leaves: act, show: "v",
+		want: []string{"RUNNING | start 1 SUCCESS v=1", "RUNNING | start 1 SUCCESS v=2", "RUNNING | start 1 SUCCESS v=3",
+			"SUCCESS |  v=3", "RUNNING | start 1 SUCCESS v=1"},
+	}, {
+		// A running child keeps its element until it completes; a FAILURE
+		// ends the activation, and the next one starts from the first.
+		name: "loop running child", xml: root(`<LoopDouble queue="0.5;1.5" value="{v}" if_empty="FAILURE"><A/></LoopDouble>`),
+		leaves: act, show: "v", script: map[string][]string{"A": {"RUNNING", "SUCCESS", "FAILURE", "SUCCESS"}},
+		want: []string{"RUNNING | start 1 RUNNING v=0.500000", "RUNNING | run 1 SUCCESS v=0.500000",
+			"FAILURE | start 1 FAILURE v=1.500000", "RUNNING | start 1 SUCCESS v=0.500000"},
+	}, {
+		// if_empty="IDLE" is stored as the result: an error outside the
+		// tick, so the parent's NodeExecutionError.
+		name: "loop idle", xml: root(`<Sequence><LoopBool queue="" value="{v}" if_empty="IDLE"><A/></LoopBool></Sequence>`), leaves: act,
+		want: []string{"error NodeExecutionError@0 | "},
+	}, {
+		// A {k} queue: parsed when the activation starts; the entry's
+		// later content is ignored, but an entry that was removed fails.
+		name: "loop from entry",
+		xml: root(`<Sequence><LoopString queue="{q}" value="{v}"><Sequence><Script code="q := 'x;y'"/><UnsetBlackboard key="q" _skipIf="v != 'b'"/></Sequence></LoopString></Sequence>`),
+		bb:   map[string]any{"q": "a;b;c"}, show: "v",
+		want: []string{"RUNNING |  v=a", "RUNNING |  v=b", "error NodeExecutionError@1 |  v=b"},
+	}} {
+		s.check(t)
+	}
+}
+
+// TestScriptFromEntry checks Script and Precondition whose code is a
+// blackboard reference: read and parsed again when it changes.
+func TestScriptFromEntry(t *testing.T) {
+	for _, s := range []scenario{{
+		name: "script from entry",
+		xml:  root(`<Sequence><Script code="{c}"/><Script code="c := 'n := n * 2'"/></Sequence>`),
+		bb:   map[string]any{"c": "n := n + 1", "n": 1}, show: "n",
+		want: []string{"SUCCESS |  n=2", "SUCCESS |  n=4", "SUCCESS |  n=8"},
+	}, {
+		name: "precondition from entry",
+		xml:  root(`<Sequence><Precondition if="{c}" else="SKIPPED"><Script code="n := n + 1"/></Precondition><Script code="c := 'n &lt; 3'"/></Sequence>`),
+		bb:   map[string]any{"c": "true", "n": 0}, show: "n",
+		want: []string{"SUCCESS |  n=1", "SUCCESS |  n=2", "SUCCESS |  n=3", "SUCCESS |  n=3"},
+	}, {
+		name: "script entry does not parse",
+		xml:  root(`<Sequence><Script code="c := '1 +'"/><Script code="{c}"/></Sequence>`),
+		bb:   map[string]any{"c": "1"},
+		want: []string{"error NodeExecutionError@2 | "},
+	}} {
+		s.check(t)
+	}
 }
