@@ -333,51 +333,75 @@ func TestDeclareRef(t *testing.T) {
 	}
 }
 
-// model is a plain, non-persistent blackboard of one scope used to check
-// that old versions never change.
-type model map[string][3]any
+// deepCopy is the plain model of a new version: a board that shares
+// nothing with b (every scope and entry copied, a token of its own).
+func deepCopy(b *board) *board {
+	nb := &board{info: b.info, tok: newToken()}
+	for _, sd := range b.scopes {
+		nd := &scopeData{owner: nb.tok}
+		for _, e := range sd.entries {
+			c := *e
+			c.owner = nb.tok
+			nd.entries = append(nd.entries, &c)
+		}
+		nb.scopes = append(nb.scopes, nd)
+	}
+	return nb
+}
 
-func snapshot(b *board) []map[string][3]any { return b.dump() }
-
-// TestPersistence: random writes on clones; every old version's dump stays
-// what it was, and writes to a clone never show in its origin.
+// TestPersistence: random writes on clones of random versions, the same
+// writes on deep copies (the plain model). Every new version equals its
+// model, and every old version's dump stays what it was.
 func TestPersistence(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	b := newBoard()
 	sub := b.addScope(scopeInfo{Parent: 0, Remap: map[string]string{"p": "k1"}})
 	auto := b.addScope(scopeInfo{Parent: sub, Auto: true})
 	type version struct {
-		b    *board
-		dump []map[string][3]any
+		b, model *board
+		dump     []map[string][3]any
 	}
-	versions := []version{{b, snapshot(b)}}
+	versions := []version{{b, deepCopy(b), b.dump()}}
 	keys := []string{"k0", "k1", "k2", "p", "_x", "@k3"}
 	scopes := []int{0, sub, auto}
 	for step := 0; step < 400; step++ {
 		from := versions[r.Intn(len(versions))]
-		nb := from.b.clone()
+		nb, model := from.b.clone(), deepCopy(from.model)
 		for w := r.Intn(4); w >= 0; w-- {
 			scope, key := scopes[r.Intn(len(scopes))], keys[r.Intn(len(keys))]
-			switch r.Intn(5) {
-			case 0:
-				nb.set(scope, key, IntValue(int64(r.Intn(100)), "int"), "int")
-			case 1:
-				nb.set(scope, key, StringValue(fmt.Sprint(r.Intn(9))), "string")
-			case 2:
-				nb.unset(scope, key)
-			case 3:
-				nb.createEntry(scope, key, "double")
-			case 4:
-				s, _ := parseScript(key + " := " + fmt.Sprint(r.Intn(9)))
-				if s != nil {
-					s.eval(nb, scope, nil)
+			op, n := r.Intn(5), r.Intn(100)
+			for _, x := range []*board{nb, model} {
+				switch op {
+				case 0:
+					x.set(scope, key, IntValue(int64(n), "int"), "int")
+				case 1:
+					x.set(scope, key, StringValue(fmt.Sprint(n%9)), "string")
+				case 2:
+					x.unset(scope, key)
+				case 3:
+					x.createEntry(scope, key, "double")
+				case 4:
+					if s, _ := parseScript(key + " := " + fmt.Sprint(n%9)); s != nil {
+						s.eval(x, scope, nil)
+					}
 				}
 			}
 		}
-		versions = append(versions, version{nb, snapshot(nb)})
+		d := nb.dump()
+		if want := model.dump(); !reflect.DeepEqual(d, want) {
+			t.Fatalf("step %d: the clone differs from the plain model:\n got %v\nwant %v", step, d, want)
+		}
+		for sc := range nb.scopes {
+			for _, k := range keys {
+				if nb.seq(sc, k) != model.seq(sc, k) {
+					t.Fatalf("step %d: write counter of %s in scope %d: %d, model %d", step, k, sc, nb.seq(sc, k), model.seq(sc, k))
+				}
+			}
+		}
+		versions = append(versions, version{nb, model, d})
 		if step%50 == 0 || step == 399 {
 			for i, v := range versions {
-				if got := snapshot(v.b); !reflect.DeepEqual(got, v.dump) {
+				if got := v.b.dump(); !reflect.DeepEqual(got, v.dump) {
 					t.Fatalf("step %d: version %d changed:\n got %v\nwant %v", step, i, got, v.dump)
 				}
 			}
@@ -391,7 +415,7 @@ func TestPersistence(t *testing.T) {
 func TestCloneIsolation(t *testing.T) {
 	b := newBoard()
 	b.setInitial("x", jsonNum("1"))
-	old := model{}
+	old := map[string][3]any{}
 	for k, v := range b.dump()[0] {
 		old[k] = v
 	}
@@ -400,7 +424,7 @@ func TestCloneIsolation(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.unset(0, "x")
-	if got := model(b.dump()[0]); !reflect.DeepEqual(got, old) {
+	if got := b.dump()[0]; !reflect.DeepEqual(got, old) {
 		t.Errorf("origin changed: %v, want %v", got, old)
 	}
 	if _, ok := c.lookup(0, "x"); ok {
