@@ -312,7 +312,8 @@ func (n *ternaryNode) eval(b *board, scope int, enums map[string]int64) (Value, 
 	var f float64
 	switch c.kind {
 	case kindEmpty:
-		return Value{}, evalError("the condition of '?' is empty")
+		// BT::Any::cast<double> of an empty value.
+		return Value{}, newError(StdRuntimeError, "Any::cast failed because it is empty (the condition of '?')")
 	case kindString:
 		if f, err = stringToNumber(c.s, enums); err != nil {
 			return Value{}, err

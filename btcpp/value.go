@@ -53,7 +53,7 @@ func intCode(typ string) typeCode {
 // the corpus dumps each value as [declaredType, valueType, value].
 //
 // The zero Value is empty with the type name "none". Values are small (40
-// bytes) and passed by value.
+// bytes on 64-bit machines) and passed by value.
 type Value struct {
 	s    string // a string's content; an empty value's type name
 	i    int64
