@@ -356,7 +356,7 @@ func TestLoops(t *testing.T) {
 		// A {k} queue: parsed when the activation starts; the entry's
 		// later content is ignored, but an entry that was removed fails.
 		name: "loop from entry",
-		xml: root(`<Sequence><LoopString queue="{q}" value="{v}"><Sequence><Script code="q := 'x;y'"/><UnsetBlackboard key="q" _skipIf="v != 'b'"/></Sequence></LoopString></Sequence>`),
+		xml:  root(`<Sequence><LoopString queue="{q}" value="{v}"><Sequence><Script code="q := 'x;y'"/><UnsetBlackboard key="q" _skipIf="v != 'b'"/></Sequence></LoopString></Sequence>`),
 		bb:   map[string]any{"q": "a;b;c"}, show: "v",
 		want: []string{"RUNNING |  v=a", "RUNNING |  v=b", "error NodeExecutionError@1 |  v=b"},
 	}} {
