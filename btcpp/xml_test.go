@@ -691,8 +691,14 @@ func strictXML(src string) (*element, error) {
 			}
 			stack = append(stack, e)
 		case xml.EndElement:
+			if len(stack) == 0 || stack[len(stack)-1].Name != xmlQName(tok.Name) {
+				return nil, errors.New("unexpected end element")
+			}
 			stack = stack[:len(stack)-1]
 		}
+	}
+	if len(stack) > 0 {
+		return nil, errors.New("unclosed element")
 	}
 	if top == nil {
 		return nil, errors.New("no element")
