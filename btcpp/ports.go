@@ -187,8 +187,9 @@ func strtod(s string, cMode bool) (f float64, n int, ok bool) {
 // parseLiteral parses a port's literal text as the type typ (§6.3, TIMED.md
 // §0): int (a leading decimal integer within 32 bits), int64, uint (a
 // leading integer within 0…4294967295), double (C's strtod), bool (0 1 true
-// false TRUE FALSE True False), NodeStatus (its five names), string or any
-// (as is). It is also the build-time check of literal port values.
+// false TRUE FALSE True False), NodeStatus (its five names, as BT's enum:
+// an int-like 0…4), string or any (as is). It is also the build-time check
+// of literal port values.
 func parseLiteral(raw, typ string) (Value, bool) {
 	switch typ {
 	case "int":
@@ -224,9 +225,9 @@ func parseLiteral(raw, typ string) (Value, bool) {
 		}
 		return Value{}, false
 	case "NodeStatus":
-		for _, n := range statusNames {
+		for i, n := range statusNames {
 			if raw == n {
-				return Value{tc: tcNodeStatus, kind: kindString, s: raw}, true
+				return Value{tc: tcNodeStatus, kind: kindInt, i: int64(i)}, true
 			}
 		}
 		return Value{}, false
@@ -271,7 +272,7 @@ func convertRead(v Value, typ string) (Value, bool) {
 		if !ok || i < 0 || i >= int64(len(statusNames)) {
 			return Value{}, false
 		}
-		return Value{tc: tcNodeStatus, kind: kindString, s: statusNames[i]}, true
+		return Value{tc: tcNodeStatus, kind: kindInt, i: i}, true
 	case "Any":
 		return v, true
 	}
@@ -282,7 +283,18 @@ func convertRead(v Value, typ string) (Value, bool) {
 // raw with the type typ (§6.3): a {k} reference reads the entry (a missing
 // entry or an empty value fails), anything else is a literal. The value has
 // the type typ ("string" for "any").
+//
+// A NodeStatus is read as its name (a string of type "NodeStatus"), while
+// the blackboard stores it as BT's enum, an int-like 0…4.
 func (b *board) readPort(scope int, port, raw string, typ string) (Value, bool) {
+	v, ok := b.readValue(scope, port, raw, typ)
+	if ok && typ == "NodeStatus" {
+		v = Value{tc: tcNodeStatus, kind: kindString, s: statusNames[v.i]}
+	}
+	return v, ok
+}
+
+func (b *board) readValue(scope int, port, raw string, typ string) (Value, bool) {
 	if key, ok := refKey(raw, port); ok {
 		s, i, ok := b.find(scope, key)
 		if !ok {

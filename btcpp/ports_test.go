@@ -79,8 +79,8 @@ func TestParseLiteral(t *testing.T) {
 		{" 1", "uint", false, want{}},
 		{"+1", "uint", false, want{}},
 		{"abc", "uint", false, want{}},
-		{"SUCCESS", "NodeStatus", true, want{"NodeStatus", "SUCCESS"}},
-		{"IDLE", "NodeStatus", true, want{"NodeStatus", "IDLE"}},
+		{"SUCCESS", "NodeStatus", true, want{"NodeStatus", 2}}, // BT's enum
+		{"IDLE", "NodeStatus", true, want{"NodeStatus", 0}},
 		{"success", "NodeStatus", false, want{}},
 	}
 	for _, c := range cases {
@@ -106,6 +106,7 @@ func TestReadPort(t *testing.T) {
 	b.setInitial("two", jsonNum("2"))
 	b.setInitial("neg", jsonNum("-1"))
 	b.setInitial("ms", "100ms")
+	b.setInitial("st", "SKIPPED")
 	b.set(0, "big", IntValue(1<<40, "int64"), "int64")
 	b.createEntry(0, "e", "int")
 	cases := []struct {
@@ -140,6 +141,9 @@ func TestReadPort(t *testing.T) {
 		{"{two}", "NodeStatus", true, want{"NodeStatus", "SUCCESS"}},
 		{"7", "int", true, want{"int", 7}},
 		{"7", "any", true, want{"string", "7"}},
+		{"FAILURE", "NodeStatus", true, want{"NodeStatus", "FAILURE"}}, // a read gives the name
+		{"{st}", "NodeStatus", true, want{"NodeStatus", "SKIPPED"}},
+		{"{s}", "NodeStatus", false, want{}},
 		{"{=}", "int", true, want{"int", 3}}, // the port is named i
 	}
 	for _, c := range cases {

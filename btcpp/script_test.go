@@ -306,8 +306,8 @@ func TestOperators(t *testing.T) {
 		{src: "'abc' ? 1 : 2", err: StdRuntimeError},
 		{src: "0.5 ? 1 : 2", w: want{"int64", 1}},
 		{src: "1 ? 3 : missing", w: want{"int64", 3}}, // only the chosen branch
-		{src: "e ? 1 : 2", err: StdRuntimeError}, // Any::cast of an empty value
-		{src: "1 < 0 < missing", w: dbl(0)}, // a chain stops at the first false pair
+		{src: "e ? 1 : 2", err: StdRuntimeError},      // Any::cast of an empty value
+		{src: "1 < 0 < missing", w: dbl(0)},           // a chain stops at the first false pair
 		{src: "1 < 2 < missing", err: RuntimeError},
 		{src: "s", w: want{"string", "txt"}},
 	}
@@ -401,6 +401,7 @@ func TestAssignments(t *testing.T) {
 		{name: ":= @k into the root", src: "@k := 1", key: "k", decl: "any", w: want{"int64", 1}},
 		{name: "empty uint entry takes int64 100", setup: declared("u", "uint"), src: "u := 100", key: "u", decl: "uint", w: want{"int64", 100}},
 		{name: "string into empty uint entry parses", setup: declared("u", "uint"), src: "u := '7ms'", key: "u", decl: "uint", w: want{"uint", 7}},
+		{name: "string into a NodeStatus entry: the enum", setup: declared("st", "NodeStatus"), src: "st := 'FAILURE'", key: "st", decl: "NodeStatus", w: want{"NodeStatus", 3}},
 		{name: "assignment to an enum name writes the entry", src: "RED := 5", key: "RED", decl: "any", w: want{"int64", 5}},
 	}
 	enums := map[string]int64{"RED": 2}
