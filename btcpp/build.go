@@ -390,11 +390,29 @@ type nodeDef struct {
 
 // builder builds one tree.
 type builder struct {
-	d     *Document
-	p     *program
-	bb    *board
-	stack []string        // the trees being expanded, for recursion
-	paths map[string]bool // subtree instance paths
+	d       *Document
+	p       *program
+	bb      *board
+	stack   []string        // the trees being expanded, for recursion
+	paths   map[string]bool // subtree instance paths
+	scripts map[string]*script
+}
+
+// parse parses a script, once per text: a parsed script is immutable, so
+// the nodes of a subtree used many times share theirs.
+func (b *builder) parse(src string) (*script, error) {
+	if s, ok := b.scripts[src]; ok {
+		return s, nil
+	}
+	s, err := parseScript(src)
+	if err != nil {
+		return nil, err
+	}
+	if b.scripts == nil {
+		b.scripts = map[string]*script{}
+	}
+	b.scripts[src] = s
+	return s, nil
 }
 
 // build creates the nodes of tree id in preorder (§7). The returned error
@@ -463,7 +481,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		return docError(e, "the tree has more than %d nodes", maxNodes)
 	}
 	uid := len(b.p.nodes) + 1
-	nd := nodeDef{k: k, regID: typeID, typeID: typeID, name: name, path: prefix + name, uid: uid, parent: parent, scope: scope, attrs: map[string]string{}}
+	nd := nodeDef{k: k, regID: typeID, typeID: typeID, name: name, path: prefix + name, uid: uid, parent: parent, scope: scope}
 	if name == typeID {
 		nd.path += "::" + strconv.Itoa(uid)
 	}
@@ -475,6 +493,9 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 	for _, a := range e.Attrs {
 		if !portLike(a.Name) {
 			continue
+		}
+		if nd.attrs == nil {
+			nd.attrs = map[string]string{}
 		}
 		nd.attrs[a.Name] = a.Value
 		if k == subtreeKind {
@@ -509,7 +530,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 			if !ok {
 				continue
 			}
-			s, err := parseScript(src)
+			s, err := b.parse(src)
 			if err != nil {
 				a := xmlAttr{Name: attrName, Line: e.Line, Col: e.Col}
 				for _, x := range e.Attrs {
@@ -528,6 +549,13 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 	}
 	// 4. Attach it.
 	n := len(b.p.nodes)
+	if n == cap(b.p.nodes) {
+		// Double: append grows big slices by a quarter, and a node is
+		// a few hundred bytes.
+		grown := make([]nodeDef, n, 2*n+16)
+		copy(grown, b.p.nodes)
+		b.p.nodes = grown
+	}
 	b.p.nodes = append(b.p.nodes, nd)
 	if parent >= 0 {
 		b.p.nodes[parent].kids = append(b.p.nodes[parent].kids, n)
@@ -651,7 +679,7 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 		if !ok {
 			return docError(e, "missing port [%s] in %s", port, nd.k.id)
 		}
-		s, err := parseScript(src)
+		s, err := b.parse(src)
 		if err != nil {
 			return retypeAt(err, RuntimeError, xmlAttr{Line: e.Line, Col: e.Col})
 		}

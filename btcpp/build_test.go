@@ -119,3 +119,36 @@ func TestMaxNodes(t *testing.T) {
 		t.Fatalf("got %v, want the MaxNodes error", err)
 	}
 }
+
+// BenchmarkBuild builds a tree of 12,221 nodes: four trees, each using the
+// next one ten times.
+func BenchmarkBuild(b *testing.B) {
+	var s strings.Builder
+	s.WriteString(`<root BTCPP_format="4" main_tree_to_execute="T0">`)
+	for i := 0; i < 4; i++ {
+		s.WriteString(`<BehaviorTree ID="T` + strconv.Itoa(i) + `"><Sequence>`)
+		for j := 0; j < 10; j++ {
+			if i == 3 {
+				s.WriteString(`<AlwaysSuccess _skipIf="x == 1"/>`)
+			} else {
+				s.WriteString(`<SubTree ID="T` + strconv.Itoa(i+1) + `"/>`)
+			}
+		}
+		s.WriteString(`</Sequence></BehaviorTree>`)
+	}
+	s.WriteString(`</root>`)
+	doc, err := NewFactory().Parse(s.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		tree, err := doc.Build("", WithEntry("x", 0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tree.Len() != 12221 {
+			b.Fatalf("%d nodes", tree.Len())
+		}
+	}
+}
