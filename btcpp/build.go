@@ -2,6 +2,8 @@ package btcpp
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -102,6 +104,7 @@ type Document struct {
 	main      string // main_tree_to_execute
 	hasMain   bool
 	treeCount int    // <BehaviorTree> elements
+	anon      int    // ID-less trees registered
 	onlyID    string // the ID of the only <BehaviorTree>, if there is one
 }
 
@@ -114,35 +117,89 @@ func docError(e *element, format string, args ...any) *Error {
 	return err
 }
 
-// parse reads src and runs the checks of §11's loading order, steps 1–4.
-func (f *Factory) parse(src string) (*Document, error) {
+// maxIncludeDepth bounds nested <include>s (a file that includes itself).
+const maxIncludeDepth = 32
+
+// readDoc reads an XML text; its errors are RuntimeErrors.
+func readDoc(src, file string) (*element, error) {
 	root, err := parseXML(src)
 	if err != nil {
 		e := newError(RuntimeError, "error parsing the XML")
+		if file != "" {
+			e.Msg += " " + file
+		}
 		e.Err = err
 		if se, ok := err.(*SyntaxError); ok {
 			e.Line, e.Col = se.Line, se.Col
 		}
 		return nil, e
 	}
+	return root, nil
+}
+
+// parse reads src and runs the checks of §11's loading order, steps 1–4.
+// With fsys, <include> paths are read from it, relative to dir (the
+// directory of the including file).
+func (f *Factory) parse(src string, fsys fs.FS, file string) (*Document, error) {
+	root, err := readDoc(src, file)
+	if err != nil {
+		return nil, err
+	}
 	d := &Document{kinds: f.snapshot(), enums: f.enumsCopy(), trees: map[string]*element{}, models: map[string][]smPort{}}
-	// 1. <include>: the cases carry no files, and this package reads none.
+	if err := d.load(root, fsys, path.Dir(file), 0); err != nil {
+		return nil, err
+	}
+	d.main, d.hasMain = root.attr("main_tree_to_execute")
+	return d, nil
+}
+
+// load loads one document: its includes, its checks, its models and its
+// trees.
+func (d *Document) load(root *element, fsys fs.FS, dir string, depth int) error {
+	// 1. <include>, each loaded whole before this document.
 	for _, c := range root.Children {
 		if c.Name != "include" {
 			continue
 		}
 		p, ok := c.attr("path")
 		if !ok {
-			return nil, docError(c, "invalid <include> tag: missing 'path' attribute")
+			return docError(c, "invalid <include> tag: missing 'path' attribute")
 		}
 		if _, ok := c.attr("ros_pkg"); ok && !strings.HasPrefix(p, "/") {
-			return nil, docError(c, "using attribute [ros_pkg] in <include>, but this library was compiled without ROS support")
+			return docError(c, "using attribute [ros_pkg] in <include>, but this library was compiled without ROS support")
 		}
-		return nil, docError(c, "error parsing the XML: cannot include %q: this package reads no files", p)
+		if fsys == nil {
+			return docError(c, "error parsing the XML: cannot include %q: no file system to read it from (use ParseFS)", p)
+		}
+		if depth >= maxIncludeDepth {
+			return docError(c, "cannot include %q: more than %d nested includes", p, maxIncludeDepth)
+		}
+		name := path.Clean(strings.TrimPrefix(p, "/"))
+		if !strings.HasPrefix(p, "/") {
+			name = path.Join(dir, p)
+		}
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			e := docError(c, "error parsing the XML: XML_ERROR_FILE_NOT_FOUND: %s", name)
+			e.Err = err
+			return e
+		}
+		inc, err := readDoc(string(b), name)
+		if err != nil {
+			return err
+		}
+		if err := d.load(inc, fsys, path.Dir(name), depth+1); err != nil {
+			if e, ok := err.(*Error); ok && !strings.HasPrefix(e.Msg, "in ") {
+				c := *e
+				c.Msg = "in " + name + ": " + e.Msg
+				return &c
+			}
+			return err
+		}
 	}
 	// 2. The document checks.
 	if err := d.check(root); err != nil {
-		return nil, err
+		return err
 	}
 	// 3. SubTree models.
 	for _, c := range root.Children {
@@ -155,7 +212,7 @@ func (f *Factory) parse(src string) (*Document, error) {
 			}
 			id, ok := s.attr("ID")
 			if !ok {
-				return nil, docError(s, "missing attribute [ID] in a <SubTree> of <TreeNodesModel>")
+				return docError(s, "missing attribute [ID] in a <SubTree> of <TreeNodesModel>")
 			}
 			var ports []smPort
 			for _, p := range s.Children {
@@ -164,10 +221,10 @@ func (f *Factory) parse(src string) (*Document, error) {
 				}
 				name, ok := p.attr("name")
 				if !ok {
-					return nil, docError(p, "missing attribute [name] in port (SubTree model)")
+					return docError(p, "missing attribute [name] in port (SubTree model)")
 				}
 				if !modelPortName(name) {
-					return nil, docError(p, "the port name [%s] of the SubTree model %q is not allowed", name, id)
+					return docError(p, "the port name [%s] of the SubTree model %q is not allowed", name, id)
 				}
 				def, _ := p.attr("default")
 				mp := smPort{name: name, def: def}
@@ -185,7 +242,6 @@ func (f *Factory) parse(src string) (*Document, error) {
 		}
 	}
 	// 4. Register the trees.
-	anon := 0
 	for _, c := range root.Children {
 		if c.Name != "BehaviorTree" {
 			continue
@@ -193,8 +249,8 @@ func (f *Factory) parse(src string) (*Document, error) {
 		d.treeCount++
 		id, ok := c.attr("ID")
 		if !ok {
-			id = "BehaviorTree_" + strconv.Itoa(anon)
-			anon++
+			id = "BehaviorTree_" + strconv.Itoa(d.anon)
+			d.anon++
 		}
 		if d.treeCount == 1 {
 			d.onlyID = id
@@ -204,8 +260,7 @@ func (f *Factory) parse(src string) (*Document, error) {
 		}
 		d.trees[id] = c
 	}
-	d.main, d.hasMain = root.attr("main_tree_to_execute")
-	return d, nil
+	return nil
 }
 
 // modelPortName reports whether a SubTree model's port name is allowed.

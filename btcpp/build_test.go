@@ -3,9 +3,11 @@ package btcpp
 import (
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -150,5 +152,52 @@ func BenchmarkBuild(b *testing.B) {
 		if tree.Len() != 12221 {
 			b.Fatalf("%d nodes", tree.Len())
 		}
+	}
+}
+
+// TestParseFS reads a document whose <include>s load other files,
+// relative to the including file; the included trees are registered
+// first, so the including document's tree of the same ID replaces them.
+func TestParseFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.xml": {Data: []byte(`<root BTCPP_format="4" main_tree_to_execute="Main">
+<include path="lib/a.xml"/>
+<BehaviorTree ID="Main"><Sequence><SubTree ID="A"/><SubTree ID="B"/></Sequence></BehaviorTree>
+<BehaviorTree ID="B"><AlwaysSuccess name="mainB"/></BehaviorTree>
+</root>`)},
+		"lib/a.xml": {Data: []byte(`<root><include path="b.xml"/><BehaviorTree ID="A"><AlwaysSuccess name="a"/></BehaviorTree></root>`)},
+		"lib/b.xml": {Data: []byte(`<root><BehaviorTree ID="B"><AlwaysFailure name="libB"/></BehaviorTree></root>`)},
+		"loop.xml":  {Data: []byte(`<root><include path="loop.xml"/></root>`)},
+		"bad.xml":   {Data: []byte(`<root><include path="lib/missing.xml"/></root>`)},
+	}
+	doc, err := NewFactory().ParseFS(fsys, "main.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Trees(); !slices.Equal(got, []string{"A", "B", "Main"}) {
+		t.Errorf("trees %v", got)
+	}
+	tree, err := doc.Build("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range tree.Nodes() {
+		names = append(names, n.Name)
+	}
+	if want := []string{"Sequence", "A", "a", "B", "mainB"}; !slices.Equal(names, want) {
+		t.Errorf("nodes %v, want %v", names, want)
+	}
+	for _, name := range []string{"loop.xml", "bad.xml", "absent.xml"} {
+		_, err := NewFactory().ParseFS(fsys, name)
+		var e *Error
+		if !errors.As(err, &e) || e.Type != RuntimeError {
+			t.Errorf("%s: got %v, want a RuntimeError", name, err)
+		}
+	}
+	// Parse reads no files.
+	b, _ := fsys.ReadFile("main.xml")
+	if _, err := NewFactory().Parse(string(b)); err == nil {
+		t.Error("Parse read an <include>")
 	}
 }

@@ -73,7 +73,10 @@
 //     default): past it, it fails with ErrBudget instead of never
 //     returning (a Repeat num_cycles="-1" over a child that succeeds at
 //     once).
-//   - <include> is an error: this package reads no files.
+//   - Files are read only through an fs.FS: Factory.ParseFS reads a
+//     document and its <include>s from one; Parse, given a text, fails
+//     on an <include> (the library reads it relative to the process's
+//     working directory).
 //   - A built tree has at most 1,048,576 nodes, subtrees expanded.
 //   - Ports are of the types int, double, string, bool and untyped (any);
 //     the built-ins also use NodeStatus and unsigned milliseconds. Values

@@ -3,6 +3,7 @@ package btcpp
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 	"strconv"
@@ -118,12 +119,31 @@ func (f *Factory) enumsCopy() map[string]int64 {
 // <include>, the shape of every <BehaviorTree> (also those no tree
 // reaches), node IDs and child counts, and <TreeNodesModel>. The error is
 // an *Error.
+//
+// An <include> is an error: Parse reads no files (ParseFS does).
 func (f *Factory) Parse(src string) (*Document, error) {
-	d, err := f.parse(src)
+	d, err := f.parse(src, nil, "")
 	if err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// ParseFS reads the document in the file name of fsys, as Parse does,
+// and its <include path="..."/> elements from fsys too: a relative path
+// is taken from the directory of the file that includes it (an absolute
+// one from the root of fsys), and the included document is loaded before
+// the one that includes it (its includes, checks, models and trees), as
+// BehaviorTree.CPP's loadFromFile does. The main tree is the first
+// document's main_tree_to_execute.
+func (f *Factory) ParseFS(fsys fs.FS, name string) (*Document, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		e := newError(RuntimeError, "error parsing the XML: XML_ERROR_FILE_NOT_FOUND: %s", name)
+		e.Err = err
+		return nil, e
+	}
+	return f.parse(string(b), fsys, name)
 }
 
 // Trees returns the IDs of the document's registered trees, sorted.
