@@ -55,6 +55,14 @@ type binNode struct {
 	l, r node
 }
 
+// binNameLitNode is a binary operator between an entry (or enum) and a
+// literal (x + 1).
+type binNameLitNode struct {
+	op  opKind
+	key string
+	r   Value
+}
+
 type cmpNode struct {
 	ops []opKind
 	xs  []node
@@ -66,7 +74,15 @@ type cmp1Node struct {
 	l, r node
 }
 
-// cmpLitNode is a single comparison with a literal on the right (a > 3).
+// cmpNameLitNode is a single comparison of an entry (or enum) with a
+// literal (a > 3), the commonest condition.
+type cmpNameLitNode struct {
+	op  opKind
+	key string
+	r   Value
+}
+
+// cmpLitNode is a single comparison with a literal on the right.
 type cmpLitNode struct {
 	op opKind
 	l  node
@@ -232,9 +248,14 @@ func (p *parser) exprDepth(minBP, depth int) (node, error) {
 				op = n.op
 			}
 			if len(cn.ops) == 1 {
-				if lit, ok := cn.xs[1].(*litNode); ok {
+				lit, isLit := cn.xs[1].(*litNode)
+				name, isName := cn.xs[0].(*nameNode)
+				switch {
+				case isLit && isName:
+					lhs = &cmpNameLitNode{op: cn.ops[0], key: name.key, r: lit.v}
+				case isLit:
 					lhs = &cmpLitNode{op: cn.ops[0], l: cn.xs[0], r: lit.v}
-				} else {
+				default:
 					lhs = &cmp1Node{op: cn.ops[0], l: cn.xs[0], r: cn.xs[1]}
 				}
 			} else {
@@ -245,7 +266,13 @@ func (p *parser) exprDepth(minBP, depth int) (node, error) {
 			if err != nil {
 				return nil, err
 			}
-			lhs = &binNode{op: t.op, l: lhs, r: rhs}
+			name, isName := lhs.(*nameNode)
+			lit, isLit := rhs.(*litNode)
+			if isName && isLit {
+				lhs = &binNameLitNode{op: t.op, key: name.key, r: lit.v}
+			} else {
+				lhs = &binNode{op: t.op, l: lhs, r: rhs}
+			}
 		}
 	}
 }
