@@ -206,6 +206,12 @@ func TestTimeout(t *testing.T) {
 		want: []string{"RUNNING | start 1 RUNNING", "RUNNING | run 1 RUNNING", "SUCCESS | run 1 SUCCESS", "RUNNING | start 1 RUNNING",
 			"RUNNING | run 1 RUNNING"},
 	}, {
+		// §2: the timer halts the child from its thread: an _onHalted
+		// that throws there terminates the C++ process.
+		name: "timeout halt throws", xml: root(`<Timeout msec="100"><A _onHalted="nothing = 1"/></Timeout>`), leaves: map[string]string{"A": "action"},
+		script: map[string][]string{"A": {"RUNNING"}}, turn: 100 * time.Millisecond,
+		want: []string{"RUNNING | start 1 RUNNING", "error terminate@-1 | halt 1"},
+	}, {
 		// §2: 0 ms never times out.
 		name: "timeout 0", xml: root(`<Timeout msec="0"><A/></Timeout>`), leaves: map[string]string{"A": "action"},
 		script: map[string][]string{"A": {"RUNNING"}}, turn: time.Second,

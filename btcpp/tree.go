@@ -332,7 +332,11 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 		if d < 0 {
 			d = 0
 		}
-		err = tk.advance(t.now + d)
+		if err = tk.advance(t.now + d); err != nil {
+			// In C++ the halt ran on the timer's thread, and an
+			// exception that leaves a thread terminates the process.
+			err = &Error{Type: Terminate, Node: -1, Msg: "an exception left a timer's thread: the process terminates", Err: err}
+		}
 	}
 	res := Idle
 	if err == nil {
