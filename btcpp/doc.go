@@ -84,7 +84,8 @@
 //   - A build error after some nodes were created halts the half-built
 //     tree as the library's destructor does; when one of those halts
 //     throws, the C++ process terminates, and Build returns an *Error of
-//     type Terminate instead.
+//     type Terminate instead. So does a tick whose timer's halt throws (a
+//     Timeout halting its child from the timer's thread in C++).
 //   - The queue nodes (PopFromQueue, QueueSize, ConsumeQueue) and
 //     ManualSelector are unknown, as they are to the library's factory.
 package btcpp
