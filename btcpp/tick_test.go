@@ -88,6 +88,9 @@ func (s *scenario) run(t *testing.T) []string {
 		if s.once && err == nil {
 			line += fmt.Sprintf(" x%d", tree.RootTicks())
 		}
+		if want := s.turn * time.Duration(len(lines)); tree.Clock() != want {
+			t.Errorf("%s: tick %d at %v, want %v", s.name, len(lines), tree.Clock(), want)
+		}
 		if s.show != "" {
 			v, _ := tree.Get(s.show)
 			line += fmt.Sprintf(" %s=%s", s.show, v.String())

@@ -369,6 +369,11 @@ func (t *Tree) Status() Status { return t.status }
 // more for TickOnce).
 func (t *Tree) RootTicks() int { return t.rootTicks }
 
+// Clock returns the time of the timed nodes' clock at this version's
+// tick: 0 at the first tick, then advanced between ticks (WithDeltaTime,
+// WithTurnClock, or the wall clock).
+func (t *Tree) Clock() time.Duration { return t.now }
+
 // Ticks returns how many ticks made this version.
 func (t *Tree) Ticks() int { return t.ticks }
 
