@@ -477,3 +477,73 @@ func BenchmarkClone(bm *testing.B) {
 		_ = b.clone()
 	}
 }
+
+// FuzzBoardOps: any sequence of blackboard operations (keys with @ and _,
+// remapped and auto-remapped scopes, clones) never panics, every error is
+// an *Error, and each clone stays equal to a deep copy given the same
+// operations while the versions it came from do not change.
+func FuzzBoardOps(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte("set @k; clone; unset _x; := p"))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 300 {
+			ops = ops[:300]
+		}
+		keys := []string{"k", "@k", "p", "_x", "@", "", "@@k", "q"}
+		b := newBoard()
+		b.setInitial("k", jsonNum("1"))
+		sub := b.addScope(scopeInfo{Parent: 0, Remap: map[string]string{"p": "k", "q": "@r"}})
+		b.addScope(scopeInfo{Parent: sub, Auto: true})
+		model := deepCopy(b)
+		var old []*board
+		var oldDumps [][]map[string][3]any
+		check := func(err error) {
+			if err != nil {
+				if _, ok := err.(*Error); !ok {
+					t.Fatalf("error %v is not an *Error", err)
+				}
+			}
+		}
+		for i := 0; i+1 < len(ops); i += 2 {
+			op, arg := ops[i], ops[i+1]
+			scope := int(arg>>6) % 3
+			key := keys[int(arg)%len(keys)]
+			if op%8 == 7 { // a new version
+				old = append(old, b)
+				oldDumps = append(oldDumps, b.dump())
+				b, model = b.clone(), deepCopy(model)
+				continue
+			}
+			for _, x := range []*board{b, model} {
+				switch op % 8 {
+				case 0:
+					check(x.set(scope, key, IntValue(int64(arg), "int"), "int"))
+				case 1:
+					check(x.set(scope, key, StringValue(string(rune('a'+arg%3))), "string"))
+				case 2:
+					check(x.set(scope, key, DoubleValue(float64(arg)/4), "Any"))
+				case 3:
+					x.unset(scope, key)
+				case 4:
+					check(x.createEntry(scope, key, []string{"int", "any", "Any", "string"}[arg%4]))
+				case 5:
+					_, err := x.setBlackboard(scope, key, []string{"1", "{k}", "{p}", "x"}[arg%4])
+					check(err)
+				case 6:
+					if s, err := parseScript("k += 1; _x := k .. 'a'; q := 2"); err == nil {
+						_, err := s.eval(x, scope, nil)
+						check(err)
+					}
+				}
+			}
+			if !reflect.DeepEqual(b.dump(), model.dump()) {
+				t.Fatalf("op %d: the board differs from its deep copy:\n%v\n%v", i/2, b.dump(), model.dump())
+			}
+		}
+		for i, o := range old {
+			if !reflect.DeepEqual(o.dump(), oldDumps[i]) {
+				t.Fatalf("version %d changed", i)
+			}
+		}
+	})
+}
