@@ -69,6 +69,15 @@ type ticker struct {
 	// rootTicks counts the executions of the root in which its tick ran;
 	// budget, when > 0, is the most allowed (the error is ErrBudget).
 	rootTicks, budget int
+	// call is the handle of the Go leaf being called: one per tick, valid
+	// only during a call (a leaf that ticks nothing can reuse it).
+	call Call
+}
+
+// callFor returns the call handle for node n.
+func (t *ticker) callFor(n int) *Call {
+	t.call = Call{t: t, n: n}
+	return &t.call
 }
 
 // node returns the static node n.
@@ -1259,7 +1268,7 @@ func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
 // tickGoLeaf is the tick of a registered Go leaf.
 func tickGoLeaf(t *ticker, n int) (Status, error) {
 	r := t.node(n).k.leaf
-	c := &Call{t: t, n: n}
+	c := t.callFor(n)
 	switch r.kind {
 	case leafAction:
 		var res Status
@@ -1291,7 +1300,7 @@ func tickGoLeaf(t *ticker, n int) (Status, error) {
 func haltGoLeaf(t *ticker, n int) error {
 	r := t.node(n).k.leaf
 	if r.kind == leafAction && t.st[n].status == Running && r.action.OnHalted != nil {
-		r.action.OnHalted(&Call{t: t, n: n})
+		r.action.OnHalted(t.callFor(n))
 	}
 	return nil
 }
