@@ -434,6 +434,8 @@ func (t *Tree) Entries(scope int) []Entry {
 	if scope < 0 || scope >= len(t.bb.scopes) {
 		return nil
 	}
+	// TODO(values): an accessor of blackboard.go listing a scope's own
+	// entries would spare this read of its fields.
 	sd := t.bb.scopes[scope]
 	out := make([]Entry, len(sd.entries))
 	for i, e := range sd.entries {
