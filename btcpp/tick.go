@@ -1,0 +1,1478 @@
+package btcpp
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// This file holds the rules of README §3–§5 and TIMED.md: how one tick
+// executes the tree, and each kind's tick and halt (read through the
+// table of kinds, kinds.go).
+
+// The flags of a nodeState.
+const (
+	fDone         uint16 = 1 << iota // in the parent Parallel's / ParallelAll's done set
+	fActive                          // Precondition: the child runs without checking `if`
+	fOnce                            // RunOnce: done
+	fInCatch                         // TryCatch
+	fChildRunning                    // Loop nodes
+	fHasList                         // Loop nodes: the working list of this activation exists
+	fExecuting                       // SkipUnlessUpdated / WaitValueUpdate
+	fStarted                         // Delay, Timeout
+	fComplete                        // Delay: the timer fired
+	fTimedOut                        // Timeout: the timer fired over a running child
+	fWaiting                         // Sleep
+	fArmed                           // Delay, Timeout, Sleep: a timer is pending
+)
+
+// nodeState is the running state of one node in one version of a tree:
+// its stored status and its kind's fields. A version holds one per node,
+// in preorder; a tick copies the slice.
+type nodeState struct {
+	status Status
+	last   Status // RunOnce: the child's result
+	flags  uint16
+	// a and b are the kind's counters: Sequence family and TryCatch idx,
+	// skipped; Parallel nS, nF; ParallelAll -, nF; IfThenElse k; Switch
+	// running+1; Repeat and RetryUntilSuccessful count.
+	a, b int32
+	// seq is the write counter last seen (WasEntryUpdated,
+	// SkipUnlessUpdated, WaitValueUpdate); for timers, the arming order.
+	seq uint64
+	// deadline is when the pending timer fires.
+	deadline time.Duration
+	// list is a Loop node's working list; it is never modified in place.
+	list []Value
+}
+
+func (s *nodeState) has(f uint16) bool { return s.flags&f != 0 }
+
+func (s *nodeState) set(f uint16, on bool) {
+	if on {
+		s.flags |= f
+	} else {
+		s.flags &^= f
+	}
+}
+
+// ticker is the working state of one tick of one version: the new
+// version's node states and board, which the rules change in place.
+type ticker struct {
+	p      *program
+	st     []nodeState
+	bb     *board
+	wake   bool          // the tree's wake-up flag (README §3)
+	now    time.Duration // the clock (TIMED.md §5), constant during a tick
+	armSeq uint64        // how many timers were armed so far
+	// rootTicks counts the executions of the root in which its tick ran;
+	// budget, when > 0, is the most allowed (the error is ErrBudget).
+	rootTicks, budget int
+	// call is the handle of the Go leaf being called: one per tick, valid
+	// only during a call (a leaf that ticks nothing can reuse it).
+	call Call
+}
+
+// callFor returns the call handle for node n.
+func (t *ticker) callFor(n int) *Call {
+	t.call = Call{t: t, n: n}
+	return &t.call
+}
+
+// node returns the static node n.
+func (t *ticker) node(n int) *nodeDef { return &t.p.nodes[n] }
+
+// kids returns the children of n.
+func (t *ticker) kids(n int) []int { return t.p.nodes[n].kids }
+
+// nee wraps err as the NodeExecutionError of node n, unless it already is
+// one (README §9: the innermost node whose tick was running).
+func (t *ticker) nee(n int, err error) error {
+	if e, ok := err.(*Error); ok && (e.Type == NodeExecutionError || e.Type == ErrBudget) {
+		return err
+	}
+	nd := t.node(n)
+	return &Error{Type: NodeExecutionError, Node: n, Msg: fmt.Sprintf("exception in node %q [%s]", nd.path, nd.regID), Err: err}
+}
+
+// errorf returns an error of type typ raised by node n.
+func (t *ticker) errorf(n int, typ ErrorType, format string, args ...any) error {
+	return &Error{Type: typ, Node: -1, Msg: fmt.Sprintf("node %q: ", t.node(n).path) + fmt.Sprintf(format, args...)}
+}
+
+// raw returns the XML value of n's port, or its default.
+func (t *ticker) raw(n int, port string) (string, bool) {
+	nd := t.node(n)
+	if v, ok := nd.attrs[port]; ok {
+		return v, true
+	}
+	if p, ok := nd.k.port(port); ok && p.HasDefault {
+		return p.Default, true
+	}
+	return "", false
+}
+
+// readPort reads n's port with the type typ (README §6.3).
+func (t *ticker) readPort(n int, port, typ string) (Value, bool) {
+	raw, ok := t.raw(n, port)
+	if !ok {
+		return Value{}, false
+	}
+	return t.bb.readPort(t.node(n).scope, port, raw, typ)
+}
+
+// writePort writes v with the static type typ to n's port (README §6.4).
+func (t *ticker) writePort(n int, port, typ string, v Value) error {
+	raw, ok := t.raw(n, port)
+	if !ok {
+		return nil
+	}
+	return t.bb.writePort(t.node(n).scope, port, raw, typ, v)
+}
+
+// readInt reads an int port; a failed read is a RuntimeError.
+func (t *ticker) readInt(n int, port string) (int64, error) {
+	v, ok := t.readPort(n, port, "int")
+	if ok {
+		if i, ok := valueInt(v); ok {
+			return i, nil
+		}
+	}
+	return 0, t.errorf(n, RuntimeError, "missing or invalid port [%s]", port)
+}
+
+// readStatus reads a NodeStatus port.
+func (t *ticker) readStatus(n int, port string) (Status, bool) {
+	v, ok := t.readPort(n, port, "NodeStatus")
+	if !ok {
+		return Idle, false
+	}
+	s, ok := valueString(v)
+	if !ok {
+		return Idle, false
+	}
+	return parseStatus(s)
+}
+
+// parseStatus reads a NodeStatus literal.
+func parseStatus(s string) (Status, bool) {
+	switch s {
+	case "IDLE":
+		return Idle, true
+	case "RUNNING":
+		return Running, true
+	case "SUCCESS":
+		return Success, true
+	case "FAILURE":
+		return Failure, true
+	case "SKIPPED":
+		return Skipped, true
+	}
+	return Idle, false
+}
+
+// evalBool evaluates a script of n and converts its value (README §8.4).
+func (t *ticker) evalBool(n int, s *script) (bool, error) {
+	v, err := s.eval(t.bb, t.node(n).scope, t.p.enums)
+	if err != nil {
+		return false, err
+	}
+	return scriptBool(v)
+}
+
+// run evaluates a script of n for its effects.
+func (t *ticker) run(n int, s *script) error {
+	if s == nil {
+		return nil
+	}
+	_, err := s.eval(t.bb, t.node(n).scope, t.p.enums)
+	return err
+}
+
+// The pre/post attributes, in the order they are checked and run.
+const (
+	preFailureIf = iota
+	preSuccessIf
+	preSkipIf
+	preWhile
+)
+
+const (
+	postOnSuccess = iota
+	postOnFailure
+	postPost
+	postOnHalted
+)
+
+// execute executes node n (README §4). An error from n's tick is wrapped
+// as n's NodeExecutionError; one from its pre/post conditions or its
+// execution wrapper is returned as is, for the parent's tick to wrap.
+func (t *ticker) execute(n int) (Status, error) {
+	nd := t.node(n)
+	st := &t.st[n]
+	res, decided := Idle, false
+	switch st.status {
+	case Idle:
+		for i, s := range nd.pre {
+			if s == nil {
+				continue
+			}
+			b, err := t.evalBool(n, s)
+			if err != nil {
+				return Idle, err
+			}
+			switch {
+			case i == preFailureIf && b:
+				res, decided = Failure, true
+			case i == preSuccessIf && b:
+				res, decided = Success, true
+			case i == preSkipIf && b:
+				res, decided = Skipped, true
+			case i == preWhile && !b:
+				res, decided = Skipped, true
+			}
+			if decided {
+				break
+			}
+		}
+	case Running:
+		if s := nd.pre[preWhile]; s != nil {
+			b, err := t.evalBool(n, s)
+			if err != nil {
+				return Idle, err
+			}
+			if !b {
+				if err := t.halt(n); err != nil {
+					return Idle, err
+				}
+				res, decided = Skipped, true
+			}
+		}
+	}
+	if !decided {
+		if n == 0 {
+			t.rootTicks++
+			if t.budget > 0 && t.rootTicks > t.budget {
+				return Idle, &Error{Type: ErrBudget, Node: -1, Msg: fmt.Sprintf("more than %d root executions in one tick", t.budget)}
+			}
+		}
+		var err error
+		res, err = nd.k.tick(t, n)
+		if err != nil {
+			return Idle, t.nee(n, err)
+		}
+	}
+	switch res {
+	case Success:
+		if err := t.run(n, nd.post[postOnSuccess]); err != nil {
+			return Idle, err
+		}
+		if err := t.run(n, nd.post[postPost]); err != nil {
+			return Idle, err
+		}
+	case Failure:
+		if err := t.run(n, nd.post[postOnFailure]); err != nil {
+			return Idle, err
+		}
+		if err := t.run(n, nd.post[postPost]); err != nil {
+			return Idle, err
+		}
+	}
+	if res != Skipped {
+		if res == Idle {
+			return Idle, t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+		}
+		st = &t.st[n]
+		st.status = res
+	}
+	if nd.k.decorator() {
+		if c := nd.kids[0]; t.st[c].status.completed() {
+			t.st[c].status = Idle
+		}
+	}
+	if nd.k.sync && res == Running {
+		return Idle, t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+	}
+	return res, nil
+}
+
+// halt halts node n (README §4): its kind's halt, IDLE, then _onHalted.
+func (t *ticker) halt(n int) error {
+	nd := t.node(n)
+	if err := nd.k.halt(t, n); err != nil {
+		return err
+	}
+	t.st[n].status = Idle
+	return t.run(n, nd.post[postOnHalted])
+}
+
+// haltTree is BehaviorTree.CPP's Tree::haltTree: halt the root, then
+// every node in preorder (each node's own halt, IDLE, and _onHalted), and
+// the root is IDLE.
+func (t *ticker) haltTree() error {
+	if len(t.st) == 0 {
+		return nil
+	}
+	if err := t.halt(0); err != nil {
+		return err
+	}
+	for n := range t.st {
+		if err := t.halt(n); err != nil {
+			return err
+		}
+	}
+	t.st[0].status = Idle
+	return nil
+}
+
+// resetChild halts c if it is RUNNING, then sets it IDLE (haltChild).
+func (t *ticker) resetChild(c int) error {
+	if t.st[c].status == Running {
+		if err := t.halt(c); err != nil {
+			return err
+		}
+	}
+	t.st[c].status = Idle
+	return nil
+}
+
+// resetChildren resets every child of n in order.
+func (t *ticker) resetChildren(n int) error {
+	for _, c := range t.kids(n) {
+		if err := t.resetChild(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tickRoot is one tick of README §3: one execution of the root, or with
+// once, more while it is RUNNING and the wake-up flag is set. A completed
+// root is set back to IDLE.
+func (t *ticker) tickRoot(once bool) (Status, error) {
+	res, err := t.execute(0)
+	for err == nil && once && res == Running && t.wake {
+		t.wake = false
+		res, err = t.execute(0)
+	}
+	if err != nil {
+		return Idle, err
+	}
+	if res.completed() {
+		t.st[0].status = Idle
+	}
+	return res, nil
+}
+
+// --- Controls (README §5.1) ---
+
+// tickSequence is the tick of Sequence, Fallback, AsyncSequence,
+// AsyncFallback and SequenceWithMemory (and SequenceStar).
+func tickSequence(t *ticker, n int) (Status, error) {
+	id := t.node(n).k.id
+	goOn, stop := Success, Failure // the result that moves on, the one that ends
+	if id == "Fallback" || id == "AsyncFallback" {
+		goOn, stop = Failure, Success
+	}
+	memory := id == "SequenceWithMemory" || id == "SequenceStar"
+	yield := memory || id == "AsyncSequence" || id == "AsyncFallback"
+	kids := t.kids(n)
+	st := &t.st[n]
+	if st.status == Idle {
+		st.b = 0
+	}
+	st.status = Running
+	for int(st.a) < len(kids) {
+		c := kids[st.a]
+		prev := t.st[c].status
+		r, err := t.execute(c)
+		st = &t.st[n]
+		if err != nil {
+			return Idle, err
+		}
+		switch r {
+		case Running:
+			return Running, nil
+		case stop:
+			if memory {
+				for _, c := range kids[st.a:] {
+					if err := t.resetChild(c); err != nil {
+						return Idle, err
+					}
+				}
+				return stop, nil
+			}
+			if err := t.resetChildren(n); err != nil {
+				return Idle, err
+			}
+			t.st[n].a = 0
+			return stop, nil
+		case goOn:
+			st.a++
+			if yield && prev == Idle && int(st.a) < len(kids) {
+				t.wake = true
+				return Running, nil
+			}
+		case Skipped:
+			st.a++
+			st.b++
+		}
+	}
+	all := int(st.b) == len(kids)
+	if err := t.resetChildren(n); err != nil {
+		return Idle, err
+	}
+	st = &t.st[n]
+	st.a, st.b = 0, 0
+	if all {
+		return Skipped, nil
+	}
+	return goOn, nil
+}
+
+// haltSequence clears idx and skipped, then resets the children.
+func haltSequence(t *ticker, n int) error {
+	t.st[n].a, t.st[n].b = 0, 0
+	return t.resetChildren(n)
+}
+
+// haltSequenceWithMemory only resets the children: idx is kept.
+func haltSequenceWithMemory(t *ticker, n int) error { return t.resetChildren(n) }
+
+// haltControl resets the children.
+func haltControl(t *ticker, n int) error { return t.resetChildren(n) }
+
+// tickReactive is the tick of ReactiveSequence and ReactiveFallback.
+func tickReactive(t *ticker, n int) (Status, error) {
+	goOn, stop := Success, Failure
+	if t.node(n).k.id == "ReactiveFallback" {
+		goOn, stop = Failure, Success
+	}
+	kids := t.kids(n)
+	t.st[n].status = Running
+	allSkipped := true
+	for i, c := range kids {
+		r, err := t.execute(c)
+		if err != nil {
+			return Idle, err
+		}
+		allSkipped = allSkipped && r == Skipped
+		switch r {
+		case Running:
+			for j, o := range kids {
+				if j != i {
+					if err := t.resetChild(o); err != nil {
+						return Idle, err
+					}
+				}
+			}
+			return Running, nil
+		case stop:
+			if err := t.resetChildren(n); err != nil {
+				return Idle, err
+			}
+			return stop, nil
+		case Skipped:
+			if err := t.resetChild(c); err != nil {
+				return Idle, err
+			}
+		}
+	}
+	if err := t.resetChildren(n); err != nil {
+		return Idle, err
+	}
+	if allSkipped {
+		return Skipped, nil
+	}
+	return goOn, nil
+}
+
+// threshold is T(v) of README §5.1.
+func threshold(count int, v int64) int64 {
+	if v < 0 {
+		return max(int64(count)+v+1, 0)
+	}
+	return v
+}
+
+// clearParallel clears a Parallel's done set and counters.
+func (t *ticker) clearParallel(n int) {
+	for _, c := range t.kids(n) {
+		t.st[c].set(fDone, false)
+	}
+	t.st[n].a, t.st[n].b = 0, 0
+}
+
+// tickParallel is Parallel's tick.
+func tickParallel(t *ticker, n int) (Status, error) {
+	sc, err := t.readInt(n, "success_count")
+	if err != nil {
+		return Idle, err
+	}
+	fc, err := t.readInt(n, "failure_count")
+	if err != nil {
+		return Idle, err
+	}
+	kids := t.kids(n)
+	count := int64(len(kids))
+	ts, tf := threshold(len(kids), sc), threshold(len(kids), fc)
+	if count < ts {
+		return Idle, t.errorf(n, RuntimeError, "Parallel: success_count can never be reached")
+	}
+	if count < tf {
+		return Idle, t.errorf(n, RuntimeError, "Parallel: failure_count can never be reached")
+	}
+	t.st[n].status = Running
+	skippedNow := int64(0)
+	finish := func(r Status) (Status, error) {
+		t.clearParallel(n)
+		if err := t.resetChildren(n); err != nil {
+			return Idle, err
+		}
+		return r, nil
+	}
+	for _, c := range kids {
+		if !t.st[c].has(fDone) {
+			r, err := t.execute(c)
+			if err != nil {
+				return Idle, err
+			}
+			switch r {
+			case Skipped:
+				skippedNow++
+			case Success:
+				t.st[c].set(fDone, true)
+				t.st[n].a++
+			case Failure:
+				t.st[c].set(fDone, true)
+				t.st[n].b++
+			}
+		}
+		nS, nF := int64(t.st[n].a), int64(t.st[n].b)
+		if nS >= ts || (sc < 0 && nS+skippedNow >= ts) {
+			return finish(Success)
+		}
+		if count-nF < ts || nF == tf {
+			return finish(Failure)
+		}
+	}
+	if skippedNow == count {
+		return Skipped, nil
+	}
+	return Running, nil
+}
+
+// haltParallel clears the done set and counters, then resets the children.
+func haltParallel(t *ticker, n int) error {
+	t.clearParallel(n)
+	return t.resetChildren(n)
+}
+
+// tickParallelAll is ParallelAll's tick.
+func tickParallelAll(t *ticker, n int) (Status, error) {
+	mf, err := t.readInt(n, "max_failures")
+	if err != nil {
+		return Idle, err
+	}
+	kids := t.kids(n)
+	count := len(kids)
+	tf := threshold(count, mf)
+	if int64(count) < tf {
+		return Idle, t.errorf(n, RuntimeError, "ParallelAll: max_failures can never be reached")
+	}
+	t.st[n].status = Running
+	skippedNow, done := 0, 0
+	for _, c := range kids {
+		if t.st[c].has(fDone) {
+			done++
+			continue
+		}
+		r, err := t.execute(c)
+		if err != nil {
+			return Idle, err
+		}
+		switch r {
+		case Success:
+			t.st[c].set(fDone, true)
+			done++
+		case Failure:
+			t.st[c].set(fDone, true)
+			done++
+			t.st[n].b++
+		case Skipped:
+			skippedNow++
+		}
+	}
+	if skippedNow == count {
+		return Skipped, nil
+	}
+	if skippedNow+done >= count {
+		if err := t.resetChildren(n); err != nil {
+			return Idle, err
+		}
+		r := Success
+		if int64(t.st[n].b) >= tf {
+			r = Failure
+		}
+		t.clearParallel(n)
+		return r, nil
+	}
+	return Running, nil
+}
+
+// tickIfThenElse is IfThenElse's tick.
+func tickIfThenElse(t *ticker, n int) (Status, error) {
+	kids := t.kids(n)
+	if len(kids) != 2 && len(kids) != 3 {
+		return Idle, t.errorf(n, RuntimeError, "IfThenElse must have 2 or 3 children")
+	}
+	t.st[n].status = Running
+	if t.st[n].a == 0 {
+		r, err := t.execute(kids[0])
+		if err != nil {
+			return Idle, err
+		}
+		switch r {
+		case Running:
+			return Running, nil
+		case Success:
+			t.st[n].a = 1
+		case Failure:
+			if len(kids) != 3 {
+				return Failure, nil
+			}
+			t.st[n].a = 2
+		default:
+			return Idle, t.errorf(n, StdLogicError, "something unexpected happened in IfThenElseNode")
+		}
+	}
+	r, err := t.execute(kids[t.st[n].a])
+	if err != nil {
+		return Idle, err
+	}
+	if r == Running {
+		return Running, nil
+	}
+	if err := t.resetChildren(n); err != nil {
+		return Idle, err
+	}
+	t.st[n].a = 0
+	return r, nil
+}
+
+// haltIfThenElse clears k, then resets the children.
+func haltIfThenElse(t *ticker, n int) error {
+	t.st[n].a = 0
+	return t.resetChildren(n)
+}
+
+// tickWhileDoElse is WhileDoElse's tick.
+func tickWhileDoElse(t *ticker, n int) (Status, error) {
+	kids := t.kids(n)
+	if len(kids) != 2 && len(kids) != 3 {
+		return Idle, t.errorf(n, RuntimeError, "WhileDoElse must have 2 or 3 children")
+	}
+	t.st[n].status = Running
+	r0, err := t.execute(kids[0])
+	if err != nil {
+		return Idle, err
+	}
+	if r0 == Running {
+		return Running, nil
+	}
+	r := Idle
+	switch r0 {
+	case Success:
+		if len(kids) == 3 {
+			if err := t.resetChild(kids[2]); err != nil {
+				return Idle, err
+			}
+		}
+		if r, err = t.execute(kids[1]); err != nil {
+			return Idle, err
+		}
+	case Failure:
+		if len(kids) == 3 {
+			if err := t.resetChild(kids[1]); err != nil {
+				return Idle, err
+			}
+			if r, err = t.execute(kids[2]); err != nil {
+				return Idle, err
+			}
+		} else {
+			r = Failure
+		}
+	}
+	if r == Running {
+		return Running, nil
+	}
+	if err := t.resetChildren(n); err != nil {
+		return Idle, err
+	}
+	return r, nil
+}
+
+// tickSwitch is SwitchN's tick.
+func tickSwitch(t *ticker, n int) (Status, error) {
+	kids := t.kids(n)
+	cases := len(t.node(n).k.ports) - 1
+	if len(kids) != cases+1 {
+		return Idle, t.errorf(n, RuntimeError, "Switch%d must have %d children", cases, cases+1)
+	}
+	match := cases
+	if v, ok := t.readPort(n, "variable", "string"); ok {
+		if vs, ok := valueString(v); ok {
+			for i := 1; i <= cases; i++ {
+				c, ok := t.readPort(n, "case_"+strconv.Itoa(i), "string")
+				if !ok {
+					continue
+				}
+				if cs, ok := valueString(c); ok && switchEqual(vs, cs, t.p.enums) {
+					match = i - 1
+					break
+				}
+			}
+		}
+	}
+	running := int(t.st[n].a) - 1
+	if running != -1 && running != match {
+		if err := t.resetChild(kids[running]); err != nil {
+			return Idle, err
+		}
+	}
+	r, err := t.execute(kids[match])
+	if err != nil {
+		return Idle, err
+	}
+	switch r {
+	case Skipped:
+		t.st[n].a = 0
+	case Running:
+		t.st[n].a = int32(match) + 1
+	default:
+		if err := t.resetChildren(n); err != nil {
+			return Idle, err
+		}
+		t.st[n].a = 0
+	}
+	return r, nil
+}
+
+// haltSwitch clears running, then resets the children.
+func haltSwitch(t *ticker, n int) error {
+	t.st[n].a = 0
+	return t.resetChildren(n)
+}
+
+// tickTryCatch is TryCatch's tick (TIMED.md §8).
+func tickTryCatch(t *ticker, n int) (Status, error) {
+	kids := t.kids(n)
+	try := len(kids) - 1
+	st := &t.st[n]
+	if st.status == Idle {
+		st.b = 0
+		st.set(fInCatch, false)
+	}
+	st.status = Running
+	for !t.st[n].has(fInCatch) && int(t.st[n].a) < try {
+		r, err := t.execute(kids[t.st[n].a])
+		if err != nil {
+			return Idle, err
+		}
+		st = &t.st[n]
+		switch r {
+		case Running:
+			return Running, nil
+		case Success:
+			st.a++
+		case Skipped:
+			st.a++
+			st.b++
+		case Failure:
+			if err := t.resetChildren(n); err != nil {
+				return Idle, err
+			}
+			t.st[n].a = 0
+			t.st[n].set(fInCatch, true)
+		}
+	}
+	if t.st[n].has(fInCatch) {
+		r, err := t.execute(kids[try])
+		if err != nil {
+			return Idle, err
+		}
+		if r == Running {
+			return Running, nil
+		}
+		if err := t.resetChildren(n); err != nil {
+			return Idle, err
+		}
+		t.st[n].a = 0
+		t.st[n].set(fInCatch, false)
+		return Failure, nil
+	}
+	if err := t.resetChildren(n); err != nil {
+		return Idle, err
+	}
+	st = &t.st[n]
+	st.a = 0
+	r := Success
+	if int(st.b) == try {
+		r = Skipped
+	}
+	st.b = 0
+	return r, nil
+}
+
+// haltTryCatch runs the catch child first when catch_on_halt asks for it.
+func haltTryCatch(t *ticker, n int) error {
+	kids := t.kids(n)
+	catch := false
+	if v, ok := t.readPort(n, "catch_on_halt", "bool"); ok {
+		catch, _ = valueBool(v)
+	}
+	if catch && !t.st[n].has(fInCatch) && t.st[n].status != Idle {
+		for _, c := range kids[:len(kids)-1] {
+			if err := t.resetChild(c); err != nil {
+				return err
+			}
+		}
+		c := kids[len(kids)-1]
+		r, err := t.execute(c)
+		if err != nil {
+			return err
+		}
+		if r == Running {
+			if err := t.resetChild(c); err != nil {
+				return err
+			}
+		}
+	}
+	st := &t.st[n]
+	st.a, st.b = 0, 0
+	st.set(fInCatch, false)
+	return t.resetChildren(n)
+}
+
+// --- Decorators (README §5.2, TIMED.md) ---
+
+// haltDecorator resets the child.
+func haltDecorator(t *ticker, n int) error { return t.resetChildren(n) }
+
+// tickInverter is Inverter's tick.
+func tickInverter(t *ticker, n int) (Status, error) {
+	c := t.kids(n)[0]
+	t.st[n].status = Running
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	switch r {
+	case Success:
+		return Failure, t.resetChild(c)
+	case Failure:
+		return Success, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// tickForce is the tick of ForceSuccess and ForceFailure.
+func tickForce(t *ticker, n int) (Status, error) {
+	forced := Success
+	if t.node(n).k.id == "ForceFailure" {
+		forced = Failure
+	}
+	c := t.kids(n)[0]
+	t.st[n].status = Running
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		return forced, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// tickKeepRunning is KeepRunningUntilFailure's tick.
+func tickKeepRunning(t *ticker, n int) (Status, error) {
+	c := t.kids(n)[0]
+	t.st[n].status = Running
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	switch r {
+	case Failure:
+		return Failure, t.resetChild(c)
+	case Success:
+		return Running, t.resetChild(c)
+	}
+	return Running, nil
+}
+
+// tickRepeat is the tick of Repeat and RetryUntilSuccessful.
+func tickRepeat(t *ticker, n int) (Status, error) {
+	port, goOn, stop := "num_cycles", Success, Failure
+	if t.node(n).k.id == "RetryUntilSuccessful" {
+		port, goOn, stop = "num_attempts", Failure, Success
+	}
+	limit, err := t.readInt(n, port)
+	if err != nil {
+		return Idle, err
+	}
+	c := t.kids(n)[0]
+	loop := int64(t.st[n].a) < limit || limit == -1
+	t.st[n].status = Running
+	for loop {
+		prev := t.st[c].status
+		r, err := t.execute(c)
+		if err != nil {
+			return Idle, err
+		}
+		switch r {
+		case goOn:
+			t.st[n].a++
+			if goOn == Failure {
+				// RetryUntilSuccessful reads num_attempts again; a failed
+				// read keeps the old value.
+				if v, err := t.readInt(n, port); err == nil {
+					limit = v
+				}
+			}
+			loop = int64(t.st[n].a) < limit || limit == -1
+			if err := t.resetChild(c); err != nil {
+				return Idle, err
+			}
+			if prev == Idle && loop {
+				t.wake = true
+				return Running, nil
+			}
+		case stop:
+			t.st[n].a = 0
+			return stop, t.resetChild(c)
+		case Running:
+			return Running, nil
+		case Skipped:
+			return Skipped, t.resetChild(c)
+		}
+	}
+	t.st[n].a = 0
+	return goOn, nil
+}
+
+// haltRepeat clears the count, then resets the child.
+func haltRepeat(t *ticker, n int) error {
+	t.st[n].a = 0
+	return t.resetChildren(n)
+}
+
+// tickRunOnce is RunOnce's tick.
+func tickRunOnce(t *ticker, n int) (Status, error) {
+	skip := true
+	if v, ok := t.readPort(n, "then_skip", "bool"); ok {
+		if b, ok := valueBool(v); ok {
+			skip = b
+		}
+	}
+	if t.st[n].has(fOnce) {
+		if skip {
+			return Skipped, nil
+		}
+		return t.st[n].last, nil
+	}
+	c := t.kids(n)[0]
+	t.st[n].status = Running
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		t.st[n].set(fOnce, true)
+		t.st[n].last = r
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// codeScript returns the script of n's port (Script's and
+// ScriptCondition's code, Precondition's if), parsing it again when its
+// text differs from the one parsed at build time.
+func (t *ticker) codeScript(n int, port string) (*script, error) {
+	nd := t.node(n)
+	v, ok := t.readPort(n, port, "string")
+	var src string
+	if ok {
+		src, ok = valueString(v)
+	}
+	if !ok {
+		return nil, t.errorf(n, RuntimeError, "missing port [%s]", port)
+	}
+	if src == nd.codeSrc && nd.code != nil {
+		return nd.code, nil
+	}
+	s, err := parseScript(src)
+	if err != nil {
+		return nil, retype(err, RuntimeError)
+	}
+	return s, nil
+}
+
+// tickPrecondition is Precondition's tick.
+func tickPrecondition(t *ticker, n int) (Status, error) {
+	s, err := t.codeScript(n, "if")
+	if err != nil {
+		return Idle, err
+	}
+	els, ok := t.readStatus(n, "else")
+	if !ok {
+		return Idle, t.errorf(n, RuntimeError, "missing parameter [else] in Precondition")
+	}
+	if !t.st[n].has(fActive) {
+		b, err := t.evalBool(n, s)
+		if err != nil {
+			return Idle, err
+		}
+		t.st[n].set(fActive, b)
+	}
+	if !t.st[n].has(fActive) {
+		return els, nil
+	}
+	c := t.kids(n)[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		t.st[n].set(fActive, false)
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// tickSubTree is a SubTree node's tick.
+func tickSubTree(t *ticker, n int) (Status, error) {
+	if t.st[n].status == Idle {
+		t.st[n].status = Running
+	}
+	c := t.kids(n)[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// tickLoop is the tick of LoopInt, LoopDouble, LoopString and LoopBool
+// (TIMED.md §8).
+func tickLoop(t *ticker, n int) (Status, error) {
+	nd := t.node(n)
+	st := &t.st[n]
+	if st.status == Idle {
+		st.set(fChildRunning, false)
+		st.list = nil
+		st.set(fHasList, false)
+		if !nd.listRef {
+			st.list = nd.list
+			st.set(fHasList, true)
+		}
+	}
+	popped := false
+	if !st.has(fChildRunning) {
+		if nd.listRef {
+			list, err := t.loopEntry(n)
+			if err != nil {
+				return Idle, err
+			}
+			st = &t.st[n]
+			if !st.has(fHasList) {
+				st.list = list
+				st.set(fHasList, true)
+			}
+		}
+		if len(st.list) > 0 {
+			v := st.list[0]
+			st.list = st.list[1:]
+			popped = true
+			if err := t.writePort(n, "value", nd.k.loop, v); err != nil {
+				return Idle, err
+			}
+		}
+	}
+	st = &t.st[n]
+	if !popped && !st.has(fChildRunning) {
+		r, ok := t.readStatus(n, "if_empty")
+		if !ok {
+			return Idle, t.errorf(n, RuntimeError, "cannot read port [if_empty]")
+		}
+		return r, nil
+	}
+	if st.status == Idle {
+		st.status = Running
+	}
+	c := nd.kids[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	t.st[n].set(fChildRunning, r == Running)
+	if r.completed() {
+		if err := t.resetChild(c); err != nil {
+			return Idle, err
+		}
+	}
+	if r == Failure {
+		return Failure, nil
+	}
+	return Running, nil
+}
+
+// loopEntry reads a Loop node's {k} queue: the parsed list when the node
+// has no working list yet, else nil (the entry must still be non-empty).
+func (t *ticker) loopEntry(n int) ([]Value, error) {
+	nd := t.node(n)
+	e, ok := t.bb.lookup(nd.scope, nd.listKey)
+	if !ok {
+		if err := t.bb.createEntry(nd.scope, nd.listKey, "any"); err != nil {
+			return nil, err
+		}
+		e, ok = t.bb.lookup(nd.scope, nd.listKey)
+	}
+	if !ok || e.value.IsEmpty() {
+		return nil, t.errorf(n, RuntimeError, "the queue entry [%s] is empty", nd.listKey)
+	}
+	if t.st[n].has(fHasList) {
+		return nil, nil
+	}
+	s, ok := e.value.Str()
+	if !ok {
+		return nil, t.errorf(n, RuntimeError, "the queue entry [%s] is not a string", nd.listKey)
+	}
+	list, err := parseList(s, nd.k.loop)
+	if err != nil {
+		return nil, t.errorf(n, RuntimeError, "%v", err)
+	}
+	return list, nil
+}
+
+// tickUnlessUpdated is the tick of SkipUnlessUpdated and WaitValueUpdate.
+func tickUnlessUpdated(t *ticker, n int) (Status, error) {
+	nd := t.node(n)
+	c := nd.kids[0]
+	if !t.st[n].has(fExecuting) {
+		e, ok := t.bb.lookup(nd.scope, nd.entryKey)
+		if !ok {
+			return nd.k.notUpdated, nil
+		}
+		cnt := e.seq
+		prev := t.st[n].seq
+		t.st[n].seq = cnt
+		if prev == cnt {
+			return nd.k.notUpdated, nil
+		}
+	}
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	t.st[n].set(fExecuting, r == Running)
+	return r, nil
+}
+
+// haltUnlessUpdated clears executing, then resets the child.
+func haltUnlessUpdated(t *ticker, n int) error {
+	t.st[n].set(fExecuting, false)
+	return t.resetChildren(n)
+}
+
+// --- Leaves (README §5.3, TIMED.md) ---
+
+// haltNothing is the halt of a synchronous leaf.
+func haltNothing(*ticker, int) error { return nil }
+
+// tickAlways is the tick of AlwaysSuccess and AlwaysFailure.
+func tickAlways(t *ticker, n int) (Status, error) {
+	if t.node(n).k.id == "AlwaysFailure" {
+		return Failure, nil
+	}
+	return Success, nil
+}
+
+// tickScript is the tick of Script and ScriptCondition.
+func tickScript(t *ticker, n int) (Status, error) {
+	s, err := t.codeScript(n, "code")
+	if err != nil {
+		return Idle, err
+	}
+	if t.node(n).k.id == "Script" {
+		return Success, t.run(n, s)
+	}
+	b, err := t.evalBool(n, s)
+	if err != nil {
+		return Idle, err
+	}
+	if b {
+		return Success, nil
+	}
+	return Failure, nil
+}
+
+// tickSetBlackboard is SetBlackboard's tick.
+func tickSetBlackboard(t *ticker, n int) (Status, error) {
+	key, _ := t.raw(n, "output_key")
+	val, _ := t.raw(n, "value")
+	ok, err := t.bb.setBlackboard(t.node(n).scope, key, val)
+	if err != nil {
+		return Idle, err
+	}
+	if !ok {
+		return Failure, nil
+	}
+	return Success, nil
+}
+
+// tickUnsetBlackboard is UnsetBlackboard's tick.
+func tickUnsetBlackboard(t *ticker, n int) (Status, error) {
+	v, ok := t.readPort(n, "key", "string")
+	var key string
+	if ok {
+		key, ok = valueString(v)
+	}
+	if !ok {
+		return Idle, t.errorf(n, RuntimeError, "missing input port [key]")
+	}
+	t.bb.unset(t.node(n).scope, key)
+	return Success, nil
+}
+
+// tickWasEntryUpdated is WasEntryUpdated's tick.
+func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
+	nd := t.node(n)
+	e, ok := t.bb.lookup(nd.scope, nd.entryKey)
+	if !ok {
+		return Failure, nil
+	}
+	cnt := e.seq
+	prev := t.st[n].seq
+	t.st[n].seq = cnt
+	if cnt != prev {
+		return Success, nil
+	}
+	return Failure, nil
+}
+
+// tickGoLeaf is the tick of a registered Go leaf.
+func tickGoLeaf(t *ticker, n int) (Status, error) {
+	r := t.node(n).k.leaf
+	c := t.callFor(n)
+	switch r.kind {
+	case leafAction:
+		var res Status
+		var err error
+		switch t.st[n].status {
+		case Idle:
+			res, err = r.action.OnStart(c)
+		case Running:
+			if r.action.OnRunning == nil {
+				return Running, nil
+			}
+			res, err = r.action.OnRunning(c)
+		default:
+			return t.st[n].status, nil
+		}
+		if err != nil {
+			return Idle, err
+		}
+		if res == Idle {
+			return Idle, t.errorf(n, LogicError, "a stateful action must not return IDLE")
+		}
+		return res, nil
+	default:
+		return r.fn(c)
+	}
+}
+
+// haltGoLeaf calls a running Go action's OnHalted.
+func haltGoLeaf(t *ticker, n int) error {
+	r := t.node(n).k.leaf
+	if r.kind == leafAction && t.st[n].status == Running && r.action.OnHalted != nil {
+		r.action.OnHalted(t.callFor(n))
+	}
+	return nil
+}
+
+// --- Timed nodes (TIMED.md §1–§5) ---
+
+// readMsec reads a timed node's unsigned milliseconds.
+func (t *ticker) readMsec(n int, port string) (time.Duration, error) {
+	v, ok := t.readPort(n, port, "uint")
+	if ok {
+		if i, ok := valueInt(v); ok && i >= 0 && i <= 1<<32-1 {
+			return time.Duration(i) * time.Millisecond, nil
+		}
+	}
+	return 0, t.errorf(n, RuntimeError, "missing or invalid port [%s]", port)
+}
+
+// arm arms n's timer for d from now.
+func (t *ticker) arm(n int, d time.Duration) {
+	t.armSeq++
+	st := &t.st[n]
+	st.set(fArmed, true)
+	st.deadline = t.now + d
+	st.seq = t.armSeq
+}
+
+// tickDelay is Delay's tick.
+func tickDelay(t *ticker, n int) (Status, error) {
+	d, err := t.readMsec(n, "delay_msec")
+	if err != nil {
+		return Idle, err
+	}
+	st := &t.st[n]
+	if !st.has(fStarted) {
+		st.set(fStarted, true)
+		st.set(fComplete, false)
+		st.status = Running
+		t.arm(n, d)
+	}
+	if !t.st[n].has(fComplete) {
+		return Running, nil
+	}
+	c := t.kids(n)[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		t.st[n].set(fStarted, false)
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// tickTimeout is Timeout's tick.
+func tickTimeout(t *ticker, n int) (Status, error) {
+	d, err := t.readMsec(n, "msec")
+	if err != nil {
+		return Idle, err
+	}
+	st := &t.st[n]
+	if !st.has(fStarted) {
+		st.set(fStarted, true)
+		st.status = Running
+		st.set(fTimedOut, false)
+		if d > 0 {
+			t.arm(n, d)
+		}
+	}
+	if t.st[n].has(fTimedOut) {
+		t.st[n].set(fStarted, false)
+		return Failure, nil
+	}
+	c := t.kids(n)[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		t.st[n].set(fStarted, false)
+		t.st[n].set(fArmed, false)
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
+// haltTimer is the halt of Delay, Timeout and Sleep: cancel the timer;
+// the decorators reset their child.
+func haltTimer(t *ticker, n int) error {
+	st := &t.st[n]
+	switch t.node(n).k.id {
+	case "Sleep":
+		if st.status == Running {
+			st.set(fWaiting, false)
+			st.set(fArmed, false)
+		}
+		return nil
+	case "Delay":
+		st.set(fComplete, false)
+	}
+	st.set(fStarted, false)
+	st.set(fArmed, false)
+	return t.resetChildren(n)
+}
+
+// tickSleep is Sleep's tick: a stateful action.
+func tickSleep(t *ticker, n int) (Status, error) {
+	st := &t.st[n]
+	switch st.status {
+	case Idle:
+		d, err := t.readMsec(n, "msec")
+		if err != nil {
+			return Idle, err
+		}
+		if d == 0 {
+			return Success, nil
+		}
+		st = &t.st[n]
+		st.status = Running
+		st.set(fWaiting, true)
+		t.arm(n, d)
+		return Running, nil
+	case Running:
+		if st.has(fWaiting) {
+			return Running, nil
+		}
+		return Success, nil
+	}
+	return st.status, nil
+}
+
+// advance moves the clock to now and fires every timer due by then
+// (TIMED.md §5): in ascending deadline order, ties in arming order; a
+// timer cancelled by an earlier firing does not fire.
+func (t *ticker) advance(now time.Duration) error {
+	t.now = now
+	var due []int
+	for i := range t.st {
+		if t.st[i].has(fArmed) && t.st[i].deadline <= now {
+			due = append(due, i)
+		}
+	}
+	sort.SliceStable(due, func(i, j int) bool {
+		a, b := &t.st[due[i]], &t.st[due[j]]
+		if a.deadline != b.deadline {
+			return a.deadline < b.deadline
+		}
+		return a.seq < b.seq
+	})
+	for _, n := range due {
+		st := &t.st[n]
+		if !st.has(fArmed) {
+			continue
+		}
+		st.set(fArmed, false)
+		switch t.node(n).k.id {
+		case "Delay":
+			st.set(fComplete, true)
+			t.wake = true
+		case "Sleep":
+			st.set(fWaiting, false)
+			t.wake = true
+		case "Timeout":
+			c := t.kids(n)[0]
+			if t.st[c].status == Running {
+				t.st[n].set(fTimedOut, true)
+				if err := t.resetChild(c); err != nil {
+					return err
+				}
+				t.wake = true
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,481 @@
+package btcpp
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Factory is the registry of node types a document is read against: the
+// built-in nodes of BehaviorTree.CPP 4.10.0, the Go leaves registered
+// with RegisterAction, RegisterSync and RegisterCondition, and the
+// scripting enums. A Factory must not be changed while another goroutine
+// uses it; the Documents it parsed keep the registrations they saw.
+type Factory struct {
+	leaves map[string]*kind
+	enums  map[string]int64
+}
+
+// NewFactory returns a Factory with the built-in nodes only.
+func NewFactory() *Factory {
+	return &Factory{leaves: map[string]*kind{}, enums: map[string]int64{}}
+}
+
+// register adds a Go leaf.
+func (f *Factory) register(r *leafReg) error {
+	if !validModelName(r.id) {
+		return newError(RuntimeError, "RegisterLeaf: %q is not a valid node ID", r.id)
+	}
+	if _, ok := builtinByID[r.id]; ok || r.id == "SubTree" {
+		return newError(RuntimeError, "RegisterLeaf: %q is the ID of a built-in node", r.id)
+	}
+	if _, ok := f.leaves[r.id]; ok {
+		return newError(RuntimeError, "RegisterLeaf: %q is already registered", r.id)
+	}
+	seen := map[string]bool{}
+	for _, p := range r.ports {
+		if !portLike(p.Name) {
+			return newError(RuntimeError, "RegisterLeaf %q: the port name %q is not allowed", r.id, p.Name)
+		}
+		if seen[p.Name] {
+			return newError(RuntimeError, "RegisterLeaf %q: the port %q is declared twice", r.id, p.Name)
+		}
+		seen[p.Name] = true
+		switch p.Type {
+		case "int", "double", "string", "bool", "any":
+		default:
+			return newError(RuntimeError, "RegisterLeaf %q: port %q has the type %q (int, double, string, bool or any)", r.id, p.Name, p.Type)
+		}
+		if p.Dir > InOut {
+			return newError(RuntimeError, "RegisterLeaf %q: port %q has no valid direction", r.id, p.Name)
+		}
+	}
+	r.ports = slices.Clone(r.ports)
+	f.leaves[r.id] = leafKindOf(r)
+	return nil
+}
+
+// RegisterAction registers a stateful action leaf under id, with its
+// ports. OnStart must not be nil.
+func (f *Factory) RegisterAction(id string, a Action, ports ...Port) error {
+	if a.OnStart == nil {
+		return newError(RuntimeError, "RegisterAction %q: OnStart is nil", id)
+	}
+	return f.register(&leafReg{id: id, kind: leafAction, action: a, ports: ports})
+}
+
+// RegisterSync registers a synchronous action leaf under id: fn is called
+// on every tick and must not return Running (BehaviorTree.CPP then throws
+// a LogicError).
+func (f *Factory) RegisterSync(id string, fn LeafFunc, ports ...Port) error {
+	if fn == nil {
+		return newError(RuntimeError, "RegisterSync %q: nil function", id)
+	}
+	return f.register(&leafReg{id: id, kind: leafSync, fn: fn, ports: ports})
+}
+
+// RegisterCondition registers a condition leaf under id: fn is called on
+// every tick.
+func (f *Factory) RegisterCondition(id string, fn LeafFunc, ports ...Port) error {
+	if fn == nil {
+		return newError(RuntimeError, "RegisterCondition %q: nil function", id)
+	}
+	return f.register(&leafReg{id: id, kind: leafCondition, fn: fn, ports: ports})
+}
+
+// Enum registers a scripting enum: in scripts, name is the number value.
+func (f *Factory) Enum(name string, value int) {
+	f.enums[name] = int64(value)
+}
+
+// snapshot returns the registered kinds by ID: the built-ins and the Go
+// leaves.
+func (f *Factory) snapshot() map[string]*kind {
+	m := make(map[string]*kind, len(builtinByID)+len(f.leaves))
+	for id, k := range builtinByID {
+		m[id] = k
+	}
+	for id, k := range f.leaves {
+		m[id] = k
+	}
+	return m
+}
+
+// enumsCopy returns a copy of the enums.
+func (f *Factory) enumsCopy() map[string]int64 {
+	m := make(map[string]int64, len(f.enums))
+	for k, v := range f.enums {
+		m[k] = v
+	}
+	return m
+}
+
+// Parse reads an XML document (BTCPP_format 4) and runs every check that
+// BehaviorTree.CPP runs before it creates a node: the reading of the text,
+// <include>, the shape of every <BehaviorTree> (also those no tree
+// reaches), node IDs and child counts, and <TreeNodesModel>. The error is
+// an *Error.
+//
+// An <include> is an error: Parse reads no files (ParseFS does).
+func (f *Factory) Parse(src string) (*Document, error) {
+	d, err := f.parse(src, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// ParseFS reads the document in the file name of fsys, as Parse does,
+// and its <include path="..."/> elements from fsys too: a relative path
+// is taken from the directory of the file that includes it (an absolute
+// one from the root of fsys), and the included document is loaded before
+// the one that includes it (its includes, checks, models and trees), as
+// BehaviorTree.CPP's loadFromFile does. The main tree is the first
+// document's main_tree_to_execute.
+func (f *Factory) ParseFS(fsys fs.FS, name string) (*Document, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		e := newError(RuntimeError, "error parsing the XML: XML_ERROR_FILE_NOT_FOUND: %s", name)
+		e.Err = err
+		return nil, e
+	}
+	return f.parse(string(b), fsys, name)
+}
+
+// Trees returns the IDs of the document's registered trees, sorted.
+func (d *Document) Trees() []string {
+	ids := make([]string, 0, len(d.trees))
+	for id := range d.trees {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Option configures a tree that Build builds.
+type Option func(*config)
+
+// config is what the options set.
+type config struct {
+	entries []initialEntry
+	delta   func() time.Duration
+	budget  int
+}
+
+// initialEntry is a WithEntry.
+type initialEntry struct {
+	key string
+	v   any
+}
+
+// WithEntry sets an entry of the root blackboard before the tree is built,
+// as an application does before createTreeFromText: an int is declared
+// "int", a float64 "double", a bool "bool", and a string is untyped
+// ("any"). A json.Number is an int when written without '.', 'e' or 'E',
+// else a double.
+func WithEntry(key string, value any) Option {
+	return func(c *config) { c.entries = append(c.entries, initialEntry{key, value}) }
+}
+
+// WithDeltaTime makes the clock of the timed nodes (Delay, Timeout,
+// Sleep) advance by delta() between two ticks: a clock of the game's own.
+// Time never passes during a tick, and timers fire only between ticks
+// (see the package documentation). Without it, or WithTurnClock, the
+// clock is the wall clock.
+func WithDeltaTime(delta func() time.Duration) Option {
+	return func(c *config) { c.delta = delta }
+}
+
+// WithTurnClock makes the clock of the timed nodes advance by turn
+// between two ticks: a turn-based clock, under which ticking a version
+// again behaves the same. With a turn of 100 ms, a Delay of 300 ms started
+// in tick k executes its child in tick k+3.
+func WithTurnClock(turn time.Duration) Option {
+	return func(c *config) { c.delta = func() time.Duration { return turn } }
+}
+
+// DefaultTickBudget is the most root executions that one TickOnce runs
+// unless WithTickBudget says otherwise.
+const DefaultTickBudget = 1000
+
+// WithTickBudget sets the most root executions that one TickOnce may run
+// (a Repeat num_cycles="-1" over a child that succeeds at once would
+// otherwise never return); past it TickOnce fails with ErrBudget. n <= 0
+// means no limit.
+func WithTickBudget(n int) Option {
+	return func(c *config) { c.budget = n }
+}
+
+// program is a built tree: what every version shares.
+type program struct {
+	nodes  []nodeDef
+	trees  [][2]string // per scope: tree ID, instance path
+	enums  map[string]int64
+	delta  func() time.Duration // nil: the wall clock
+	budget int
+}
+
+// Build builds the tree mainTreeID (the empty string chooses as
+// BehaviorTree.CPP does: main_tree_to_execute, else the only tree). It
+// returns the tree's first version, every node IDLE. The error is an
+// *Error typed as the library's exception; its Type is Terminate when
+// halting the half-built tree threw, which ends a C++ process.
+func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
+	cfg := config{budget: DefaultTickBudget}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	bb := newBoard()
+	for _, e := range cfg.entries {
+		v := e.v
+		switch x := v.(type) {
+		case int:
+			v = json.Number(strconv.Itoa(x))
+		case int64:
+			v = json.Number(strconv.FormatInt(x, 10))
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nil, newError(RuntimeError, "WithEntry %q: %v is not a JSON number", e.key, x)
+			}
+			s := strconv.FormatFloat(x, 'g', -1, 64)
+			if !containsAny(s, ".eE") {
+				s += ".0"
+			}
+			v = json.Number(s)
+		}
+		if err := bb.setInitial(e.key, v); err != nil {
+			return nil, err
+		}
+	}
+	if mainTreeID == "" {
+		id, err := d.mainTree()
+		if err != nil {
+			return nil, err
+		}
+		mainTreeID = id
+	}
+	bb.info[0].TreeID = mainTreeID
+	p := &program{trees: [][2]string{{mainTreeID, ""}}, enums: d.enums, delta: cfg.delta, budget: cfg.budget}
+	b := &builder{d: d, p: p, bb: bb}
+	if err := b.build(mainTreeID); err != nil {
+		return nil, err
+	}
+	return &Tree{p: p, st: make([]nodeState, len(p.nodes)), bb: bb}, nil
+}
+
+// containsAny reports whether s holds any byte of chars.
+func containsAny(s, chars string) bool {
+	for i := 0; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Tree is one version of a built tree: every node's status and running
+// state, the blackboard, and the clock. Tick returns the next version and
+// leaves its receiver unchanged, so an old version can be ticked again
+// (undo, branching, replay). A Tree may be read from many goroutines;
+// ticking calls the Go leaves, which decide whether that is safe.
+type Tree struct {
+	p         *program
+	st        []nodeState
+	bb        *board
+	wake      bool
+	now       time.Duration
+	armSeq    uint64
+	ticks     int
+	wall      time.Time
+	status    Status
+	rootTicks int
+}
+
+// Tick ticks the tree once as BehaviorTree.CPP's tickExactlyOnce: one
+// execution of the root. It returns the next version and the root's
+// status. On error the returned version holds the state right after the
+// exception (BehaviorTree.CPP leaves the tree so); the error is an *Error
+// (NodeExecutionError names the node whose tick threw).
+func (t *Tree) Tick() (*Tree, Status, error) { return t.tick(false) }
+
+// TickOnce ticks the tree as BehaviorTree.CPP's tickOnce: the root is
+// executed again at once while it returns RUNNING and a node asked to be
+// woken up (a yield of SequenceWithMemory, AsyncSequence, AsyncFallback,
+// Repeat or RetryUntilSuccessful, or a timer that fired), at most the
+// tick budget's number of times (WithTickBudget).
+func (t *Tree) TickOnce() (*Tree, Status, error) { return t.tick(true) }
+
+// tick makes the next version.
+func (t *Tree) tick(once bool) (*Tree, Status, error) {
+	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks + 1}
+	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	if once {
+		tk.budget = t.p.budget
+	}
+	var err error
+	if t.p.delta == nil {
+		nt.wall = time.Now()
+	}
+	if t.ticks > 0 {
+		var d time.Duration
+		if t.p.delta != nil {
+			d = t.p.delta()
+		} else {
+			d = nt.wall.Sub(t.wall)
+		}
+		if d < 0 {
+			d = 0
+		}
+		if err = tk.advance(t.now + d); err != nil {
+			// In C++ the halt ran on the timer's thread, and an
+			// exception that leaves a thread terminates the process.
+			err = &Error{Type: Terminate, Node: -1, Msg: "an exception left a timer's thread: the process terminates", Err: err}
+		}
+	}
+	res := Idle
+	if err == nil {
+		res, err = tk.tickRoot(once)
+	}
+	nt.wake, nt.now, nt.armSeq, nt.rootTicks = tk.wake, tk.now, tk.armSeq, tk.rootTicks
+	nt.status = res
+	return nt, res, err
+}
+
+// Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
+// root, then every node in preorder (running actions get OnHalted, and
+// every node's _onHalted script runs), leaving every node IDLE. It returns
+// the new version; on error (an _onHalted script that throws) the version
+// holds the state right after the exception.
+func (t *Tree) Halt() (*Tree, error) {
+	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks, wall: t.wall}
+	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	err := tk.haltTree()
+	nt.wake, nt.armSeq = tk.wake, tk.armSeq
+	return nt, err
+}
+
+// Status returns the status the tick that made this version returned
+// (Idle for the first version, and after an error).
+func (t *Tree) Status() Status { return t.status }
+
+// RootTicks returns how many times the tick that made this version ran
+// the root's tick (1 for Tick, unless a precondition of the root decided;
+// more for TickOnce).
+func (t *Tree) RootTicks() int { return t.rootTicks }
+
+// Clock returns the time of the timed nodes' clock at this version's
+// tick: 0 at the first tick, then advanced between ticks (WithDeltaTime,
+// WithTurnClock, or the wall clock).
+func (t *Tree) Clock() time.Duration { return t.now }
+
+// Ticks returns how many ticks made this version.
+func (t *Tree) Ticks() int { return t.ticks }
+
+// Len returns the number of nodes.
+func (t *Tree) Len() int { return len(t.st) }
+
+// NodeStatus returns the stored status of node i (preorder index).
+func (t *Tree) NodeStatus(i int) Status { return t.st[i].status }
+
+// NodeInfo describes a node of a built tree.
+type NodeInfo struct {
+	Index  int    // preorder index
+	ID     string // registration ID ("SubTree" for a subtree)
+	Name   string // the name attribute, or the type ID
+	Parent int    // preorder index of the parent, -1 for the root
+	UID    int    // 1, 2, … in creation order
+	Path   string // the full path, as Call.Path
+	Scope  int    // the blackboard scope (index into Scopes)
+}
+
+// Nodes returns the nodes in preorder (the expanded tree: a SubTree node
+// is followed by its subtree).
+func (t *Tree) Nodes() []NodeInfo {
+	out := make([]NodeInfo, len(t.p.nodes))
+	for i := range t.p.nodes {
+		n := &t.p.nodes[i]
+		out[i] = NodeInfo{Index: i, ID: n.regID, Name: n.name, Parent: n.parent, UID: n.uid, Path: n.path, Scope: n.scope}
+	}
+	return out
+}
+
+// ScopeInfo describes a blackboard scope: the main tree's (index 0, path
+// "") or a SubTree instance's.
+type ScopeInfo struct {
+	TreeID string
+	Path   string
+}
+
+// Scopes returns the blackboard scopes in creation order.
+func (t *Tree) Scopes() []ScopeInfo {
+	out := make([]ScopeInfo, len(t.p.trees))
+	for i, s := range t.p.trees {
+		out[i] = ScopeInfo{TreeID: s[0], Path: s[1]}
+	}
+	return out
+}
+
+// Entry is a blackboard entry: its declared type ("any" when untyped) and
+// its value.
+type Entry struct {
+	Key      string
+	Declared string
+	Value    Value
+}
+
+// Entries returns the entries stored in scope, sorted by key.
+func (t *Tree) Entries(scope int) []Entry {
+	if scope < 0 || scope >= len(t.bb.scopes) {
+		return nil
+	}
+	// TODO(values): an accessor of blackboard.go listing a scope's own
+	// entries would spare this read of its fields.
+	sd := t.bb.scopes[scope]
+	out := make([]Entry, len(sd.entries))
+	for i, e := range sd.entries {
+		out[i] = Entry{Key: e.key, Declared: e.declared, Value: e.value}
+	}
+	return out
+}
+
+// Get looks key up in the root scope (a key "@k" is the root's k too).
+func (t *Tree) Get(key string) (Value, bool) {
+	e, ok := t.bb.lookup(0, key)
+	if !ok {
+		return Value{}, false
+	}
+	return e.value, true
+}
+
+// String returns a one-line picture of the version: each node's status
+// letter in preorder (I, R, S, F).
+func (t *Tree) String() string {
+	b := make([]byte, len(t.st))
+	for i := range t.st {
+		b[i] = statusLetter(t.st[i].status)
+	}
+	return string(b)
+}
+
+// statusLetter is a status's letter in the corpus's status strings.
+func statusLetter(s Status) byte {
+	switch s {
+	case Running:
+		return 'R'
+	case Success:
+		return 'S'
+	case Failure:
+		return 'F'
+	case Skipped:
+		return 'K'
+	}
+	return 'I'
+}
+
+var _ fmt.Stringer = (*Tree)(nil)

@@ -1,0 +1,570 @@
+package btcpp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file is the XML reader. BehaviorTree.CPP 4.10 reads its trees with
+// the TinyXML-2 it vendors (version 10.0.0), which is more lenient than
+// strict XML; the reader below accepts and rejects the texts it does and
+// reads them to the same elements and attribute values:
+//
+//   - An attribute value runs to the next quote of the kind that opened
+//     it ('"' or '\''): '<' and '>' inside it are literal text.
+//   - In a value, "\r\n", "\n\r" and a lone '\r' become '\n'; newlines and
+//     tabs are kept (no normalization to spaces).
+//   - The entities &amp; &lt; &gt; &quot; &apos; and the character
+//     references &#N; and &#xN; (lowercase x) are decoded; a '&' that
+//     starts none of them is literal. A character reference is read as
+//     TinyXML-2 10 reads it: from the next ';' back to the nearest '#'
+//     (or 'x'), with its 32-bit place values that wrap. One that fails to
+//     read (a non-digit on the way, no ';') leaves the '&' literal; one
+//     whose code point is 0x200000 or more reads as nothing; others are
+//     encoded in UTF-8's scheme, surrogates and values above 0x10FFFF
+//     included. (TinyXML-2 11 leaves the '&' of a code point above
+//     0x10FFFF literal instead.) A reference to code point 0 ends the
+//     value there, as the value is a C string in the library. "&#" at the
+//     very end of a value reads as "#".
+//   - Comments, processing instructions and the <?xml …?> declaration
+//     (which must come before anything else), <!DOCTYPE …> and other
+//     <!…> markup, CDATA sections and text between elements are skipped.
+//     Only elements are children. Text after the last element that is not
+//     followed by a '<' is an error.
+//   - Whitespace is the C locale's: space, \t, \n, \v, \f, \r. A name
+//     starts with an ASCII letter, '_', ':' or a byte ≥ 0x80 and goes on
+//     with those, digits, '.' and '-'. Whitespace may follow '<' ("< a>"
+//     is element a), attributes need no space between them, a closing tag
+//     may carry attributes, and a duplicate attribute is an error.
+//   - The document's element is its first top-level element; others are
+//     read (and must be well formed) but dropped. A closing tag at the top
+//     level ends the reading: what follows it is not read. A NUL byte ends
+//     the text, as the library reads a C string.
+//   - A UTF-8 byte order mark at the start is skipped.
+//
+// The reader keeps its own stack (no recursion), reads each byte a bounded
+// number of times, and stops at MaxXMLBytes bytes, MaxXMLDepth levels and
+// MaxXMLElements elements.
+
+// Limits of the XML reader.
+const (
+	// MaxXMLBytes is the longest XML text read, in bytes: the same limit
+	// as the project's other text formats (package mdsl's MaxBytes).
+	MaxXMLBytes = 64 << 20
+	// MaxXMLElements is the most elements an XML text may hold, closing
+	// tags not counted: the same limit as the node limit of the project's
+	// other text formats (package mistreevous's MaxNodes).
+	MaxXMLElements = 1 << 20
+	// MaxXMLDepth is TinyXML-2's nesting limit (its
+	// TINYXML2_MAX_ELEMENT_DEPTH): an element that is not self-closing
+	// may be nested at most MaxXMLDepth-2 levels deep (the top element
+	// is level 1), and a self-closing one MaxXMLDepth-1. BehaviorTree.CPP's
+	// own checks stop at 256 levels inside a <BehaviorTree>, which the
+	// package checks when it builds.
+	MaxXMLDepth = 500
+)
+
+// SyntaxError is an XML text that does not read: where and why. Line and
+// Col count from 1; Col counts bytes.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+// Error returns "LINE:COL: MSG".
+func (e *SyntaxError) Error() string {
+	return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+}
+
+// element is one XML element; its children are elements only (text,
+// comments and other markup are dropped).
+type element struct {
+	Name     string
+	Attrs    []xmlAttr // document order
+	Children []*element
+	Line     int // 1-based position of its '<'
+	Col      int
+	// Text is character data that writeXML writes before the children
+	// (a port's description in a <TreeNodesModel>). parseXML drops
+	// text, so it leaves Text empty.
+	Text string
+}
+
+// xmlAttr is one attribute of an element.
+type xmlAttr struct {
+	Name, Value string // Value with entities decoded
+	Line, Col   int    // position of the attribute name
+}
+
+// attr returns the value of the attribute name and whether e has it.
+func (e *element) attr(name string) (string, bool) {
+	for i := range e.Attrs {
+		if e.Attrs[i].Name == name {
+			return e.Attrs[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// xmlReader holds the state of one parseXML call.
+type xmlReader struct {
+	src string
+	// line and lineStart are the line of offset pos and the offset of
+	// that line's first byte: positions are counted forward from there.
+	line, lineStart, pos int
+	elements             int
+	// names holds the attribute names of namesOf, an element with many.
+	namesOf *element
+	names   map[string]struct{}
+}
+
+// at returns the 1-based line and column of byte offset off.
+func (r *xmlReader) at(off int) (int, int) {
+	if off < r.pos {
+		r.line, r.lineStart, r.pos = 1, 0, 0
+	}
+	for {
+		i := strings.IndexByte(r.src[r.pos:off], '\n')
+		if i < 0 {
+			break
+		}
+		r.line++
+		r.lineStart = r.pos + i + 1
+		r.pos = r.lineStart
+	}
+	r.pos = off
+	return r.line, off - r.lineStart + 1
+}
+
+// errAt returns a *SyntaxError at byte offset off.
+func (r *xmlReader) errAt(off int, format string, args ...any) error {
+	l, c := r.at(off)
+	return &SyntaxError{Line: l, Col: c, Msg: fmt.Sprintf(format, args...)}
+}
+
+// isXMLSpace reports whether c is whitespace for TinyXML-2 (C isspace).
+func isXMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// isNameStart reports whether c may start an element or attribute name.
+func isNameStart(c byte) bool {
+	return c >= 0x80 || (c|0x20) >= 'a' && (c|0x20) <= 'z' || c == '_' || c == ':'
+}
+
+// isNameByte reports whether c may continue a name.
+func isNameByte(c byte) bool {
+	return isNameStart(c) || c >= '0' && c <= '9' || c == '.' || c == '-'
+}
+
+func (r *xmlReader) skipSpace(p int) int {
+	for p < len(r.src) && isXMLSpace(r.src[p]) {
+		p++
+	}
+	return p
+}
+
+// name reads a name at p; it returns p when there is none.
+func (r *xmlReader) name(p int) int {
+	if p >= len(r.src) || !isNameStart(r.src[p]) {
+		return p
+	}
+	p++
+	for p < len(r.src) && isNameByte(r.src[p]) {
+		p++
+	}
+	return p
+}
+
+// quote returns a short, printable form of the byte at p for messages.
+func (r *xmlReader) quote(p int) string {
+	if p >= len(r.src) {
+		return "end of text"
+	}
+	c := r.src[p]
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// parseXML reads an XML text as BehaviorTree.CPP's reader does (see the
+// top of this file) and returns its first top-level element. Errors are
+// of type *SyntaxError.
+func parseXML(src string) (*element, error) {
+	if len(src) > MaxXMLBytes {
+		return nil, &SyntaxError{Line: 1, Col: 1, Msg: fmt.Sprintf("the XML text is %d bytes long, more than the %d bytes read", len(src), MaxXMLBytes)}
+	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		src = src[:i]
+	}
+	r := &xmlReader{src: src, line: 1}
+	p := r.skipSpace(0)
+	if strings.HasPrefix(src[p:], "\xef\xbb\xbf") {
+		p += 3
+	}
+	if p >= len(src) {
+		return nil, r.errAt(p, "empty document")
+	}
+	var (
+		top       *element   // the first top-level element
+		stack     []*element // the open elements
+		onlyDecls = true     // nothing but declarations so far, at the top level
+	)
+	for {
+		p = r.skipSpace(p)
+		if p >= len(src) {
+			break
+		}
+		rest := src[p:]
+		start := p
+		switch {
+		case strings.HasPrefix(rest, "<?"):
+			end := strings.Index(rest[2:], "?>")
+			if end < 0 {
+				return nil, r.errAt(start, "unclosed <?…?>: no ?> after it")
+			}
+			if len(stack) > 0 || !onlyDecls {
+				return nil, r.errAt(start, "a <?…?> declaration may only come first in the text")
+			}
+			p += 2 + end + 2
+			continue
+		case strings.HasPrefix(rest, "<!--"):
+			end := strings.Index(rest[4:], "-->")
+			if end < 0 {
+				return nil, r.errAt(start, "unclosed comment: no --> after <!--")
+			}
+			p += 4 + end + 3
+		case strings.HasPrefix(rest, "<![CDATA["):
+			end := strings.Index(rest[9:], "]]>")
+			if end < 0 {
+				return nil, r.errAt(start, "unclosed CDATA section: no ]]> after <![CDATA[")
+			}
+			p += 9 + end + 3
+		case strings.HasPrefix(rest, "<!"):
+			end := strings.IndexByte(rest[2:], '>')
+			if end < 0 {
+				return nil, r.errAt(start, "unclosed <!…>: no > after <!")
+			}
+			p += 2 + end + 1
+		case rest[0] == '<':
+			e, closing, selfClosed, next, err := r.tag(start)
+			if err != nil {
+				return nil, err
+			}
+			p = next
+			if closing {
+				if len(stack) == 0 {
+					// TinyXML-2 stops reading at a closing tag
+					// of the document level.
+					p = len(src)
+					continue
+				}
+				open := stack[len(stack)-1]
+				if open.Name != e.Name {
+					return nil, r.errAt(start, "</%s> closes <%s> of %d:%d", e.Name, open.Name, open.Line, open.Col)
+				}
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			r.elements++
+			if r.elements > MaxXMLElements {
+				return nil, r.errAt(start, "more than %d elements", MaxXMLElements)
+			}
+			if len(stack) > 0 {
+				parent := stack[len(stack)-1]
+				parent.Children = append(parent.Children, e)
+			} else if top == nil {
+				top = e
+			}
+			if !selfClosed {
+				// TinyXML-2 counts the document as level 1,
+				// and fails when the content of an element
+				// is at level MaxXMLDepth.
+				if len(stack)+2 >= MaxXMLDepth {
+					return nil, r.errAt(start, "<%s> is nested too deep: at most %d levels, and %d for a self-closing element", e.Name, MaxXMLDepth-2, MaxXMLDepth-1)
+				}
+				stack = append(stack, e)
+			}
+		default:
+			end := strings.IndexByte(rest, '<')
+			if end < 0 && len(stack) > 0 {
+				open := stack[len(stack)-1]
+				return nil, r.errAt(len(src), "<%s> of %d:%d is not closed", open.Name, open.Line, open.Col)
+			}
+			if end < 0 {
+				return nil, r.errAt(start, "text after the last element")
+			}
+			p += end
+		}
+		if len(stack) == 0 {
+			onlyDecls = false
+		}
+	}
+	if len(stack) > 0 {
+		open := stack[len(stack)-1]
+		return nil, r.errAt(len(src), "<%s> of %d:%d is not closed", open.Name, open.Line, open.Col)
+	}
+	if top == nil {
+		return nil, r.errAt(len(src), "no element in the document")
+	}
+	return top, nil
+}
+
+// tag reads the tag whose '<' is at start: an element's start tag (e), or
+// a closing tag (closing; e holds its name), and returns the offset after
+// it.
+func (r *xmlReader) tag(start int) (e *element, closing, selfClosed bool, next int, err error) {
+	src := r.src
+	p := r.skipSpace(start + 1)
+	if p < len(src) && src[p] == '/' {
+		closing = true
+		p++
+	}
+	end := r.name(p)
+	if end == p {
+		return nil, false, false, 0, r.errAt(p, "element name expected, found %s", r.quote(p))
+	}
+	l, c := r.at(start)
+	e = &element{Name: src[p:end], Line: l, Col: c}
+	p = end
+	for {
+		p = r.skipSpace(p)
+		if p >= len(src) {
+			return nil, false, false, 0, r.errAt(p, "unexpected end of text in the tag <%s> of %d:%d", e.Name, e.Line, e.Col)
+		}
+		switch ch := src[p]; {
+		case isNameStart(ch):
+			a, next, err := r.attribute(p, e)
+			if err != nil {
+				return nil, false, false, 0, err
+			}
+			e.Attrs = append(e.Attrs, a)
+			p = next
+		case ch == '>':
+			return e, closing, false, p + 1, nil
+		case ch == '/' && p+1 < len(src) && src[p+1] == '>':
+			// "</a/>" is TinyXML-2's self-closing element a.
+			return e, false, true, p + 2, nil
+		default:
+			return nil, false, false, 0, r.errAt(p, "unexpected %s in the tag <%s>", r.quote(p), e.Name)
+		}
+	}
+}
+
+// attribute reads the attribute whose name starts at p, in the tag of e.
+func (r *xmlReader) attribute(p int, e *element) (xmlAttr, int, error) {
+	src := r.src
+	end := r.name(p)
+	name := src[p:end]
+	l, c := r.at(p)
+	if r.hasAttr(e, name) {
+		return xmlAttr{}, 0, r.errAt(p, "attribute %s appears twice in <%s>", name, e.Name)
+	}
+	q := r.skipSpace(end)
+	if q >= len(src) || src[q] != '=' {
+		return xmlAttr{}, 0, r.errAt(q, "'=' expected after the attribute name %s, found %s", name, r.quote(q))
+	}
+	q = r.skipSpace(q + 1)
+	if q >= len(src) || src[q] != '"' && src[q] != '\'' {
+		return xmlAttr{}, 0, r.errAt(q, "a quoted value expected for the attribute %s, found %s", name, r.quote(q))
+	}
+	close := strings.IndexByte(src[q+1:], src[q])
+	if close < 0 {
+		return xmlAttr{}, 0, r.errAt(q, "the value of the attribute %s is not closed: no %c after it", name, src[q])
+	}
+	raw := src[q+1 : q+1+close]
+	return xmlAttr{Name: name, Value: decodeValue(raw), Line: l, Col: c}, q + 1 + close + 1, nil
+}
+
+// hasAttr reports whether e already has an attribute named name. An
+// element with many attributes keeps their names in r.names, so that
+// reading stays linear.
+func (r *xmlReader) hasAttr(e *element, name string) bool {
+	const few = 8
+	n := len(e.Attrs)
+	if n < few {
+		_, ok := e.attr(name)
+		return ok
+	}
+	if r.namesOf != e {
+		r.namesOf = e
+		r.names = make(map[string]struct{}, 2*n)
+		for _, a := range e.Attrs {
+			r.names[a.Name] = struct{}{}
+		}
+	}
+	if _, ok := r.names[name]; ok {
+		return true
+	}
+	r.names[name] = struct{}{}
+	return false
+}
+
+// decodeValue decodes an attribute value as TinyXML-2 does (see the top of
+// this file), in time linear in len(raw).
+func decodeValue(raw string) string {
+	if strings.IndexByte(raw, '&') < 0 && strings.IndexByte(raw, '\r') < 0 && !strings.Contains(raw, "\n\r") {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	var refs charRefs
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\r':
+			b.WriteByte('\n')
+			i++
+			if i < len(raw) && raw[i] == '\n' {
+				i++
+			}
+		case c == '\n':
+			b.WriteByte('\n')
+			i++
+			if i < len(raw) && raw[i] == '\r' {
+				i++
+			}
+		case c == '&' && i+1 < len(raw) && raw[i+1] == '#':
+			if i+2 >= len(raw) {
+				// TinyXML-2 skips the '&' of a final "&#".
+				i++
+				continue
+			}
+			s, next, ok := refs.read(raw, i)
+			if !ok {
+				b.WriteByte('&')
+				i++
+				continue
+			}
+			if s == "\x00" {
+				return b.String()
+			}
+			b.WriteString(s)
+			i = next
+		case c == '&':
+			n, v := entity(raw[i+1:])
+			if n == 0 {
+				b.WriteByte('&')
+				i++
+				continue
+			}
+			b.WriteByte(v)
+			i += 1 + n
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// entity returns the length and byte of the named entity that s (what
+// follows a '&') starts with, ';' included, or 0.
+func entity(s string) (int, byte) {
+	for _, e := range [...]struct {
+		name string
+		v    byte
+	}{{"quot;", '"'}, {"amp;", '&'}, {"apos;", '\''}, {"lt;", '<'}, {"gt;", '>'}} {
+		if strings.HasPrefix(s, e.name) {
+			return len(e.name), e.v
+		}
+	}
+	return 0, 0
+}
+
+// charRefs reads character references in one value. TinyXML-2 finds the
+// next ';' and reads back from it to the nearest '#' (or 'x'): the result
+// depends on the ';' only, so it is kept for the next reference that ends
+// at the same ';', which keeps the reading linear.
+type charRefs struct {
+	semi     int // the first ';' at or after searched, -1 for none
+	searched int
+	valid    bool
+	hex, dec struct {
+		done, ok bool
+		s        string
+	}
+}
+
+// read reads the reference "&#…;" at i (raw[i+1] is '#' and i+2 <
+// len(raw)): its UTF-8 bytes and the offset after its ';', or !ok when it
+// does not read (the '&' is then literal).
+func (c *charRefs) read(raw string, i int) (string, int, bool) {
+	hex := raw[i+2] == 'x'
+	from := i + 2
+	if hex {
+		from = i + 3
+		if from >= len(raw) {
+			return "", 0, false
+		}
+	}
+	if !c.valid || from > c.semi && c.semi >= 0 || from < c.searched {
+		j := strings.IndexByte(raw[from:], ';')
+		c.valid, c.searched = true, from
+		c.hex.done, c.dec.done = false, false
+		if j < 0 {
+			c.semi = -1
+		} else {
+			c.semi = from + j
+		}
+	}
+	if c.semi < 0 {
+		return "", 0, false
+	}
+	r := &c.dec
+	if hex {
+		r = &c.hex
+	}
+	if !r.done {
+		r.done = true
+		r.s, r.ok = readCharRef(raw, c.semi, hex)
+	}
+	return r.s, c.semi + 1, r.ok
+}
+
+// readCharRef reads the digits before the ';' at semi back to the nearest
+// 'x' (hex) or '#', with TinyXML-2's arithmetic: a 32-bit place value
+// that wraps, summed into a 64-bit code point.
+func readCharRef(raw string, semi int, hex bool) (string, bool) {
+	var ucs uint64
+	mult := uint32(1)
+	stop, base := byte('#'), uint32(10)
+	if hex {
+		stop, base = 'x', 16
+	}
+	for q := semi - 1; raw[q] != stop; q-- {
+		var d uint32
+		switch ch := raw[q]; {
+		case ch >= '0' && ch <= '9':
+			d = uint32(ch - '0')
+		case hex && ch >= 'a' && ch <= 'f':
+			d = uint32(ch-'a') + 10
+		case hex && ch >= 'A' && ch <= 'F':
+			d = uint32(ch-'A') + 10
+		default:
+			return "", false
+		}
+		ucs += uint64(mult * d)
+		mult *= base
+	}
+	return utf8Extended(ucs)
+}
+
+// utf8Extended encodes code point u as TinyXML-2 10 does: UTF-8's scheme
+// for every value below 0x200000 (surrogates and values above 0x10FFFF
+// included); larger values encode to nothing.
+func utf8Extended(u uint64) (string, bool) {
+	switch {
+	case u < 0x80:
+		return string([]byte{byte(u)}), true
+	case u < 0x800:
+		return string([]byte{0xC0 | byte(u>>6), 0x80 | byte(u&0x3F)}), true
+	case u < 0x10000:
+		return string([]byte{0xE0 | byte(u>>12), 0x80 | byte(u>>6&0x3F), 0x80 | byte(u&0x3F)}), true
+	case u < 0x200000:
+		return string([]byte{0xF0 | byte(u>>18), 0x80 | byte(u>>12&0x3F), 0x80 | byte(u>>6&0x3F), 0x80 | byte(u&0x3F)}), true
+	}
+	return "", true
+}
