@@ -11,6 +11,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -769,4 +771,43 @@ func hasSpaceInValues(src string) bool {
 		}
 	}
 	return false
+}
+
+// TestParseXMLMemory checks the bytes parseXML allocates per byte of text,
+// with the collector off (an upper bound of its peak heap), on 4 MB texts
+// of a few shapes. An element takes 96 bytes and an attribute 48, so the
+// bound depends on how many bytes of text each takes.
+func TestParseXMLMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 20 MB")
+	}
+	const n = 4 << 20
+	unit := "    <Sequence name=\"s\">\n      <Script code=\"a:=1; b:=&apos;x&apos; &amp;&amp; c&lt;d\"/>\n" +
+		"      <A x=\"{k}\" y=\"2\"/>\n    </Sequence>\n"
+	for _, tc := range []struct {
+		shape, src string
+		bound      float64
+	}{
+		{"Groot2's form", "<root><BehaviorTree ID=\"T\"><Sequence>" + strings.Repeat(unit, n/len(unit)) + "</Sequence></BehaviorTree></root>", 8},
+		{"empty elements", "<root>" + strings.Repeat("<a/>", MaxXMLElements-1) + "</root>", 32},
+		{"attributes", "<r>" + strings.Repeat("<a b='1' c='2' d='3' e='4' f='5' g='6' h='7' i='8' j='9'/>", n/60) + "</r>", 12},
+		{"entities", "<a v='" + strings.Repeat("&amp;&#65;", n/10) + "'/>", 2},
+	} {
+		runtime.GC()
+		old := debug.SetGCPercent(-1)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		e, err := parseXML(tc.src)
+		runtime.ReadMemStats(&m1)
+		debug.SetGCPercent(old)
+		if err != nil {
+			t.Fatal(tc.shape, err)
+		}
+		runtime.KeepAlive(e)
+		ratio := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(len(tc.src))
+		t.Logf("%s: %.2f", tc.shape, ratio)
+		if ratio > tc.bound {
+			t.Errorf("%s: reading %d bytes allocated %.1f times as much, more than %g", tc.shape, len(tc.src), ratio, tc.bound)
+		}
+	}
 }
