@@ -479,35 +479,55 @@ func (t Stepped[L]) Step() (Stepped[L], error) {
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
 // the step does, in order.
 func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
-	return t.TickWith(TimeData{}, events)
+	return t.tickWith(TimeData{}, false, events)
 }
 
-// Tick is [Stepped.Step] with time data, which the agent's TimedAction
-// and TimedCondition functions get (FluentBehaviourTree's Tick).
+// Tick is [Stepped.Step] with time data, which the agent's timed and
+// memory functions get (FluentBehaviourTree's Tick), and which is the
+// clock of the waits when the tree has none of its own.
+//
+// The clock of a wait: with [WithDeltaTime] or [WithTurnClock], every wait
+// advances by the option's clock, and td reaches only the agent. Without
+// either, a wait that a Tick starts advances by td.DeltaTime at each
+// update (by nothing at a Step's, whose time data is zero), so that a
+// Fluent tree with a spliced [Wait] ticked by the game's frame times
+// waits for the game's time, and a version ticked again with the same
+// time data behaves the same; a wait that a Step starts reads the wall
+// clock, as Mistreevous does. A wait keeps the clock it started on until
+// it ends. The trade-off: a tree both stepped and ticked keeps two
+// clocks, one per wait, where refusing a Tick of a tree whose waits read
+// the wall clock would have made every Fluent tree with a Wait need a
+// clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
-	return t.TickWith(td, nil)
+	return t.tickWith(td, true, nil)
 }
 
 // TickWith is [Stepped.Tick], calling events (if not nil) with each thing
 // the step does, in order.
-func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L], err error) {
+func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], error) {
+	return t.tickWith(td, true, events)
+}
+
+// tickWith is the step of Step (ticked false) and Tick (true), which
+// starts the waits of a tree without a clock option on td's clock.
+func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (nt Stepped[L], err error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
 	}
 	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepRules(td, events, nil, nil)
+		return t.stepRules(td, ticked, events, nil, nil)
 	}
 	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// state word, if it has one.
+	// state word, if it has one. (Its trees have no timed wait.)
 	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, nil, &cacheRun[L]{start: t.small}, nil)
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: t.small}, nil)
 		}
 		mo.counted(true)
-		return t.stepRules(td, nil, nil, nil)
+		return t.stepRules(td, ticked, nil, nil, nil)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -574,15 +594,15 @@ func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
 	return &Blackboard{mem: mem, td: td}
 }
 
-// stepRules is the step of t by the engine's rules; mr, if not nil, is
-// the step cache's part (stepped_cache.go), and bb the step's Blackboard
-// when the cache made one already (nil: stepRules makes it if the agent
-// has memory forms).
-func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
+// stepRules is the step of t by the engine's rules (ticked: a Tick's,
+// see tickWith); mr, if not nil, is the step cache's part
+// (stepped_cache.go), and bb the step's Blackboard when the cache made one
+// already (nil: stepRules makes it if the agent has memory forms).
+func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
 	s.start(&t, events)
-	s.td = td
+	s.td, s.ticked = td, ticked
 	if m.mem {
 		if bb == nil {
 			bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}

@@ -89,6 +89,7 @@ type stepper[L any] struct {
 	calling agentFunc // and which function
 	gfSucc  bool      // the guard that failed last has succeedOnAbort
 	td      TimeData
+	ticked  bool // a Tick's step: a wait it starts without a clock option counts td
 }
 
 // start makes s the working state of a step of t, calling events (if not
@@ -1093,8 +1094,12 @@ func (s *stepper[L]) repeat(n int32, h *hotNode, st State) int32 {
 
 // wait is the update of a wait node; its slot holds the time waited (or,
 // on the wall clock, the start time) in ms and the total, as float64 bits.
+// Without a clock option, a wait that a Tick started counts the ticks'
+// DeltaTime (Stepped.Tick): its total is stored negated (the sign bit of
+// the second word, which no other wait sets, -0 for a total of 0).
 func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	var waited, total float64
+	tick := false // the wait counts td.DeltaTime
 	if st == StateReady {
 		switch nd.bound {
 		case kind.Fixed:
@@ -1103,7 +1108,9 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 			total = s.drawBound(n)
 		}
 		if nd.bound != kind.Unbounded && s.m.delta == nil {
-			waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+			if tick = s.ticked; !tick {
+				waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+			}
 		}
 		s.set(n, StateRunning)
 		if nd.bound == kind.Unbounded {
@@ -1115,8 +1122,20 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 		}
 		a, b := s.slot(n)
 		waited, total = math.Float64frombits(a), math.Float64frombits(b)
+		if tick = math.Signbit(total); tick {
+			total = -total
+		}
 	}
 	var elapsed float64
+	if tick && s.m.delta == nil {
+		waited += float64(s.td.DeltaTime.Seconds() * 1000) // as the delta option counts
+		elapsed = waited
+		s.setSlot(n, math.Float64bits(waited), math.Float64bits(-total))
+		if elapsed >= total {
+			s.set(n, StateSucceeded)
+		}
+		return
+	}
 	if f := s.m.delta; f != nil {
 		s.cur, s.calling = n, fnDelta
 		d := f()

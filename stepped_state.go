@@ -184,7 +184,7 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 				return bad("node %d (%s): count %d of %d", i, s.displayName(), a, b)
 			}
 		case kind.Wait:
-			f := math.Float64frombits(b)
+			f := math.Abs(math.Float64frombits(b)) // negated: a wait on the ticks' clock
 			if f != math.Floor(f) || f < float64(s.min) || f > float64(max(s.min, s.max)) || math.IsNaN(math.Float64frombits(a)) {
 				return bad("node %d (%s): waited %v of %v ms", i, s.displayName(), math.Float64frombits(a), f)
 			}
