@@ -53,39 +53,6 @@ var (
 	ResultRunning = Result{Status: Running}
 )
 
-// Async is the result of an action that completes later (Mistreevous's
-// promise-returning action). The agent makes one with [NewAsync] and
-// returns a.Result(); the game settles it once, from any goroutine, with
-// [Async.Succeed] or [Async.Fail]. Until it is settled the action node
-// stays running and its function is not called again; once settled, the
-// result applies at the node's next update. The result is readable any
-// number of times, so an old version stepped again sees it too; a reset
-// or an abort of the node throws the handle away.
-type Async struct {
-	v atomicStatus
-}
-
-// NewAsync returns an unsettled Async.
-func NewAsync() *Async { return &Async{} }
-
-// Result returns the Result that makes an action wait for a.
-func (a *Async) Result() Result { return Result{Async: a} }
-
-// Succeed settles a with success, if it is not settled yet, and reports
-// whether this call settled it.
-func (a *Async) Succeed() bool { return a.v.settle(Success) }
-
-// Fail settles a with failure, if it is not settled yet, and reports
-// whether this call settled it.
-func (a *Async) Fail() bool { return a.v.settle(Failure) }
-
-// Settled returns a's result, Success or Failure, and true once it is
-// settled, and Running and false before.
-func (a *Async) Settled() (Status, bool) {
-	s := a.v.load()
-	return s, s != Running
-}
-
 // Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
 // for a condition node and for guards ([attr.While], [attr.Until])
 // Condition, and for callbacks ([attr.Entry], [attr.OnStep], [attr.Exit])
@@ -237,20 +204,21 @@ type Stepped[L any] struct {
 // compiler keeps in registers (a fifth word makes every copy go through
 // memory). It never changes once made.
 type steppedExtra struct {
-	async *asyncEntry // pending async results, by node
+	async *asyncEntry // pending async results, by node (stepped_async.go)
 	mem   memory.Map
+	ids   uint64 // the async results taken so far in the version's line: the last id given
 }
 
-// withExtra returns x holding async and mem: x itself when it does
-// already, nil when both are empty.
-func withExtra(x *steppedExtra, async *asyncEntry, mem memory.Map) *steppedExtra {
+// withExtra returns x holding async, mem and ids: x itself when it does
+// already, nil when all are empty.
+func withExtra(x *steppedExtra, async *asyncEntry, mem memory.Map, ids uint64) *steppedExtra {
 	switch {
-	case x != nil && x.async == async && x.mem == mem: // == is shared storage
+	case x != nil && x.async == async && x.mem == mem && x.ids == ids: // == is shared storage
 		return x
-	case async == nil && mem == (memory.Map{}):
+	case async == nil && mem == (memory.Map{}) && ids == 0:
 		return nil
 	}
-	return &steppedExtra{async, mem}
+	return &steppedExtra{async, mem, ids}
 }
 
 // pending returns t's pending async results.
@@ -259,6 +227,14 @@ func (t *Stepped[L]) pending() *asyncEntry {
 		return nil
 	}
 	return t.x.async
+}
+
+// ids returns the last id t's line gave an async result, 0 for none.
+func (t *Stepped[L]) ids() uint64 {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.ids
 }
 
 // wordsOf returns the version's words as a slice (nil when there are
@@ -306,13 +282,6 @@ type machine[L any] struct {
 	// A trie's table of leaves of node states, for the root it was last
 	// made for, or nil while a step has it (stepped_words.go).
 	leafTab atomic.Pointer[leafTable] // the trie's table of leaves, for the root last made (stepped_words.go)
-}
-
-// asyncEntry is one cell of a persistent list of pending async results.
-type asyncEntry struct {
-	node int32
-	a    *Async
-	next *asyncEntry
 }
 
 // NewStepped returns a ready stepped tree for def, which calls agent. A
@@ -384,7 +353,7 @@ func (t Stepped[L]) Memory() memory.Map {
 // else as in t. t itself is unchanged.
 func (t Stepped[L]) WithMemory(m memory.Map) Stepped[L] {
 	t.mustM("WithMemory")
-	t.x = withExtra(t.x, t.pending(), m)
+	t.x = withExtra(t.x, t.pending(), m, t.ids())
 	return t
 }
 
@@ -577,7 +546,7 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	}
 	t.small = final
 	if bb != nil {
-		t.x = withExtra(t.x, nil, bb.mem)
+		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}
 	if mo.filled.Load() {
 		mo.counted(false)
@@ -621,12 +590,12 @@ func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), m
 		m.p.cache.add(mr, s.small)
 	}
 	t.small, t.words = s.small, s.result()
-	if t.x != nil || s.async != nil || s.bb != nil {
+	if t.x != nil || s.async != nil || s.bb != nil || s.ids != 0 {
 		mem := t.Memory()
 		if s.bb != nil {
 			mem = s.bb.mem
 		}
-		t.x = withExtra(t.x, s.async, mem)
+		t.x = withExtra(t.x, s.async, mem, s.ids)
 	}
 	return t, nil
 }
@@ -648,7 +617,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory())}
+	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory(), t.ids())}
 }
 
 // PanicError is the error of a step in which a function of the agent (or

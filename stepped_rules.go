@@ -83,6 +83,7 @@ type stepper[L any] struct {
 	// the escape analysis move what every pointer field of s points to,
 	// and s with it, to the heap.)
 	async   *asyncEntry
+	ids     uint64 // the last id given to an async result (stepped_async.go)
 	emit    func(Event[L])
 	names   []string  // the nodes' names, for the events, when emit is set
 	cur     int32     // the node whose agent function is being called
@@ -98,7 +99,7 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	m := t.m
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	s.small, s.async = t.small, t.pending()
+	s.small, s.async, s.ids = t.small, t.pending(), t.ids()
 	s.emit, s.cur = events, -1
 	if events != nil {
 		s.names = s.p.nodeNames()
@@ -933,8 +934,9 @@ func (s *stepper[L]) action(n int32, st State) {
 		if st == StateRunning {
 			for e := s.async; e != nil; e = e.next {
 				if e.node == n {
-					r, ok := e.a.Settled()
+					r, ok := e.a.look(e.looks + 1) // stepped_async.go
 					if !ok {
+						s.looked(n)
 						return
 					}
 					s.dropAsync(n)
@@ -965,7 +967,9 @@ func (s *stepper[L]) actionResult(n int32, r Result) {
 		if r.Status != Running {
 			s.fail(n, "action returned an Async result with status %v", r.Status)
 		}
-		s.async = &asyncEntry{node: n, a: r.Async, next: s.async}
+		s.ids++
+		r.Async.id.CompareAndSwap(0, s.ids)
+		s.async = &asyncEntry{node: n, a: r.Async, id: s.ids, next: s.async}
 		s.set(n, StateRunning)
 		return
 	}
@@ -983,18 +987,12 @@ func (s *stepper[L]) actionResult(n int32, r Result) {
 
 // dropAsync removes node n's pending async result, if any.
 func (s *stepper[L]) dropAsync(n int32) {
-	var keep []*asyncEntry
-	for e := s.async; e != nil; e = e.next {
-		if e.node == n {
-			rest := e.next
-			for i := len(keep) - 1; i >= 0; i-- {
-				rest = &asyncEntry{node: keep[i].node, a: keep[i].a, next: rest}
-			}
-			s.async = rest
-			return
-		}
-		keep = append(keep, e)
-	}
+	s.async = s.async.without(n, false)
+}
+
+// looked counts one more look at node n's pending async result.
+func (s *stepper[L]) looked(n int32) {
+	s.async = s.async.without(n, true)
 }
 
 // concurrent is the update of a parallel, race or all node: every child
