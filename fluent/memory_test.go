@@ -171,3 +171,38 @@ func TestDoWithNeedsMemoryAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestDoWithSaves: a Fluent tree's memory and its pending async result are
+// saved with the version, and the restored version settles the result by
+// its id.
+func TestDoWithSaves(t *testing.T) {
+	var calls []*bt.Async
+	var log []string
+	def := memoryTree(t, &calls, &log)
+	tr, err := fluent.New(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = tr.Tick(bt.TimeData{}); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := tr.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := saved.RestoreStepped(def, fluent.MemoryAgent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := restored.Async(calls[0].ID())
+	if !ok || a == calls[0] {
+		t.Fatalf("the restored version's async result %d: %v, %v", calls[0].ID(), a, ok)
+	}
+	a.Succeed()
+	if restored, err = restored.Tick(bt.TimeData{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := seenKey.Get(restored.Memory()); restored.State() != bt.StateSucceeded || n != 2 || len(calls) != 1 {
+		t.Fatalf("restored, settled and ticked: %v, counted %d, %d calls", restored.State(), n, len(calls))
+	}
+}
