@@ -155,7 +155,7 @@ func (b *Builder) Do(name string, fn func(td bt.TimeData) bt.Status) *Builder {
 // (until then the leaf runs, and fn is not called again while the tick
 // reaches it). [New] runs a tree with such leaves with [MemoryAgent]. It
 // is an error outside an open node, and for a nil fn.
-func (b *Builder) DoWith(name string, fn func(b *bt.Blackboard) bt.Result) *Builder {
+func (b *Builder) DoWith(name string, fn func(*bt.Blackboard) bt.Result) *Builder {
 	return b.leaf("DoWith", name, bt.Leaf(bt.Fluent{Name: name, DoWith: fn}), fn == nil)
 }
 
@@ -163,7 +163,7 @@ func (b *Builder) DoWith(name string, fn func(b *bt.Blackboard) bt.Result) *Buil
 // that reaches it with the step's [bt.Blackboard] (see [Builder.DoWith]):
 // it succeeds when fn returns true and fails otherwise. It is an error
 // outside an open node, and for a nil fn.
-func (b *Builder) ConditionWith(name string, fn func(b *bt.Blackboard) bool) *Builder {
+func (b *Builder) ConditionWith(name string, fn func(*bt.Blackboard) bool) *Builder {
 	return b.leaf("ConditionWith", name, bt.Condition(bt.Fluent{Name: name, IfWith: fn}), fn == nil)
 }
 
