@@ -15,10 +15,10 @@ package hook
 var WithAttrs any
 
 // NewFluent is behaviortree's newFluent, of type
-// func(bt.Node[bt.Fluent], bt.Agent[bt.Fluent], []bt.Option) (bt.Stepped[bt.Fluent], error):
-// NewStepped with the agent of Fluent leaves, which also gives a
-// memoryless tree the engine's fast path (the leaves' functions called by
-// node). It is fluent.New.
+// func(bt.Node[bt.Fluent], bt.Agent[bt.Fluent], bt.Agent[bt.Fluent], []bt.Option) (bt.Stepped[bt.Fluent], error):
+// NewStepped with the agent of Fluent leaves (the first, or the second,
+// of memory forms, when a leaf takes the Blackboard), which also gives a
+// memoryless tree its fast path (machine.fluent). It is fluent.New.
 var NewFluent any
 
 // NameFluent is behaviortree's nameFresh for trees of Fluent leaves, of
