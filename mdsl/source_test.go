@@ -15,7 +15,8 @@ import (
 // checkSites checks that the places Parse records for the tree it read
 // from text are where each node is written: a leaf's at its call's name,
 // another node's at its keyword, an attribute's at its call's name, and
-// none for what a node does not have.
+// none for what a node does not have; and that a picture of the tree
+// names each kind by the keyword written there.
 func checkSites(t *testing.T, name string, text []byte) {
 	t.Helper()
 	def, err := Parse(name, text)
@@ -33,9 +34,16 @@ func checkSites(t *testing.T, name string, text []byte) {
 		}
 		return string(lines[p.Line-1][p.Col-1:])
 	}
+	pic := def.Picture()
 	j := 0
 	for n := range def.Preorder() {
 		s := sites[j]
+		// Pictures name a kind by its MDSL keyword: the word written here.
+		if _, carries := n.Leaf(); !carries {
+			if w := pic.Nodes[j].Word(); !strings.HasPrefix(strings.ToLower(at(s.At[0])), w) {
+				t.Errorf("%s: node %d is drawn as %s, written %q", name, j, w, at(s.At[0]))
+			}
+		}
 		if call, ok := n.Leaf(); ok {
 			if got := at(s.At[0]); !strings.HasPrefix(got, call.Name) && !strings.HasPrefix(got, `"`) {
 				t.Errorf("%s: node %d (%s %s) placed at %d:%d, which reads %q", name, j, n.Kind(), call.Name, s.At[0].Line, s.At[0].Col, got)

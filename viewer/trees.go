@@ -242,7 +242,7 @@ func eventText[L any](p bt.Picture, e bt.Event[L]) string {
 	name := fmt.Sprintf("node %d", e.Node)
 	if e.Node >= 0 && e.Node < len(p.Nodes) {
 		nd := p.Nodes[e.Node]
-		name += " (" + nd.Kind.String() + nd.Params
+		name += " (" + nd.Word() + nd.Params
 		if nd.Label != "" {
 			name += " " + nd.Label
 		}
