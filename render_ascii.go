@@ -39,12 +39,27 @@ type Picture struct {
 type PictureNode struct {
 	Parent int       // the parent's index in Picture.Nodes; -1 for the root
 	Depth  int       // 0 for the root
-	Kind   kind.Kind // drawn by its name in the table of kinds ("select", "repeat_n", ...)
+	Kind   kind.Kind // drawn by its MDSL keyword ("selector", "repeat_n", ...): see Word
 	Label  string    // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
 	Params string    // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
 	Attrs  string    // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
 	State  State     // StateReady for a definition
 	Focus  bool      // the Tree's focused leaf, or a running tip of a Stepped tree
+}
+
+// Word returns the word that every picture and page shows for n's kind:
+// its MDSL keyword ("action", "selector", "flip", "repeat_until_fail",
+// ...), the one word the text, the pictures, the viewer and bt play share;
+// the kind's name ("custom") for a custom node, which has none; and
+// "Kind(N)" for a value that is no kind.
+func (n PictureNode) Word() string { return kindWord(n.Kind) }
+
+// kindWord is [PictureNode.Word] for kind k.
+func kindWord(k kind.Kind) string {
+	if k < numKinds && kinds[k].mdsl != "" {
+		return kinds[k].mdsl
+	}
+	return k.String()
 }
 
 // Picture returns n's definition as a [Picture]: every node ready, no
@@ -306,7 +321,7 @@ func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 			bw.WriteString("?")
 		}
 		bw.WriteByte(' ')
-		bw.WriteString(nd.Kind.String())
+		bw.WriteString(nd.Word())
 		bw.WriteString(nd.Params)
 		if nd.Label != "" {
 			bw.WriteByte(' ')

@@ -42,15 +42,15 @@ const mermaidClassChunk = 40
 // giving the focus a thick blue border and the reactive kinds a dashed
 // one.
 //
-// Shapes: a stadium for a leaf (an action), a circle for a condition, a
-// flag for a wait, a rectangle for a sequence, a rhombus for a select, a
+// Shapes: a stadium for an action, a circle for a condition, a
+// flag for a wait, a rectangle for a sequence, a rhombus for a selector, a
 // parallelogram for parallel, race and all, a parallelogram leaning the
 // other way for a threshold, a trapezoid for random, random_weighted and
 // lotto, a subroutine for a root, a hexagon for the other decorators and
 // a cylinder for a custom node. The reactive kinds draw as their twins
-// with a dashed border: reactive_sequence as a sequence, reactive_select
-// as a select, reactive_parallel as a parallel, and empty_inverter as a
-// negate. A kind that is not one of the package's draws as a rectangle
+// with a dashed border: reactive_sequence as a sequence, reactive_selector
+// as a selector, reactive_parallel as a parallel, and empty_inverter as a
+// flip. A kind that is not one of the package's draws as a rectangle
 // with a dotted border.
 //
 // Mermaid itself renders at most 50,000 characters of text and 500 edges
@@ -65,7 +65,7 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 	bw.WriteString("flowchart TD\n")
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
-		text := nd.Kind.String() + nd.Params
+		text := nd.Word() + nd.Params
 		if nd.Label != "" {
 			text += " " + nd.Label
 		}

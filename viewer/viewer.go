@@ -126,7 +126,7 @@ func NewReplay(title string, layout bt.Picture) (*Replay, error) {
 	r := &Replay{title: title, nodes: make([][5]any, len(layout.Nodes)), shown: make([]bt.State, len(layout.Nodes)),
 		labels: map[int]string{}, events: map[int][]string{}}
 	for i, nd := range layout.Nodes {
-		r.nodes[i] = [5]any{nd.Parent, nd.Kind.String(), nd.Params, nd.Label, nd.Attrs}
+		r.nodes[i] = [5]any{nd.Parent, nd.Word(), nd.Params, nd.Label, nd.Attrs}
 	}
 	return r, nil
 }
