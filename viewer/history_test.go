@@ -9,6 +9,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/fluent"
+	"github.com/zipbt/behaviortree/internal/viewertest"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -17,11 +18,11 @@ import (
 // its label says the step and the tree's state.
 func checkPictures[L any](t *testing.T, html string, versions []bt.Stepped[L]) {
 	t.Helper()
-	p := readPage(t, html).Replays[0]
+	p := viewertest.ReadPage(t, html).Replays[0]
 	if len(p.Steps) != len(versions) {
 		t.Fatalf("%d steps for %d versions", len(p.Steps), len(versions))
 	}
-	states, focus := decode(t, len(p.Nodes), p.Steps)
+	states, focus := viewertest.Decode(t, len(p.Nodes), p.Steps)
 	for k, v := range versions {
 		want, wantFocus := "", []string{}
 		for i, nd := range v.Picture().Nodes {
@@ -115,7 +116,7 @@ func TestWriteHistoryFluent(t *testing.T) {
 	}
 	checkPictures(t, b.String(), line)
 	labels := map[any]bool{}
-	for _, nd := range readPage(t, b.String()).Replays[0].Nodes {
+	for _, nd := range viewertest.ReadPage(t, b.String()).Replays[0].Nodes {
 		labels[nd[3]] = true
 	}
 	if !labels["rested"] || !labels["dig"] || !labels["sleep"] {
