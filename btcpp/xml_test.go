@@ -15,6 +15,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // dumpXML writes e compactly, positions aside: name(attr="value" …)[children].
@@ -261,6 +263,7 @@ func TestParseXMLDepth(t *testing.T) {
 }
 
 func TestParseXMLElementLimit(t *testing.T) {
+	testlong.Skip(t, "two texts of a million elements")
 	src := "<a>" + strings.Repeat("<b/>", MaxXMLElements-1) + "</a>"
 	e, err := parseXML(src)
 	if err != nil || len(e.Children) != MaxXMLElements-1 {
@@ -273,9 +276,7 @@ func TestParseXMLElementLimit(t *testing.T) {
 }
 
 func TestParseXMLSizeLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates 64 MiB")
-	}
+	testlong.Skip(t, "allocates 64 MiB")
 	src := "<a/>" + strings.Repeat(" ", MaxXMLBytes-4)
 	if _, err := parseXML(src); err != nil {
 		t.Errorf("%d bytes: %v", len(src), err)
@@ -414,9 +415,14 @@ func TestWriteXMLErrors(t *testing.T) {
 	for i := 0; i < MaxXMLDepth; i++ {
 		deep = &element{Name: "a", Children: []*element{deep}}
 	}
-	wide := &element{Name: "a", Children: make([]*element, MaxXMLElements)}
-	for i := range wide.Children {
-		wide.Children[i] = &element{Name: "b"}
+	// A tree one element past the limit (a million elements): with
+	// BT_LONG=1.
+	wide := &element{Name: "a"}
+	if testlong.Enabled() {
+		wide.Children = make([]*element, MaxXMLElements)
+		for i := range wide.Children {
+			wide.Children[i] = &element{Name: "b"}
+		}
 	}
 	for _, tc := range []struct {
 		e   *element
@@ -434,6 +440,9 @@ func TestWriteXMLErrors(t *testing.T) {
 		{deep, "nested"},
 		{wide, "more than"},
 	} {
+		if tc.e == wide && !testlong.Enabled() {
+			continue
+		}
 		var b bytes.Buffer
 		err := writeXML(&b, tc.e)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -781,7 +790,7 @@ func TestParseXMLMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses 20 MB")
 	}
-	const n = 4 << 20
+	n := testlong.Pick(1<<20, 4<<20)
 	unit := "    <Sequence name=\"s\">\n      <Script code=\"a:=1; b:=&apos;x&apos; &amp;&amp; c&lt;d\"/>\n" +
 		"      <A x=\"{k}\" y=\"2\"/>\n    </Sequence>\n"
 	for _, tc := range []struct {
@@ -789,7 +798,7 @@ func TestParseXMLMemory(t *testing.T) {
 		bound      float64
 	}{
 		{"Groot2's form", "<root><BehaviorTree ID=\"T\"><Sequence>" + strings.Repeat(unit, n/len(unit)) + "</Sequence></BehaviorTree></root>", 8},
-		{"empty elements", "<root>" + strings.Repeat("<a/>", MaxXMLElements-1) + "</root>", 32},
+		{"empty elements", "<root>" + strings.Repeat("<a/>", min(n/4, MaxXMLElements-1)) + "</root>", 32},
 		{"attributes", "<r>" + strings.Repeat("<a b='1' c='2' d='3' e='4' f='5' g='6' h='7' i='8' j='9'/>", n/60) + "</r>", 12},
 		{"entities", "<a v='" + strings.Repeat("&amp;&#65;", n/10) + "'/>", 2},
 	} {
