@@ -20,7 +20,8 @@ import (
 // uvarints unless said otherwise.
 //
 // A type is a tag byte (typeTag), followed, for a slice or a map, by the
-// type of its elements: so []map[string]int is tSlice tMap tInt. A value
+// type of its elements: so []map[string]int is tSlice tMap tInt ([]uint8,
+// which is []byte, is tBytes: tSlice tUint8 is refused). A value
 // of interface type (the elements of []any and map[string]any) is a type
 // and a payload again; a nil value is the type tNil and no payload.
 //
@@ -507,6 +508,10 @@ func (r *reader) typ(depth int) (reflect.Type, error) {
 	r.skip(1)
 	if tag <= tDuration {
 		return basic[tag], nil
+	}
+	if tag == tSlice && len(r.data) > 0 && typeTag(r.data[0]) == tUint8 {
+		// []uint8 is []byte, written tBytes: one value, one form.
+		return nil, r.fail("type tag %d then %d ([]uint8): a []byte is written as tag %d", tSlice, tUint8, tBytes)
 	}
 	e, err := r.typ(depth + 1) // tSlice or tMap: the elements' type
 	if err != nil {

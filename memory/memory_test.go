@@ -341,3 +341,29 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		}
 	})
 }
+
+// TestBytesOneEncoding: []uint8 is []byte, whose type is written tBytes;
+// the tag pair tSlice tUint8 is refused wherever it stands (at the top, in
+// a nested type, in an element of []any), so a []byte has one saved form.
+func TestBytesOneEncoding(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"top", []byte{1, 0, byte(tSlice), byte(tUint8), 0}},
+		{"non-nil", []byte{1, 0, byte(tSlice), byte(tUint8), 2, 7}},
+		{"nested", []byte{1, 0, byte(tSlice), byte(tSlice), byte(tUint8), 0}},
+		{"map element", []byte{1, 0, byte(tMap), byte(tSlice), byte(tUint8), 0}},
+		{"in []any", []byte{1, 0, byte(tSlice), byte(tAny), 2, byte(tSlice), byte(tUint8), 0}},
+	} {
+		err := new(Map).UnmarshalBinary(c.data)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "[]uint8") {
+			t.Errorf("%s: % x read with error %v, want a *FormatError about []uint8", c.name, c.data, err)
+		}
+	}
+	b, err := Map{}.Set("", [][]uint8{nil}).MarshalBinary()
+	if err != nil || string(b) != string([]byte{1, 0, byte(tSlice), byte(tBytes), 2, 0}) {
+		t.Errorf("[][]uint8 saves as % x, %v", b, err)
+	}
+}
