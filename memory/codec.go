@@ -34,9 +34,12 @@ import (
 // key (tBinary, tText, only as the type of a key's value) is the length
 // and bytes of its MarshalBinary or MarshalText.
 //
+// A type has at most maxTypeNest slices and maps.
+//
 // A reader checks every count against the bytes left before it allocates
 // (each element takes at least one byte), and nesting against
-// maxDepth, so that a small input cannot take much memory.
+// maxDepth, so that a small input cannot take much memory; it makes no Go
+// type beyond the finite set that maxTypeNest allows.
 
 type typeTag byte
 
@@ -66,8 +69,18 @@ const (
 	tText
 )
 
-// maxDepth bounds the nesting of types in the binary form.
+// maxDepth bounds the nesting of types and values in the binary form.
 const maxDepth = 64
+
+// maxTypeNest bounds the slices and maps in one type: []map[string][]int
+// has 3. So a saved memory decodes into a fixed, finite set of Go types,
+// the basic ones and the slices and string-keyed maps of them nested at
+// most maxTypeNest deep (543 types, some 0.7 MB, each made once), plus
+// the types registered with NewKey: Go never frees a type, and a reader
+// that built the types its input names would keep, for good, memory that
+// hostile bytes choose. Values nest deeper through []any and
+// map[string]any, up to maxDepth.
+const maxTypeNest = 4
 
 // basic are the types of the basic tags, by tag.
 var basic = [...]reflect.Type{
@@ -170,10 +183,16 @@ func (m Map) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 // UnmarshalBinary sets *m to the Map whose binary form is data, all of it.
 // Damaged data is a [*FormatError] (what was wrong, at which byte of data,
 // in which key), and leaves *m unchanged; so does a value saved through a
-// marshaler when [NewKey] was not called for its key in this program. Reading
-// costs O(n log n) time and allocates in proportion to len(data) (it
-// checks every count against the bytes left), plus what the registered
-// types' unmarshalers allocate.
+// marshaler when [NewKey] was not called for its key in this program.
+//
+// Reading costs O(n) time (O(n log n) in the number of keys of a big Map)
+// and allocates at most 160 bytes per byte of data (it checks every count
+// against the bytes left; the worst input found, a []map[string]any of
+// one-entry maps, takes 131 on 64-bit machines), plus what the registered
+// types' unmarshalers allocate. It makes no Go type (which Go would never
+// free) beyond a fixed, finite set: the basic types, slices and
+// string-keyed maps of them nested at most four deep, and the types
+// registered with NewKey.
 func (m *Map) UnmarshalBinary(data []byte) error {
 	r := &reader{data: data}
 	got, err := r.memory()
@@ -232,7 +251,7 @@ func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 	}
 	e := v.Elem()
 	mark := len(b)
-	b, ok := appendType(b, e.Type(), depth)
+	b, ok := appendType(b, e.Type(), depth, 0)
 	if !ok {
 		return b[:mark], false
 	}
@@ -240,9 +259,9 @@ func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 }
 
 // appendType appends the type t, and reports whether it is one a Map
-// saves.
-func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
-	if depth >= maxDepth {
+// saves; nest is the number of slices and maps around t in the type.
+func appendType(b []byte, t reflect.Type, depth, nest int) ([]byte, bool) {
+	if depth >= maxDepth || nest > maxTypeNest {
 		return b, false
 	}
 	if tag, ok := tagOf[t]; ok {
@@ -253,12 +272,12 @@ func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
 	}
 	switch t.Kind() {
 	case reflect.Slice:
-		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1)
+		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1, nest+1)
 	case reflect.Map:
 		if t.Key() != basic[tString] {
 			return b, false
 		}
-		return appendType(append(b, byte(tMap)), t.Elem(), depth+1)
+		return appendType(append(b, byte(tMap)), t.Elem(), depth+1, nest+1)
 	}
 	return b, false
 }
@@ -403,26 +422,24 @@ func (r *reader) memory() (Map, error) {
 	if err != nil {
 		return Map{}, err
 	}
-	var m Map
-	prev := ""
+	keys := make([]string, n)
+	vals := make([]any, n)
 	for i := range n {
 		r.key = ""
 		k, err := r.string()
 		if err != nil {
 			return Map{}, err
 		}
-		if i > 0 && k <= prev {
-			return Map{}, r.fail("key %q is not after key %q", k, prev)
+		if i > 0 && k <= keys[i-1] {
+			return Map{}, r.fail("key %q is not after key %q", k, keys[i-1])
 		}
-		prev, r.key = k, k
-		v, err := r.keyValue()
-		if err != nil {
+		keys[i], r.key = k, k
+		if vals[i], err = r.keyValue(); err != nil {
 			return Map{}, err
 		}
-		m = m.Set(k, v) // keys in increasing order: appends
 	}
 	r.key = ""
-	return m, nil
+	return fromSorted(keys, vals), nil
 }
 
 // keyValue reads the value of r.key.
@@ -432,11 +449,9 @@ func (r *reader) keyValue() (any, error) {
 	}
 	tag := typeTag(r.data[0])
 	if tag != tBinary && tag != tText {
-		v, err := r.anyValue(0)
-		if err != nil {
-			return nil, err
-		}
-		return v.Interface(), nil
+		var v any
+		err := r.anyValue(reflect.ValueOf(&v).Elem(), 0)
+		return v, err
 	}
 	r.skip(1)
 	n, err := r.count("length")
@@ -471,30 +486,31 @@ func (r *reader) keyValue() (any, error) {
 	return p.Elem().Interface(), nil
 }
 
-// anyValue reads the type and payload of an interface value.
-func (r *reader) anyValue(depth int) (reflect.Value, error) {
+// anyValue reads the type and payload of an interface value into v, a
+// settable value of interface type.
+func (r *reader) anyValue(v reflect.Value, depth int) error {
 	if len(r.data) > 0 && typeTag(r.data[0]) == tNil {
 		r.skip(1)
-		return reflect.Zero(basic[tAny]), nil
+		return nil
 	}
-	t, err := r.typ(depth)
+	t, err := r.typ(depth, 0)
 	if err == nil && t == basic[tAny] {
 		err = r.fail("a value of interface type (tag %d): a value's type is concrete, only []any and map[string]any have interface elements", tAny)
 	}
 	if err != nil {
-		return reflect.Value{}, err
+		return err
 	}
-	v, err := r.payload(t, depth)
-	if err != nil {
-		return reflect.Value{}, err
+	x := reflect.New(t).Elem()
+	if err := r.payload(x, depth); err != nil {
+		return err
 	}
-	out := reflect.New(basic[tAny]).Elem()
-	out.Set(v)
-	return out, nil
+	v.Set(x)
+	return nil
 }
 
-// typ reads a type.
-func (r *reader) typ(depth int) (reflect.Type, error) {
+// typ reads a type; nest is the number of slices and maps around it.
+// It makes a Go type only of the finite set that maxTypeNest allows.
+func (r *reader) typ(depth, nest int) (reflect.Type, error) {
 	if depth >= maxDepth {
 		return nil, r.fail("types nested deeper than %d", maxDepth)
 	}
@@ -505,15 +521,19 @@ func (r *reader) typ(depth int) (reflect.Type, error) {
 	if tag < tAny || tag > tMap {
 		return nil, r.fail("unknown type tag %d", tag)
 	}
-	r.skip(1)
 	if tag <= tDuration {
+		r.skip(1)
 		return basic[tag], nil
 	}
+	if nest == maxTypeNest {
+		return nil, r.fail("a type of more than %d slices and maps", maxTypeNest)
+	}
+	r.skip(1)
 	if tag == tSlice && len(r.data) > 0 && typeTag(r.data[0]) == tUint8 {
 		// []uint8 is []byte, written tBytes: one value, one form.
 		return nil, r.fail("type tag %d then %d ([]uint8): a []byte is written as tag %d", tSlice, tUint8, tBytes)
 	}
-	e, err := r.typ(depth + 1) // tSlice or tMap: the elements' type
+	e, err := r.typ(depth+1, nest+1) // tSlice or tMap: the elements' type
 	if err != nil {
 		return nil, err
 	}
@@ -523,118 +543,122 @@ func (r *reader) typ(depth int) (reflect.Type, error) {
 	return reflect.MapOf(basic[tString], e), nil
 }
 
-// payload reads a value of type t.
-func (r *reader) payload(t reflect.Type, depth int) (reflect.Value, error) {
+// payload reads a value of v's type into v, settable and zero.
+func (r *reader) payload(v reflect.Value, depth int) error {
 	if depth >= maxDepth {
-		return reflect.Value{}, r.fail("values nested deeper than %d", maxDepth)
+		return r.fail("values nested deeper than %d", maxDepth)
 	}
-	v := reflect.New(t).Elem()
+	t := v.Type()
 	if t == basic[tDuration] {
 		x, err := r.varint()
 		v.SetInt(x)
-		return v, err
+		return err
 	}
 	if t == basic[tBytes] {
 		n, err := r.uvarint()
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		b, err := r.bytes(int(min(n-1, uint64(len(r.data))+1)))
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetBytes(slices.Clone(b))
-		return v, nil
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return r.anyValue(depth + 1)
+		return r.anyValue(v, depth+1)
 	case reflect.Bool:
 		b, err := r.bytes(1)
 		if err != nil {
-			return v, err
+			return err
 		}
 		if b[0] > 1 {
-			return v, r.fail("bool byte %d", b[0])
+			return r.fail("bool byte %d", b[0])
 		}
 		v.SetBool(b[0] == 1)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		x, err := r.varint()
 		if err != nil {
-			return v, err
+			return err
 		}
 		if v.OverflowInt(x) {
-			return v, r.fail("%d overflows %v", x, t)
+			return r.fail("%d overflows %v", x, t)
 		}
 		v.SetInt(x)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		x, err := r.uvarint()
 		if err != nil {
-			return v, err
+			return err
 		}
 		if v.OverflowUint(x) {
-			return v, r.fail("%d overflows %v", x, t)
+			return r.fail("%d overflows %v", x, t)
 		}
 		v.SetUint(x)
 	case reflect.Float32:
 		b, err := r.bytes(4)
 		if err != nil {
-			return v, err
+			return err
 		}
-		v.Set(reflect.ValueOf(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+		// not through v.SetFloat: a conversion from float64 quiets a signaling NaN
+		*(v.Addr().Interface().(*float32)) = math.Float32frombits(binary.LittleEndian.Uint32(b))
 	case reflect.Float64:
 		b, err := r.bytes(8)
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
 	case reflect.String:
 		s, err := r.string()
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetString(s)
 	case reflect.Slice:
 		n, err := r.count("length")
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		n--
 		s := reflect.MakeSlice(t, n, n)
 		for i := range n {
-			e, err := r.payload(t.Elem(), depth+1)
-			if err != nil {
-				return v, err
+			if err := r.payload(s.Index(i), depth+1); err != nil {
+				return err
 			}
-			s.Index(i).Set(e)
 		}
 		v.Set(s)
 	case reflect.Map:
 		n, err := r.count("length")
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		n--
 		m := reflect.MakeMapWithSize(t, n)
+		var k, e reflect.Value // the key and element, reused
+		if n > 0 {
+			k, e = reflect.New(basic[tString]).Elem(), reflect.New(t.Elem()).Elem()
+		}
 		prev := ""
 		for i := range n {
-			k, err := r.string()
+			s, err := r.string()
 			if err != nil {
-				return v, err
+				return err
 			}
-			if i > 0 && k <= prev {
-				return v, r.fail("map key %s is not after %s", strconv.Quote(k), strconv.Quote(prev))
+			if i > 0 && s <= prev {
+				return r.fail("map key %s is not after %s", strconv.Quote(s), strconv.Quote(prev))
 			}
-			prev = k
-			e, err := r.payload(t.Elem(), depth+1)
-			if err != nil {
-				return v, err
+			prev = s
+			k.SetString(s)
+			e.SetZero()
+			if err := r.payload(e, depth+1); err != nil {
+				return err
 			}
-			m.SetMapIndex(reflect.ValueOf(k), e)
+			m.SetMapIndex(k, e)
 		}
 		v.Set(m)
 	default:
-		return v, r.fail("type %v", t)
+		return r.fail("type %v", t)
 	}
-	return v, nil
+	return nil
 }

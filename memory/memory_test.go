@@ -178,6 +178,7 @@ func TestBinaryErrors(t *testing.T) {
 		{&gridCell{}, "*memory.gridCell", "has no saved form"},
 		{gridCell{}, "memory.gridCell", "has no saved form"}, // a marshaler, but not registered for this key
 		{[]any{func() {}}, "[]interface {}", "has no saved form"},
+		{[][]map[string][][]int{}, "[][]map[string][][]int", "has no saved form"}, // 5 slices and maps
 	} {
 		_, err := Map{}.Set("bad", c.v).MarshalBinary()
 		var me *Error
@@ -209,7 +210,8 @@ func TestUnmarshalDamaged(t *testing.T) {
 		{"int8 overflow", []byte{1, 1, 'k', byte(tInt8), 0x80, 0x04}, "256 overflows int8"},
 		{"huge slice", []byte{1, 1, 'k', byte(tSlice), byte(tInt), 0xff, 0xff, 0x7f}, "more than the 0 bytes left"},
 		{"unregistered", []byte{1, 1, 'k', byte(tText), 1, 'x'}, "no type is registered"},
-		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "nested deeper than 64"},
+		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice), byte(tAny), 2}, 100)...), "nested deeper than 64"},
+		{"nested type", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "memory: key \"k\", byte 7: a type of more than 4 slices and maps"},
 		{"bad text", append([]byte{1, byte(len(keyTarget.Name()))}, append([]byte(keyTarget.Name()), byte(tText), 1, 'x')...), "expected integer"},
 		{"empty", nil, "memory: byte 0: bad or truncated number"},
 		{"after the map", []byte{0, 7}, "memory: byte 1: 1 byte after the last key's value"},
