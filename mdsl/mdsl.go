@@ -11,6 +11,7 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -34,20 +35,22 @@ type Error struct {
 	Line, Col int    // from 1; Col counts bytes
 	Offset    int    // the byte offset in the text
 	Msg       string
-	Source    string // the line, shortened around the column when it is long
+	Source    string // the line, shortened around the column when it is long, control characters and invalid UTF-8 quoted as Go escapes
 	caret     int    // the column of the caret in Source, in bytes
 	Err       error  // the underlying error (a leaf function's), if any
 }
 
 // Error returns "FILE:LINE:COL: MSG", then the line and a caret under the
-// column on two more lines.
+// column on two more lines. Control characters and invalid UTF-8 of the
+// file name, the message and the line are quoted as Go escapes (\x1b,
+// \u2028, \xff), so that the text is safe to print on a terminal.
 func (e *Error) Error() string {
 	var b bytes.Buffer
 	if e.File != "" {
-		b.WriteString(e.File)
+		b.WriteString(termsafe.Text(e.File))
 		b.WriteByte(':')
 	}
-	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, e.Msg)
+	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, termsafe.Text(e.Msg))
 	b.WriteByte('\n')
 	b.WriteString(e.Source)
 	b.WriteByte('\n')
@@ -100,11 +103,15 @@ func newError(file string, src []byte, pos int, msg string, err error) *Error {
 		caret = caret - lo + len(prefix)
 		text = text[lo:hi]
 	}
-	s := prefix + string(bytes.ToValidUTF8(text, []byte("?"))) + suffix
-	caret = min(caret, len(s))
-	for caret > 0 && caret < len(s) && !utf8.RuneStart(s[caret]) {
+	caret = min(caret, len(prefix)+len(text))
+	for caret > len(prefix) && caret < len(prefix)+len(text) && !utf8.RuneStart(text[caret-len(prefix)]) {
 		caret--
 	}
+	// Control characters and invalid UTF-8 quoted (termsafe.Text), the
+	// caret moved with them.
+	before := prefix + termsafe.Text(string(text[:caret-len(prefix)]))
+	s := before + termsafe.Text(string(text[caret-len(prefix):])) + suffix
+	caret = len(before)
 	return &Error{File: file, Line: line, Col: pos - start + 1, Offset: pos, Msg: msg, Source: s, caret: caret, Err: err}
 }
 

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
 
@@ -84,7 +85,7 @@ func playCmd(args []string, stdout, stderr io.Writer) error {
 	defer srv.Close()
 	fmt.Fprintf(stdout, "serving http://%s/\n", real)
 	if !isLoopback(host) {
-		fmt.Fprintf(stderr, "bt play: warning: %s is not a loopback address: other machines can reach the page, which steps the tree and rewrites %s (each request needs the page's token)\n", *addr, file)
+		fmt.Fprintf(stderr, "bt play: warning: %s is not a loopback address: other machines can reach the page, which steps the tree and rewrites %s (each request needs the page's token)\n", termsafe.Text(*addr), termsafe.Text(file))
 	}
 	ctx, stop := playContext()
 	defer stop()
