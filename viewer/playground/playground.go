@@ -343,7 +343,7 @@ func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// decode reads a JSON request body into v.
+// decode reads a JSON request body, one value and white space, into v.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -364,7 +364,28 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		http.Error(w, "playground: bad request body: "+err.Error(), http.StatusBadRequest)
 		return false
 	}
-	return true
+	// One value, as bt run -script reads a script: only white space after it.
+	off := dec.InputOffset()
+	rest := io.MultiReader(dec.Buffered(), r.Body)
+	var buf [512]byte
+	for {
+		n, err := rest.Read(buf[:])
+		for _, c := range buf[:n] {
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				http.Error(w, fmt.Sprintf("playground: bad request body: data after the request's JSON value, at byte %d", off+1), http.StatusBadRequest)
+				return false
+			}
+			off++
+		}
+		if err != nil {
+			var mb *http.MaxBytesError
+			if errors.As(err, &mb) {
+				http.Error(w, fmt.Sprintf("playground: request body longer than %d bytes", mb.Limit), http.StatusRequestEntityTooLarge)
+				return false
+			}
+			return true // io.EOF, or a broken connection the reply will meet
+		}
+	}
 }
 
 // reply writes the state after a change, or the error (409: the request

@@ -910,3 +910,27 @@ func TestBadBodyPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingJSON: a request body holds one JSON value: anything but
+// white space after it is refused (400), saying where, as bt run -script
+// refuses it; the request changes nothing.
+func TestTrailingJSON(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	before := c.state()
+	for _, body := range []string{
+		`{"key":"k","value":1}{"key":"k","value":2}`,
+		`{"key":"k","value":1} 7`,
+		`{"key":"k","value":1}]`,
+		`{"key":"k","value":1} x`,
+	} {
+		msg := c.refused("POST", "/api/memory", body, http.StatusBadRequest, nil)
+		if !strings.Contains(msg, "after the request's JSON value, at byte 2") {
+			t.Errorf("%s: %q", body, msg)
+		}
+	}
+	if after := c.state(); len(after.Timeline) != len(before.Timeline) || after.Change != before.Change {
+		t.Errorf("a refused request changed the state: change %d -> %d, %d -> %d versions", before.Change, after.Change, len(before.Timeline), len(after.Timeline))
+	}
+	// white space after the value is fine
+	c.post("/api/memory", `{"key":"k","value":1}`+" \r\n\t")
+}
