@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -116,18 +117,29 @@ var tagOf = func() map[reflect.Type]typeTag {
 }()
 
 // Error is the error of saving a value that cannot be saved: it names
-// the key and the value's type.
+// the key, the value's type, and, when what cannot be saved is inside a
+// slice or map of the value, the path to it.
 type Error struct {
 	Key  string // the key whose value cannot be saved
 	Type string // the value's type, as %T prints it
+	Path string // "", or the path in the value to what cannot be saved: indexes and keys, as [2]["name"]
 	Err  error  // the marshaler's error, or nil for a type that cannot be saved
+	what string // what is wrong at Path
 }
 
 // Error returns "memory: cannot save key KEY ...", with the marshaler's
-// error or the type that has no saved form.
+// error, the type that has no saved form, or the path to what cannot be
+// saved in the value and what is wrong there: an element of a type that
+// has no saved form, a cycle (a slice or map that holds itself), or
+// values nested deeper than 64.
 func (e *Error) Error() string {
-	if e.Err != nil {
+	switch {
+	case e.Err != nil:
 		return fmt.Sprintf("memory: cannot save key %q (%s): %v", e.Key, e.Type, e.Err)
+	case e.Path != "":
+		return fmt.Sprintf("memory: cannot save key %q (%s): at %s, %s", e.Key, e.Type, e.Path, e.what)
+	case e.what != "":
+		return fmt.Sprintf("memory: cannot save key %q: %s", e.Key, e.what)
 	}
 	return fmt.Sprintf("memory: cannot save key %q: a value of type %s has no saved form (see NewKey)", e.Key, e.Type)
 }
@@ -237,97 +249,141 @@ func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
 			}
 		}
 	}
-	b, ok := appendAny(b, reflect.ValueOf(&v).Elem(), 0)
-	if !ok {
-		return nil, &Error{Key: key, Type: fmt.Sprintf("%T", v)}
+	var e encoder
+	b, f := e.appendAny(b, reflect.ValueOf(&v).Elem(), 0)
+	if f != nil {
+		slices.Reverse(f.path)
+		return nil, &Error{Key: key, Type: fmt.Sprintf("%T", v), Path: strings.Join(f.path, ""), what: f.what}
 	}
 	return b, nil
 }
 
-// appendAny appends the type and payload of the interface value v.
-func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
-	if v.IsNil() {
-		return append(b, byte(tNil)), true
-	}
-	e := v.Elem()
-	mark := len(b)
-	b, ok := appendType(b, e.Type(), depth, 0)
-	if !ok {
-		return b[:mark], false
-	}
-	return appendPayload(b, e, depth)
+// fault is where and why a value cannot be saved: the path from the
+// element up (indexes and keys, as [2] and ["name"]) and what is wrong.
+type fault struct {
+	path []string
+	what string
 }
 
-// appendType appends the type t, and reports whether it is one a Map
-// saves; nest is the number of slices and maps around t in the type.
-func appendType(b []byte, t reflect.Type, depth, nest int) ([]byte, bool) {
-	if depth >= maxDepth || nest > maxTypeNest {
-		return b, false
+// at adds the step seg to f's path, on the way up.
+func (f *fault) at(seg string) *fault {
+	f.path = append(f.path, seg)
+	return f
+}
+
+// encoder appends the binary form of values, keeping the slices and maps
+// on the path to the value appended, to tell a cycle.
+type encoder struct {
+	open []container
+}
+
+// container is a slice or map being appended: a value that holds one
+// equal to it (the same storage, length and type) holds itself.
+type container struct {
+	p   uintptr
+	n   int
+	typ reflect.Type
+}
+
+// appendAny appends the type and payload of the interface value v.
+func (e *encoder) appendAny(b []byte, v reflect.Value, depth int) ([]byte, *fault) {
+	if v.IsNil() {
+		return append(b, byte(tNil)), nil
+	}
+	x := v.Elem()
+	mark := len(b)
+	b, why := appendType(b, x.Type(), depth, 0)
+	switch {
+	case why == errDeep:
+		return b[:mark], &fault{what: why}
+	case why != "":
+		return b[:mark], &fault{what: fmt.Sprintf("a value of type %v has no saved form (%s)", x.Type(), why)}
+	}
+	return e.appendPayload(b, x, depth)
+}
+
+// errDeep says that values nest deeper than maxDepth.
+var errDeep = fmt.Sprintf("values nested deeper than %d", maxDepth)
+
+// appendType appends the type t, or says why a Map cannot save it (errDeep,
+// or why the type has no saved form); nest is the number of slices and
+// maps around t in the type.
+func appendType(b []byte, t reflect.Type, depth, nest int) ([]byte, string) {
+	if depth >= maxDepth {
+		return b, errDeep
+	}
+	if nest > maxTypeNest {
+		return b, fmt.Sprintf("a type has at most %d slices and maps", maxTypeNest)
 	}
 	if tag, ok := tagOf[t]; ok {
-		return append(b, byte(tag)), true
+		return append(b, byte(tag)), ""
 	}
-	if t.Name() != "" || t.PkgPath() != "" {
-		return b, false // a named type other than time.Duration
-	}
-	switch t.Kind() {
-	case reflect.Slice:
-		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1, nest+1)
-	case reflect.Map:
-		if t.Key() != basic[tString] {
-			return b, false
+	if t.Name() == "" && t.PkgPath() == "" { // not a named type other than time.Duration
+		switch t.Kind() {
+		case reflect.Slice:
+			return appendType(append(b, byte(tSlice)), t.Elem(), depth+1, nest+1)
+		case reflect.Map:
+			if t.Key() == basic[tString] {
+				return appendType(append(b, byte(tMap)), t.Elem(), depth+1, nest+1)
+			}
 		}
-		return appendType(append(b, byte(tMap)), t.Elem(), depth+1, nest+1)
 	}
-	return b, false
+	return b, "see NewKey"
 }
 
 // appendPayload appends the payload of v, whose type appendType accepted.
-func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
+func (e *encoder) appendPayload(b []byte, v reflect.Value, depth int) ([]byte, *fault) {
 	t := v.Type()
 	if t == basic[tDuration] {
-		return binary.AppendVarint(b, v.Int()), true
+		return binary.AppendVarint(b, v.Int()), nil
 	}
 	if t == basic[tBytes] {
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
 		}
 		b = binary.AppendUvarint(b, uint64(v.Len())+1)
-		return append(b, v.Bytes()...), true
+		return append(b, v.Bytes()...), nil
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return appendAny(b, v, depth+1)
+		return e.appendAny(b, v, depth+1)
 	case reflect.Bool:
 		if v.Bool() {
-			return append(b, 1), true
+			return append(b, 1), nil
 		}
-		return append(b, 0), true
+		return append(b, 0), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int()), true
+		return binary.AppendVarint(b, v.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return binary.AppendUvarint(b, v.Uint()), true
+		return binary.AppendUvarint(b, v.Uint()), nil
 	case reflect.Float32: // not through v.Float: a conversion to float64 quiets a signaling NaN
-		return binary.LittleEndian.AppendUint32(b, math.Float32bits(v.Interface().(float32))), true
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(v.Interface().(float32))), nil
 	case reflect.Float64:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
 	case reflect.String:
-		return appendString(b, v.String()), true
+		return appendString(b, v.String()), nil
 	case reflect.Slice:
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
+		}
+		if f := e.enter(v); f != nil {
+			return b, f
 		}
 		b = binary.AppendUvarint(b, uint64(v.Len())+1)
 		for i := range v.Len() {
-			var ok bool
-			if b, ok = appendPayload(b, v.Index(i), depth+1); !ok {
-				return b, false
+			var f *fault
+			if b, f = e.appendPayload(b, v.Index(i), depth+1); f != nil {
+				return b, f.at("[" + strconv.Itoa(i) + "]")
 			}
 		}
-		return b, true
+		e.open = e.open[:len(e.open)-1]
+		return b, nil
 	case reflect.Map:
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
+		}
+		if f := e.enter(v); f != nil {
+			return b, f
 		}
 		keys := make([]string, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
@@ -337,14 +393,26 @@ func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 		b = binary.AppendUvarint(b, uint64(len(keys))+1)
 		for _, k := range keys {
 			b = appendString(b, k)
-			var ok bool
-			if b, ok = appendPayload(b, v.MapIndex(reflect.ValueOf(k).Convert(t.Key())), depth+1); !ok {
-				return b, false
+			var f *fault
+			if b, f = e.appendPayload(b, v.MapIndex(reflect.ValueOf(k).Convert(t.Key())), depth+1); f != nil {
+				return b, f.at("[" + strconv.Quote(k) + "]")
 			}
 		}
-		return b, true
+		e.open = e.open[:len(e.open)-1]
+		return b, nil
 	}
-	return b, false
+	return b, &fault{what: fmt.Sprintf("a value of type %v has no saved form (see NewKey)", t)}
+}
+
+// enter notes that the slice or map v is being appended, or returns the
+// fault of a cycle when v is one of those being appended.
+func (e *encoder) enter(v reflect.Value) *fault {
+	c := container{v.Pointer(), v.Len(), v.Type()}
+	if slices.Contains(e.open, c) {
+		return &fault{what: fmt.Sprintf("a cycle: it holds itself (a %v)", c.typ)}
+	}
+	e.open = append(e.open, c)
+	return nil
 }
 
 // reader reads the binary form of a Map.

@@ -369,3 +369,45 @@ func TestBytesOneEncoding(t *testing.T) {
 		t.Errorf("[][]uint8 saves as % x, %v", b, err)
 	}
 }
+
+// TestErrorPath: an error of saving names the path to the element that
+// cannot be saved inside a slice or map, and what is wrong with it.
+func TestErrorPath(t *testing.T) {
+	cycle := []any{1, nil}
+	cycle[1] = cycle
+	cyclic := map[string]any{"a": nil}
+	cyclic["a"] = []any{cyclic}
+	deep := any(nil)
+	for range 70 {
+		deep = []any{deep}
+	}
+	for _, c := range []struct {
+		v    any
+		path string
+		want string
+	}{
+		{[]any{1, func() {}}, "[1]", "a value of type func() has no saved form"},
+		{map[string]any{"a": 1, "b": []any{2, map[string]any{"c\x1b": struct{}{}}}}, `["b"][1]["c\x1b"]`, "a value of type struct {} has no saved form"},
+		{[][]any{nil, {1, 2, 3, int32ptr()}}, "[1][3]", "a value of type *int32 has no saved form"},
+		{cycle, "[1]", "a cycle: it holds itself"},
+		{cyclic, `["a"][0]`, "a cycle: it holds itself"},
+		{deep, "[0]", "nested deeper than 64"},
+	} {
+		_, err := Map{}.Set("k", c.v).MarshalBinary()
+		var me *Error
+		if !errors.As(err, &me) || me.Key != "k" || me.Type != fmt.Sprintf("%T", c.v) || !strings.HasPrefix(me.Path, c.path) {
+			t.Errorf("%T: got %#v (%v), want the path %s", c.v, me, err, c.path)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.want) || !strings.Contains(msg, c.path) {
+			t.Errorf("%T: %q, want it to say %q at %s", c.v, msg, c.want, c.path)
+		}
+	}
+	// the value itself: no path
+	_, err := Map{}.Set("k", struct{}{}).MarshalBinary()
+	if me := (*Error)(nil); !errors.As(err, &me) || me.Path != "" {
+		t.Errorf("%#v", me)
+	}
+}
+
+func int32ptr() *int32 { return new(int32) }
