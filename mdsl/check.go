@@ -54,12 +54,13 @@ func check(name string, src []byte, mode int) []*Error {
 		out = append(out, newError(name, src, e.Offset, e.Msg, e.Err))
 		return len(out) < maxCheckErrors
 	}
+	var log mendLog
 	defer func() { slices.SortStableFunc(out, func(a, b *Error) int { return a.Offset - b.Offset }) }()
 	// Each reading but the last mends at least one error's node or finds
 	// a new error; the bound on readings is a second guard.
 	for pass := 0; len(out) < maxCheckErrors && pass < 4*maxCheckErrors; pass++ {
 		p := newParser(name, work, mode, false)
-		p.collect, p.cur = true, -1
+		p.collect, p.cur, p.mended = true, -1, &log
 		err := p.parse()
 		for _, e := range p.errs {
 			// Until mended, a node with the wrong number of children is
@@ -75,6 +76,10 @@ func check(name string, src []byte, mode int) []*Error {
 		}
 		var pe *Error
 		if err != nil {
+			if log.root && errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "no root:") {
+				// The roots were mended away after their own errors.
+				return out
+			}
 			if !errors.As(err, &pe) || !add(pe) || !p.mend(work, pe, p.cur, -1, p.inside) {
 				return out
 			}
@@ -102,7 +107,12 @@ func check(name string, src []byte, mode int) []*Error {
 		if err == nil {
 			return out
 		}
-		if !errors.As(err, &pe) || !add(pe) {
+		if !errors.As(err, &pe) {
+			return out
+		}
+		if !(log.main && strings.HasPrefix(pe.Msg, "no main root:")) && !add(pe) {
+			// (no main root, once the main root was mended away after its
+			// own error, is not reported: the root it blames is mended)
 			return out
 		}
 		if start, end, inside := p.nodeAt(pe); !p.mend(work, pe, start, end, inside) {
@@ -157,6 +167,9 @@ func (p *parser) mend(text []byte, e *Error, start, end int, inside bool) bool {
 	if end <= start {
 		return false
 	}
+	if p.mended != nil {
+		p.noteRoots(start, end)
+	}
 	for i := start; i < end; i++ {
 		if text[i] != '\n' && text[i] != '\r' {
 			text[i] = ' '
@@ -166,6 +179,25 @@ func (p *parser) mend(text []byte, e *Error, start, end int, inside bool) bool {
 		copy(text[start:], "wait")
 	}
 	return true
+}
+
+// noteRoots notes in p.mended the roots whose keyword is in
+// text[start:end], which mend blanks: the roots read (p.roots, in the
+// order of the text) and the node being read.
+func (p *parser) noteRoots(start, end int) {
+	note := func(n *node) {
+		if n.kind == kind.Root && n.pos >= start && n.pos < end {
+			p.mended.root = true
+			p.mended.main = p.mended.main || !n.named
+		}
+	}
+	i, _ := slices.BinarySearchFunc(p.roots, start, func(r int32, pos int) int { return p.nodes[r].pos - pos })
+	for ; i < len(p.roots) && p.nodes[p.roots[i]].pos < end; i++ {
+		note(&p.nodes[p.roots[i]])
+	}
+	if len(p.nodes) > 0 {
+		note(&p.nodes[len(p.nodes)-1])
+	}
 }
 
 // nodeEnd returns the offset just past the node whose keyword is at start:

@@ -41,7 +41,10 @@ type Error struct {
 }
 
 // Error returns "FILE:LINE:COL: MSG", then the line and a caret under the
-// column on two more lines. Control characters and invalid UTF-8 of the
+// column on two more lines. COL counts bytes, as Go's compilers do; the
+// caret stands under the character as a terminal shows the line: a tab
+// of the line is a tab under it, an East Asian wide character takes two
+// columns, a combining mark none (termsafe.Width). Control characters and invalid UTF-8 of the
 // file name, the message and the line are quoted as Go escapes (\x1b,
 // \u2028, \xff), so that the text is safe to print on a terminal.
 func (e *Error) Error() string {
@@ -57,7 +60,9 @@ func (e *Error) Error() string {
 	for _, r := range e.Source[:e.caret] {
 		if r == '\t' {
 			b.WriteByte('\t')
-		} else {
+			continue
+		}
+		for range termsafe.Width(r) {
 			b.WriteByte(' ')
 		}
 	}

@@ -144,7 +144,12 @@ type parser struct {
 	errs    []*Error
 	cur     int
 	inside  bool
+	mended  *mendLog // what mend blanked, over the readings of a check
 }
+
+// mendLog says whether Check's mending blanked roots: a root, and a main
+// root (one with no name).
+type mendLog struct{ root, main bool }
 
 // blocks is a stack that grows by blocks of blockLen values, without the
 // copies of append: a flat tree's children are all on it at once, and a

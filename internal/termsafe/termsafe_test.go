@@ -35,3 +35,16 @@ func TestText(t *testing.T) {
 		t.Errorf("Lines: %q", got)
 	}
 }
+
+func TestWidth(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int
+	}{
+		{"abc", 3}, {"é", 1}, {"e\u0301", 1}, {"名前", 4}, {"ｆ", 2}, {"한", 2}, {"🎲", 2}, {"\u200d", 0}, {"α", 1},
+	} {
+		if got := StringWidth(c.s); got != c.want {
+			t.Errorf("StringWidth(%q) = %d, want %d", c.s, got, c.want)
+		}
+	}
+}
