@@ -85,7 +85,12 @@ type MonitorOptions struct {
 //
 // Mount it on a loopback address unless the trees may be seen by others:
 //
-//	http.ListenAndServe("127.0.0.1:8080", m)
+//	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: m,
+//		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}
+//	srv.ListenAndServe()
+//
+// (http.ListenAndServe sets no timeout: idle connections would stay open
+// for good.)
 //
 // A page that is slow or gone never slows the program: see [Feed.Publish].
 // An event stream lasts as long as its page is open, so stop the server

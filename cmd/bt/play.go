@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zipbt/behaviortree/internal/httpserve"
 	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
@@ -89,7 +90,7 @@ func playCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := playContext()
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := httpserve.New(srv)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
