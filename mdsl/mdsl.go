@@ -211,6 +211,7 @@ type builder[L any] struct {
 	state map[string]uint8
 	pre   blocks[built[L]] // nodes built while parsing (parser.spec)
 	as    []attr.Attr[L]   // the attributes of the node being built
+	open  []string         // the roots being built, by branch (state 1)
 }
 
 type built[L any] struct {
@@ -271,34 +272,49 @@ func (b *builder[L]) build() (bt.Node[L], error) {
 		}
 		b.names[n.name] = r
 	}
-	if main < 0 {
+	if main < 0 && !p.noMain {
 		return bt.Node[L]{}, p.errAt(p.nodes[p.roots[0]].pos, "no main root: one root must have no name")
 	}
 	if len(b.names) > 0 {
 		b.built, b.state = map[string]built[L]{}, map[string]uint8{}
 	}
-	m := &p.nodes[main]
-	c, err := b.child(m.first, 2)
-	if err != nil {
-		return bt.Node[L]{}, err
-	}
-	if 1+c.n.Size() > mistreevous.MaxNodes {
-		return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
-	}
-	root, err := bt.Build(kind.Root, kind.Params{}, c.n)
-	if err != nil {
-		return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
-	}
-	if root, err = b.attrs(root, main); err != nil {
-		return bt.Node[L]{}, err
+	var root bt.Node[L]
+	if main >= 0 {
+		m := &p.nodes[main]
+		c, err := b.child(m.first, 2)
+		if err != nil {
+			return bt.Node[L]{}, err
+		}
+		if 1+c.n.Size() > mistreevous.MaxNodes {
+			return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+		}
+		if root, err = bt.Build(kind.Root, kind.Params{}, c.n); err != nil {
+			return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
+		}
+		if root, err = b.attrs(root, main); err != nil {
+			return bt.Node[L]{}, err
+		}
 	}
 	for _, r := range p.roots {
 		n := &p.nodes[r]
 		if _, done := b.built[n.name]; n.named && !done {
 			if _, err := b.branch(n.name, n.pos, 1); err != nil {
-				return bt.Node[L]{}, err
+				if !p.collect {
+					return bt.Node[L]{}, err
+				}
+				// For Check: each named root's error, from one reading.
+				for _, name := range b.open {
+					delete(b.state, name)
+				}
+				b.open = b.open[:0]
+				if p.buildErrs = append(p.buildErrs, err); len(p.buildErrs) == maxCheckErrors {
+					break
+				}
 			}
 		}
+	}
+	if len(p.buildErrs) > 0 {
+		return bt.Node[L]{}, p.buildErrs[0]
 	}
 	return root, nil
 }
@@ -319,10 +335,12 @@ func (b *builder[L]) branch(name string, pos, depth int) (built[L], error) {
 		return built[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
 	}
 	b.state[name] = 1
+	b.open = append(b.open, name)
 	d, err := b.child(b.p.nodes[i].first, depth)
 	if err != nil {
 		return built[L]{}, err
 	}
+	b.open = b.open[:len(b.open)-1]
 	b.state[name] = 2
 	b.built[name] = d
 	return d, nil

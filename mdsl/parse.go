@@ -145,6 +145,10 @@ type parser struct {
 	cur     int
 	inside  bool
 	mended  *mendLog // what mend blanked, over the readings of a check
+	noMain  bool     // build the named roots of a text without a main root (Check has said so once)
+	// buildErrs are the errors of the named roots, each built on after
+	// the error of another (collect only).
+	buildErrs []error
 }
 
 // mendLog says whether Check's mending blanked roots: a root, and a main
