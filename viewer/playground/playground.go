@@ -396,18 +396,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, "playground: "+err.Error(), http.StatusConflict)
 		return
 	}
-	writeState(w, s.state(haveTree(r)))
-}
-
-// haveTree returns the tree revision the page has drawn (?tree=), or -1.
-func haveTree(r *http.Request) int {
-	have := -1
-	if hv := r.URL.Query().Get("tree"); hv != "" {
-		if n, err := strconv.Atoi(hv); err == nil {
-			have = n
-		}
-	}
-	return have
+	writeState(w, s.state(has(r)))
 }
 
 func writeState(w http.ResponseWriter, st stateJSON) {
@@ -449,7 +438,7 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getStateNow(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	st := s.state(haveTree(r))
+	st := s.state(has(r))
 	s.mu.Unlock()
 	writeState(w, st)
 }

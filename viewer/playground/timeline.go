@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
@@ -37,10 +38,14 @@ type vnode struct {
 type timeline struct {
 	nodes []*vnode
 	cur   int
+	rev   int64 // names this timeline among those of the process: a page that has N entries of it has nodes[:N]
 }
 
+// timelines counts the timelines made, for their revs.
+var timelines atomic.Int64
+
 func newTimeline(start any) *timeline {
-	return &timeline{nodes: []*vnode{{id: 0, parent: -1, redo: -1, v: start, label: "start", signal: bt.Running}}}
+	return &timeline{nodes: []*vnode{{id: 0, parent: -1, redo: -1, v: start, label: "start", signal: bt.Running}}, rev: timelines.Add(1)}
 }
 
 // add adds n as a child of parent, makes it current, and returns it.
