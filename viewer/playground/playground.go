@@ -132,8 +132,13 @@ type Config struct {
 	MaxVersions int
 }
 
-// maxBody bounds the body of a request other than a save of the text.
-const maxBody = 8 << 20
+// maxBody bounds the body of a request other than a save of the text
+// or a load of a saved state (JSON requests: an answer, a memory value).
+const maxBody = 1 << 20
+
+// maxLoad bounds a saved state loaded (/api/load): its decoding takes
+// about a second and at most 160 bytes per byte (package memory's bound).
+const maxLoad = 2 << 20
 
 // Server is the playground of one tree file. Make one with [New], serve
 // it as an http.Handler, and Close it when done.
@@ -147,6 +152,7 @@ type Server struct {
 	changed chan struct{} // closed at the next change
 	closed  bool
 	done    chan struct{}
+	loading chan struct{} // holds a token while a saved state is loaded
 	wg      sync.WaitGroup
 
 	// The file and its tree.
@@ -195,7 +201,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Script.check(); err != nil {
 		return nil, fmt.Errorf("playground.New: %w", err)
 	}
-	s := &Server{cfg: cfg, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{})}
+	s := &Server{cfg: cfg, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1)}
 	if s.token == "" {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {

@@ -365,7 +365,7 @@ func TestSecurity(t *testing.T) {
 	}
 	// Bounded bodies.
 	c.refused("POST", "/api/memory", `{"key":"k","value":"`+strings.Repeat("x", maxBody)+`"}`, http.StatusRequestEntityTooLarge, nil)
-	c.refused("POST", "/api/load", strings.Repeat("x", maxBody+1), http.StatusRequestEntityTooLarge, nil)
+	c.refused("POST", "/api/load", strings.Repeat("x", maxLoad+1), http.StatusRequestEntityTooLarge, nil)
 	// The page's headers.
 	req, _ := http.NewRequest("GET", c.ts.URL+"/", nil)
 	resp, err := c.ts.Client().Do(req)

@@ -415,10 +415,25 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 // loadState restores a saved state (the request's body) onto the current
 // definition, as a new version after the current one.
 func (s *Server) loadState(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	// One load at a time, decoded outside the lock: the other requests
+	// go on meanwhile, and the memory of a decoding is one load's.
+	select {
+	case s.loading <- struct{}{}:
+		defer func() { <-s.loading }()
+	case <-r.Context().Done():
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLoad))
 	if err != nil {
 		http.Error(w, "playground: reading the saved state: "+err.Error(), http.StatusRequestEntityTooLarge)
 		return
+	}
+	s.mu.Lock()
+	eng := s.eng
+	s.mu.Unlock()
+	var v any
+	if eng != nil {
+		v, err = eng.restore(data)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -426,10 +441,12 @@ func (s *Server) loadState(w http.ResponseWriter, r *http.Request) {
 		if err := s.ready(); err != nil {
 			return err
 		}
+		if s.eng != eng {
+			return errors.New("the tree changed while the saved state was read: load it again")
+		}
 		if len(s.tl.nodes) >= s.cfg.MaxVersions {
 			return fmt.Errorf("the timeline holds %d versions, the most it keeps: restart it", len(s.tl.nodes))
 		}
-		v, err := s.eng.restore(data)
 		if err != nil {
 			return fmt.Errorf("loading the saved state: %w", err)
 		}
