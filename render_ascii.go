@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -151,6 +152,11 @@ func cleanLabel(s string) string {
 	}
 	return b.String()
 }
+
+// termLabel is cleanLabel(s) safe on a terminal (termsafe.Text: the line
+// separators and bidirectional controls quoted too), as the pictures'
+// texts write it.
+func termLabel(s string) string { return termsafe.Text(cleanLabel(s)) }
 
 // Picture returns the version t as a [Picture]: its definition, with the
 // path from the root to the focused leaf running and the leaf the focus.
@@ -325,11 +331,11 @@ func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 		bw.WriteString(nd.Params)
 		if nd.Label != "" {
 			bw.WriteByte(' ')
-			bw.WriteString(cleanLabel(nd.Label))
+			bw.WriteString(termLabel(nd.Label))
 		}
 		if nd.Attrs != "" {
 			bw.WriteByte(' ')
-			bw.WriteString(cleanLabel(nd.Attrs))
+			bw.WriteString(termLabel(nd.Attrs))
 		}
 		if nd.Focus {
 			bw.WriteString(g.focus)

@@ -82,7 +82,7 @@ func (p Picture) WriteDOT(w io.Writer) error {
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
 		label := nd.Word() + nd.Params
-		if second := strings.TrimSpace(cleanLabel(nd.Label) + " " + cleanLabel(nd.Attrs)); second != "" {
+		if second := strings.TrimSpace(termLabel(nd.Label) + " " + termLabel(nd.Attrs)); second != "" {
 			label += "\n" + second
 		}
 		lk := lookOf(nd.Kind)

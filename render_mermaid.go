@@ -73,7 +73,7 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 			text += " " + nd.Attrs
 		}
 		lk := lookOf(nd.Kind)
-		fmt.Fprintf(bw, "    n%d%s\"%s\"%s\n", i, lk.open, mermaidText(cleanLabel(text)), lk.close)
+		fmt.Fprintf(bw, "    n%d%s\"%s\"%s\n", i, lk.open, mermaidText(termLabel(text)), lk.close)
 	}
 	for i := 1; i < len(p.Nodes); i++ {
 		fmt.Fprintf(bw, "    n%d --> n%d\n", p.Nodes[i].Parent, i)

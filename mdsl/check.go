@@ -15,6 +15,11 @@ import (
 // maxCheckErrors is the most errors Check reports.
 const maxCheckErrors = 50
 
+// maxCheckRead is the most bytes Check reads again, in all, for a text
+// of n bytes: a small text is read as often as its errors need, a long
+// one at most 8 times more, so that checking stays linear in its size.
+func maxCheckRead(n int) int { return 8*n + 4<<20 }
+
 // Check reads src as [Parse] does (or as [ParseFunc] does for a text whose
 // leaves are plain names, if that gets further) and returns its errors, in
 // the order found, at most 50; none for a text that Parse reads.
@@ -24,9 +29,15 @@ const maxCheckErrors = 50
 // cycle, parameters out of range), Check reads the text again with that
 // node and everything inside it replaced by a wait, so that the rest is
 // checked as it stands: errors inside a node whose header is wrong are not
-// reported. A wrong number of children does not stop the parser. A text
-// that ends with a node still open, or a syntax error outside any node,
-// ends the check there. Each reading is linear in the text's size.
+// reported. A wrong number of children does not stop the parser, nor
+// does an error in a named root stop the building of the others (one
+// reading finds them all), nor "no main root" (said once). A text that
+// ends with a node still open, or a syntax error outside any node, ends
+// the check there. Each reading is linear in the text's size, and Check
+// reads at most 8 times the text's size plus 4 MB in all (a long text
+// whose errors each need another reading reports the first ones), so it
+// is linear too: the 3.3 MB text of 100,000 named roots takes about 1 s
+// and allocates 88 bytes per byte of text, in all, in both modes.
 func Check(name string, src []byte) []*Error {
 	errs := check(name, src, modeCall)
 	if len(errs) == 0 {
@@ -55,12 +66,18 @@ func check(name string, src []byte, mode int) []*Error {
 		out = append(out, newError(name, src, e.Offset, e.Msg, e.Err))
 		return len(out) < maxCheckErrors
 	}
+	var log mendLog
+	noMain := false // "no main root" was reported: build the named roots
+	read := 0       // the bytes read, over the readings
 	defer func() { slices.SortStableFunc(out, func(a, b *Error) int { return a.Offset - b.Offset }) }()
 	// Each reading but the last mends at least one error's node or finds
 	// a new error; the bound on readings is a second guard.
 	for pass := 0; len(out) < maxCheckErrors && pass < 4*maxCheckErrors; pass++ {
+		if read += len(work); pass > 0 && read > maxCheckRead(len(src)) {
+			return out
+		}
 		p := newParser(name, work, mode, false)
-		p.collect, p.cur = true, -1
+		p.collect, p.cur, p.mended, p.noMain = true, -1, &log, noMain
 		err := p.parse()
 		for _, e := range p.errs {
 			// Until mended, a node with the wrong number of children is
@@ -76,6 +93,10 @@ func check(name string, src []byte, mode int) []*Error {
 		}
 		var pe *Error
 		if err != nil {
+			if log.root && errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "no root:") {
+				// The roots were mended away after their own errors.
+				return out
+			}
 			if !errors.As(err, &pe) || !add(pe) || !p.mend(work, pe, p.cur, -1, p.inside) {
 				return out
 			}
@@ -95,18 +116,47 @@ func check(name string, src []byte, mode int) []*Error {
 			}
 			continue
 		}
-		if mode == modeCall {
-			_, err = build(p, callOf)
-		} else {
-			_, err = build(p, func(p *parser, c callSyntax) (string, error) { return p.args[c.lo].str, nil })
+		for { // built again, from the same reading, after "no main root"
+			if mode == modeCall {
+				_, err = build(p, callOf)
+			} else {
+				_, err = build(p, func(p *parser, c callSyntax) (string, error) { return p.args[c.lo].str, nil })
+			}
+			if err == nil || !errors.As(err, &pe) {
+				return out
+			}
+			if !strings.HasPrefix(pe.Msg, "no main root:") || noMain {
+				break
+			}
+			// Said once for the whole text (not when the main root was
+			// mended away after its own error); then the named roots are
+			// built.
+			if !log.main && !add(pe) {
+				return out
+			}
+			noMain, p.noMain = true, true
 		}
-		if err == nil {
-			return out
+		found := []*Error{pe}
+		for _, e := range p.buildErrs[min(1, len(p.buildErrs)):] {
+			if errors.As(e, &pe) {
+				found = append(found, pe)
+			}
 		}
-		if !errors.As(err, &pe) || !add(pe) {
-			return out
+		var added []*Error
+		for _, e := range found {
+			if add(e) {
+				added = append(added, e)
+			} else if len(out) >= maxCheckErrors {
+				return out
+			}
 		}
-		if start, end, inside := p.nodeAt(pe); !p.mend(work, pe, start, end, inside) {
+		mended := false
+		for _, e := range added {
+			if start, end, inside := p.nodeAt(e); start >= 0 && work[start] != ' ' && p.mend(work, e, start, end, inside) {
+				mended = true
+			}
+		}
+		if !mended {
 			return out
 		}
 	}
@@ -158,6 +208,9 @@ func (p *parser) mend(text []byte, e *Error, start, end int, inside bool) bool {
 	if end <= start {
 		return false
 	}
+	if p.mended != nil {
+		p.noteRoots(start, end)
+	}
 	for i := start; i < end; i++ {
 		if text[i] != '\n' && text[i] != '\r' {
 			text[i] = ' '
@@ -167,6 +220,25 @@ func (p *parser) mend(text []byte, e *Error, start, end int, inside bool) bool {
 		copy(text[start:], "wait")
 	}
 	return true
+}
+
+// noteRoots notes in p.mended the roots whose keyword is in
+// text[start:end], which mend blanks: the roots read (p.roots, in the
+// order of the text) and the node being read.
+func (p *parser) noteRoots(start, end int) {
+	note := func(n *node) {
+		if n.kind == kind.Root && n.pos >= start && n.pos < end {
+			p.mended.root = true
+			p.mended.main = p.mended.main || !n.named
+		}
+	}
+	i, _ := slices.BinarySearchFunc(p.roots, start, func(r int32, pos int) int { return p.nodes[r].pos - pos })
+	for ; i < len(p.roots) && p.nodes[p.roots[i]].pos < end; i++ {
+		note(&p.nodes[p.roots[i]])
+	}
+	if len(p.nodes) > 0 {
+		note(&p.nodes[len(p.nodes)-1])
+	}
 }
 
 // nodeEnd returns the offset just past the node whose keyword is at start:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // checkLines returns "LINE:COL: MSG" of each error.
@@ -119,6 +120,72 @@ func TestNearestKeyword(t *testing.T) {
 	} {
 		if got := nearestKeyword(w); got != want {
 			t.Errorf("nearestKeyword(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// TestCheckNoRedundantNoRoot: a text whose roots are all wrong gets their
+// errors, not also "no root" once they are mended away.
+func TestCheckNoRedundantNoRoot(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"root [not-main-root] {\n    action [A]\n}\n", "1:1: no main root: one root must have no name"},
+		{"root { }\n", "1:1: root takes one child, got none"},
+		{"root {\n}\nroot [b] { action [A] }\n", "1:1: root takes one child, got none"},
+	} {
+		got := checkLines(Check("t.mdsl", []byte(c.src)))
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%q: %q, want only %q", c.src, got, c.want)
+		}
+	}
+	// A text with no root at all still says so.
+	if got := checkLines(Check("t.mdsl", []byte("\n"))); len(got) != 1 || !strings.Contains(got[0], "no root") {
+		t.Errorf("an empty text: %q", got)
+	}
+}
+
+// TestCaretNonASCII: on a line with non-ASCII text, the column counts
+// bytes (as Go's compilers count them) and the caret stands under the
+// character as a terminal shows the line: East Asian wide characters
+// take two columns, a combining accent none, other characters one.
+func TestCaretNonASCII(t *testing.T) {
+	for _, c := range []struct {
+		before string // the line before "action [B]", which is the error
+		wide   int    // the width of its non-ASCII characters on a terminal, counted by hand
+	}{
+		{`root { repeat { action ["名前"] `, 4},
+		{`root { repeat { action ["héllo"] `, 1},
+		{`root { repeat { action ["héllo"] `, 0},
+		{`root { repeat { action ["ｆｕｌｌ"] `, 8},
+		{`root { repeat { action ["한국어 🎲"] `, 6 + 2},
+		{"root { repeat {\taction [\"名\"]\t", 2},
+	} {
+		ascii := 0 // a tab stands for itself in the caret line: one character
+		for _, b := range []byte(c.before) {
+			if b < 0x80 {
+				ascii++
+			}
+		}
+		want := ascii + c.wide
+		src := c.before + "action [B] } }\n"
+		errs := Check("t.mdsl", []byte(src))
+		if len(errs) != 1 {
+			t.Fatalf("%q: %v", src, errs)
+		}
+		e := errs[0]
+		if e.Col != len(c.before)+1 {
+			t.Errorf("%q: column %d, want %d (bytes)", src, e.Col, len(c.before)+1)
+		}
+		lines := strings.Split(e.Error(), "\n")
+		caret := lines[2]
+		if !strings.HasSuffix(caret, "^") || strings.Trim(caret[:len(caret)-1], " \t") != "" {
+			t.Fatalf("%q: caret line %q", src, caret)
+		}
+		n := utf8.RuneCountInString(caret) - 1
+		if strings.Count(caret, "\t") != strings.Count(c.before, "\t") {
+			t.Errorf("%q: the caret line has not the line's tabs: %q", src, caret)
+		}
+		if n != want {
+			t.Errorf("%q: caret after %d characters, want %d\n%s\n%s", src, n, want, lines[1], caret)
 		}
 	}
 }

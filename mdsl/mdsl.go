@@ -11,6 +11,7 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -34,27 +35,34 @@ type Error struct {
 	Line, Col int    // from 1; Col counts bytes
 	Offset    int    // the byte offset in the text
 	Msg       string
-	Source    string // the line, shortened around the column when it is long
+	Source    string // the line, shortened around the column when it is long, control characters and invalid UTF-8 quoted as Go escapes
 	caret     int    // the column of the caret in Source, in bytes
 	Err       error  // the underlying error (a leaf function's), if any
 }
 
 // Error returns "FILE:LINE:COL: MSG", then the line and a caret under the
-// column on two more lines.
+// column on two more lines. COL counts bytes, as Go's compilers do; the
+// caret stands under the character as a terminal shows the line: a tab
+// of the line is a tab under it, an East Asian wide character takes two
+// columns, a combining mark none (termsafe.Width). Control characters and invalid UTF-8 of the
+// file name, the message and the line are quoted as Go escapes (\x1b,
+// \u2028, \xff), so that the text is safe to print on a terminal.
 func (e *Error) Error() string {
 	var b bytes.Buffer
 	if e.File != "" {
-		b.WriteString(e.File)
+		b.WriteString(termsafe.Text(e.File))
 		b.WriteByte(':')
 	}
-	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, e.Msg)
+	fmt.Fprintf(&b, "%d:%d: %s", e.Line, e.Col, termsafe.Text(e.Msg))
 	b.WriteByte('\n')
 	b.WriteString(e.Source)
 	b.WriteByte('\n')
 	for _, r := range e.Source[:e.caret] {
 		if r == '\t' {
 			b.WriteByte('\t')
-		} else {
+			continue
+		}
+		for range termsafe.Width(r) {
 			b.WriteByte(' ')
 		}
 	}
@@ -100,11 +108,15 @@ func newError(file string, src []byte, pos int, msg string, err error) *Error {
 		caret = caret - lo + len(prefix)
 		text = text[lo:hi]
 	}
-	s := prefix + string(bytes.ToValidUTF8(text, []byte("?"))) + suffix
-	caret = min(caret, len(s))
-	for caret > 0 && caret < len(s) && !utf8.RuneStart(s[caret]) {
+	caret = min(caret, len(prefix)+len(text))
+	for caret > len(prefix) && caret < len(prefix)+len(text) && !utf8.RuneStart(text[caret-len(prefix)]) {
 		caret--
 	}
+	// Control characters and invalid UTF-8 quoted (termsafe.Text), the
+	// caret moved with them.
+	before := prefix + termsafe.Text(string(text[:caret-len(prefix)]))
+	s := before + termsafe.Text(string(text[caret-len(prefix):])) + suffix
+	caret = len(before)
 	return &Error{File: file, Line: line, Col: pos - start + 1, Offset: pos, Msg: msg, Source: s, caret: caret, Err: err}
 }
 
@@ -204,6 +216,7 @@ type builder[L any] struct {
 	state map[string]uint8
 	pre   blocks[built[L]] // nodes built while parsing (parser.spec)
 	as    []attr.Attr[L]   // the attributes of the node being built
+	open  []string         // the roots being built, by branch (state 1)
 }
 
 type built[L any] struct {
@@ -264,34 +277,49 @@ func (b *builder[L]) build() (bt.Node[L], error) {
 		}
 		b.names[n.name] = r
 	}
-	if main < 0 {
+	if main < 0 && !p.noMain {
 		return bt.Node[L]{}, p.errAt(p.nodes[p.roots[0]].pos, "no main root: one root must have no name")
 	}
 	if len(b.names) > 0 {
 		b.built, b.state = map[string]built[L]{}, map[string]uint8{}
 	}
-	m := &p.nodes[main]
-	c, err := b.child(m.first, 2)
-	if err != nil {
-		return bt.Node[L]{}, err
-	}
-	if 1+c.n.Size() > mistreevous.MaxNodes {
-		return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
-	}
-	root, err := bt.Build(kind.Root, kind.Params{}, c.n)
-	if err != nil {
-		return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
-	}
-	if root, err = b.attrs(root, main); err != nil {
-		return bt.Node[L]{}, err
+	var root bt.Node[L]
+	if main >= 0 {
+		m := &p.nodes[main]
+		c, err := b.child(m.first, 2)
+		if err != nil {
+			return bt.Node[L]{}, err
+		}
+		if 1+c.n.Size() > mistreevous.MaxNodes {
+			return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+		}
+		if root, err = bt.Build(kind.Root, kind.Params{}, c.n); err != nil {
+			return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
+		}
+		if root, err = b.attrs(root, main); err != nil {
+			return bt.Node[L]{}, err
+		}
 	}
 	for _, r := range p.roots {
 		n := &p.nodes[r]
 		if _, done := b.built[n.name]; n.named && !done {
 			if _, err := b.branch(n.name, n.pos, 1); err != nil {
-				return bt.Node[L]{}, err
+				if !p.collect {
+					return bt.Node[L]{}, err
+				}
+				// For Check: each named root's error, from one reading.
+				for _, name := range b.open {
+					delete(b.state, name)
+				}
+				b.open = b.open[:0]
+				if p.buildErrs = append(p.buildErrs, err); len(p.buildErrs) == maxCheckErrors {
+					break
+				}
 			}
 		}
+	}
+	if len(p.buildErrs) > 0 {
+		return bt.Node[L]{}, p.buildErrs[0]
 	}
 	return root, nil
 }
@@ -312,10 +340,12 @@ func (b *builder[L]) branch(name string, pos, depth int) (built[L], error) {
 		return built[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
 	}
 	b.state[name] = 1
+	b.open = append(b.open, name)
 	d, err := b.child(b.p.nodes[i].first, depth)
 	if err != nil {
 		return built[L]{}, err
 	}
+	b.open = b.open[:len(b.open)-1]
 	b.state[name] = 2
 	b.built[name] = d
 	return d, nil

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
@@ -485,5 +486,36 @@ func TestMDSLFluentKinds(t *testing.T) {
 	if _, err := Parse("bad.mdsl", []byte("root { reactive_parallel [1] { action [A] } }")); err == nil ||
 		!strings.Contains(err.Error(), "reactive_parallel takes two counts: reactive_parallel [fail, succeed]") {
 		t.Errorf("one count: error %v", err)
+	}
+}
+
+// TestErrorTerminalSafe: an error's file name, message and quoted source
+// line show control characters quoted (ESC, BEL, NUL, U+2028, invalid
+// UTF-8), and its caret stays under the column.
+func TestErrorTerminalSafe(t *testing.T) {
+	const name = "x\x1bc\x1b]0;pwned\a\x00\u2028"
+	src := "root { repeat { action [\"" + name + "\"] action [B] } }\nroot [\xff] { action [A] }\n"
+	errs := Check("f\x1b\xff.mdsl", []byte(src))
+	if len(errs) < 2 {
+		t.Fatalf("%d errors, want 2 or more: %v", len(errs), errs)
+	}
+	for _, e := range errs {
+		msg := e.Error()
+		for _, r := range msg {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x2028 || r == utf8.RuneError {
+				t.Fatalf("the error holds %U raw:\n%q", r, msg)
+			}
+		}
+		if !strings.HasPrefix(msg, `f\x1b\xff.mdsl:`) {
+			t.Errorf("the file name is not quoted: %q", msg)
+		}
+	}
+	lines := strings.Split(errs[0].Error(), "\n")
+	if !strings.Contains(lines[1], `x\x1bc\x1b]0;pwned\a\x00\u2028`) {
+		t.Errorf("the source line does not show the name quoted: %q", lines[1])
+	}
+	// The caret is under "action [B]", which the quoting moved right.
+	if i := strings.Index(lines[2], "^"); i < 0 || !strings.HasPrefix(lines[1][i:], "action [B]") {
+		t.Errorf("caret at %d:\n%s\n%s", i, lines[1], lines[2])
 	}
 }

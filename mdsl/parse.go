@@ -144,7 +144,16 @@ type parser struct {
 	errs    []*Error
 	cur     int
 	inside  bool
+	mended  *mendLog // what mend blanked, over the readings of a check
+	noMain  bool     // build the named roots of a text without a main root (Check has said so once)
+	// buildErrs are the errors of the named roots, each built on after
+	// the error of another (collect only).
+	buildErrs []error
 }
+
+// mendLog says whether Check's mending blanked roots: a root, and a main
+// root (one with no name).
+type mendLog struct{ root, main bool }
 
 // blocks is a stack that grows by blocks of blockLen values, without the
 // copies of append: a flat tree's children are all on it at once, and a

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,7 +21,8 @@ import (
 // uvarints unless said otherwise.
 //
 // A type is a tag byte (typeTag), followed, for a slice or a map, by the
-// type of its elements: so []map[string]int is tSlice tMap tInt. A value
+// type of its elements: so []map[string]int is tSlice tMap tInt ([]uint8,
+// which is []byte, is tBytes: tSlice tUint8 is refused). A value
 // of interface type (the elements of []any and map[string]any) is a type
 // and a payload again; a nil value is the type tNil and no payload.
 //
@@ -33,9 +35,12 @@ import (
 // key (tBinary, tText, only as the type of a key's value) is the length
 // and bytes of its MarshalBinary or MarshalText.
 //
+// A type has at most maxTypeNest slices and maps.
+//
 // A reader checks every count against the bytes left before it allocates
 // (each element takes at least one byte), and nesting against
-// maxDepth, so that a small input cannot take much memory.
+// maxDepth, so that a small input cannot take much memory; it makes no Go
+// type beyond the finite set that maxTypeNest allows.
 
 type typeTag byte
 
@@ -65,8 +70,18 @@ const (
 	tText
 )
 
-// maxDepth bounds the nesting of types in the binary form.
+// maxDepth bounds the nesting of types and values in the binary form.
 const maxDepth = 64
+
+// maxTypeNest bounds the slices and maps in one type: []map[string][]int
+// has 3. So a saved memory decodes into a fixed, finite set of Go types,
+// the basic ones and the slices and string-keyed maps of them nested at
+// most maxTypeNest deep (543 types, some 0.7 MB, each made once), plus
+// the types registered with NewKey: Go never frees a type, and a reader
+// that built the types its input names would keep, for good, memory that
+// hostile bytes choose. Values nest deeper through []any and
+// map[string]any, up to maxDepth.
+const maxTypeNest = 4
 
 // basic are the types of the basic tags, by tag.
 var basic = [...]reflect.Type{
@@ -102,18 +117,29 @@ var tagOf = func() map[reflect.Type]typeTag {
 }()
 
 // Error is the error of saving a value that cannot be saved: it names
-// the key and the value's type.
+// the key, the value's type, and, when what cannot be saved is inside a
+// slice or map of the value, the path to it.
 type Error struct {
 	Key  string // the key whose value cannot be saved
 	Type string // the value's type, as %T prints it
+	Path string // "", or the path in the value to what cannot be saved: indexes and keys, as [2]["name"]
 	Err  error  // the marshaler's error, or nil for a type that cannot be saved
+	what string // what is wrong at Path
 }
 
 // Error returns "memory: cannot save key KEY ...", with the marshaler's
-// error or the type that has no saved form.
+// error, the type that has no saved form, or the path to what cannot be
+// saved in the value and what is wrong there: an element of a type that
+// has no saved form, a cycle (a slice or map that holds itself), or
+// values nested deeper than 64.
 func (e *Error) Error() string {
-	if e.Err != nil {
+	switch {
+	case e.Err != nil:
 		return fmt.Sprintf("memory: cannot save key %q (%s): %v", e.Key, e.Type, e.Err)
+	case e.Path != "":
+		return fmt.Sprintf("memory: cannot save key %q (%s): at %s, %s", e.Key, e.Type, e.Path, e.what)
+	case e.what != "":
+		return fmt.Sprintf("memory: cannot save key %q: %s", e.Key, e.what)
 	}
 	return fmt.Sprintf("memory: cannot save key %q: a value of type %s has no saved form (see NewKey)", e.Key, e.Type)
 }
@@ -169,10 +195,16 @@ func (m Map) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 // UnmarshalBinary sets *m to the Map whose binary form is data, all of it.
 // Damaged data is a [*FormatError] (what was wrong, at which byte of data,
 // in which key), and leaves *m unchanged; so does a value saved through a
-// marshaler when [NewKey] was not called for its key in this program. Reading
-// costs O(n log n) time and allocates in proportion to len(data) (it
-// checks every count against the bytes left), plus what the registered
-// types' unmarshalers allocate.
+// marshaler when [NewKey] was not called for its key in this program.
+//
+// Reading costs O(n) time (O(n log n) in the number of keys of a big Map)
+// and allocates at most 160 bytes per byte of data (it checks every count
+// against the bytes left; the worst input found, a []map[string]any of
+// one-entry maps, takes 131 on 64-bit machines), plus what the registered
+// types' unmarshalers allocate. It makes no Go type (which Go would never
+// free) beyond a fixed, finite set: the basic types, slices and
+// string-keyed maps of them nested at most four deep, and the types
+// registered with NewKey.
 func (m *Map) UnmarshalBinary(data []byte) error {
 	r := &reader{data: data}
 	got, err := r.memory()
@@ -217,97 +249,141 @@ func appendKeyValue(b []byte, key string, v any) ([]byte, error) {
 			}
 		}
 	}
-	b, ok := appendAny(b, reflect.ValueOf(&v).Elem(), 0)
-	if !ok {
-		return nil, &Error{Key: key, Type: fmt.Sprintf("%T", v)}
+	var e encoder
+	b, f := e.appendAny(b, reflect.ValueOf(&v).Elem(), 0)
+	if f != nil {
+		slices.Reverse(f.path)
+		return nil, &Error{Key: key, Type: fmt.Sprintf("%T", v), Path: strings.Join(f.path, ""), what: f.what}
 	}
 	return b, nil
 }
 
-// appendAny appends the type and payload of the interface value v.
-func appendAny(b []byte, v reflect.Value, depth int) ([]byte, bool) {
-	if v.IsNil() {
-		return append(b, byte(tNil)), true
-	}
-	e := v.Elem()
-	mark := len(b)
-	b, ok := appendType(b, e.Type(), depth)
-	if !ok {
-		return b[:mark], false
-	}
-	return appendPayload(b, e, depth)
+// fault is where and why a value cannot be saved: the path from the
+// element up (indexes and keys, as [2] and ["name"]) and what is wrong.
+type fault struct {
+	path []string
+	what string
 }
 
-// appendType appends the type t, and reports whether it is one a Map
-// saves.
-func appendType(b []byte, t reflect.Type, depth int) ([]byte, bool) {
+// at adds the step seg to f's path, on the way up.
+func (f *fault) at(seg string) *fault {
+	f.path = append(f.path, seg)
+	return f
+}
+
+// encoder appends the binary form of values, keeping the slices and maps
+// on the path to the value appended, to tell a cycle.
+type encoder struct {
+	open []container
+}
+
+// container is a slice or map being appended: a value that holds one
+// equal to it (the same storage, length and type) holds itself.
+type container struct {
+	p   uintptr
+	n   int
+	typ reflect.Type
+}
+
+// appendAny appends the type and payload of the interface value v.
+func (e *encoder) appendAny(b []byte, v reflect.Value, depth int) ([]byte, *fault) {
+	if v.IsNil() {
+		return append(b, byte(tNil)), nil
+	}
+	x := v.Elem()
+	mark := len(b)
+	b, why := appendType(b, x.Type(), depth, 0)
+	switch {
+	case why == errDeep:
+		return b[:mark], &fault{what: why}
+	case why != "":
+		return b[:mark], &fault{what: fmt.Sprintf("a value of type %v has no saved form (%s)", x.Type(), why)}
+	}
+	return e.appendPayload(b, x, depth)
+}
+
+// errDeep says that values nest deeper than maxDepth.
+var errDeep = fmt.Sprintf("values nested deeper than %d", maxDepth)
+
+// appendType appends the type t, or says why a Map cannot save it (errDeep,
+// or why the type has no saved form); nest is the number of slices and
+// maps around t in the type.
+func appendType(b []byte, t reflect.Type, depth, nest int) ([]byte, string) {
 	if depth >= maxDepth {
-		return b, false
+		return b, errDeep
+	}
+	if nest > maxTypeNest {
+		return b, fmt.Sprintf("a type has at most %d slices and maps", maxTypeNest)
 	}
 	if tag, ok := tagOf[t]; ok {
-		return append(b, byte(tag)), true
+		return append(b, byte(tag)), ""
 	}
-	if t.Name() != "" || t.PkgPath() != "" {
-		return b, false // a named type other than time.Duration
-	}
-	switch t.Kind() {
-	case reflect.Slice:
-		return appendType(append(b, byte(tSlice)), t.Elem(), depth+1)
-	case reflect.Map:
-		if t.Key() != basic[tString] {
-			return b, false
+	if t.Name() == "" && t.PkgPath() == "" { // not a named type other than time.Duration
+		switch t.Kind() {
+		case reflect.Slice:
+			return appendType(append(b, byte(tSlice)), t.Elem(), depth+1, nest+1)
+		case reflect.Map:
+			if t.Key() == basic[tString] {
+				return appendType(append(b, byte(tMap)), t.Elem(), depth+1, nest+1)
+			}
 		}
-		return appendType(append(b, byte(tMap)), t.Elem(), depth+1)
 	}
-	return b, false
+	return b, "see NewKey"
 }
 
 // appendPayload appends the payload of v, whose type appendType accepted.
-func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
+func (e *encoder) appendPayload(b []byte, v reflect.Value, depth int) ([]byte, *fault) {
 	t := v.Type()
 	if t == basic[tDuration] {
-		return binary.AppendVarint(b, v.Int()), true
+		return binary.AppendVarint(b, v.Int()), nil
 	}
 	if t == basic[tBytes] {
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
 		}
 		b = binary.AppendUvarint(b, uint64(v.Len())+1)
-		return append(b, v.Bytes()...), true
+		return append(b, v.Bytes()...), nil
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return appendAny(b, v, depth+1)
+		return e.appendAny(b, v, depth+1)
 	case reflect.Bool:
 		if v.Bool() {
-			return append(b, 1), true
+			return append(b, 1), nil
 		}
-		return append(b, 0), true
+		return append(b, 0), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int()), true
+		return binary.AppendVarint(b, v.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return binary.AppendUvarint(b, v.Uint()), true
+		return binary.AppendUvarint(b, v.Uint()), nil
 	case reflect.Float32: // not through v.Float: a conversion to float64 quiets a signaling NaN
-		return binary.LittleEndian.AppendUint32(b, math.Float32bits(v.Interface().(float32))), true
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(v.Interface().(float32))), nil
 	case reflect.Float64:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
 	case reflect.String:
-		return appendString(b, v.String()), true
+		return appendString(b, v.String()), nil
 	case reflect.Slice:
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
+		}
+		if f := e.enter(v); f != nil {
+			return b, f
 		}
 		b = binary.AppendUvarint(b, uint64(v.Len())+1)
 		for i := range v.Len() {
-			var ok bool
-			if b, ok = appendPayload(b, v.Index(i), depth+1); !ok {
-				return b, false
+			var f *fault
+			if b, f = e.appendPayload(b, v.Index(i), depth+1); f != nil {
+				return b, f.at("[" + strconv.Itoa(i) + "]")
 			}
 		}
-		return b, true
+		e.open = e.open[:len(e.open)-1]
+		return b, nil
 	case reflect.Map:
 		if v.IsNil() {
-			return append(b, 0), true
+			return append(b, 0), nil
+		}
+		if f := e.enter(v); f != nil {
+			return b, f
 		}
 		keys := make([]string, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
@@ -317,14 +393,26 @@ func appendPayload(b []byte, v reflect.Value, depth int) ([]byte, bool) {
 		b = binary.AppendUvarint(b, uint64(len(keys))+1)
 		for _, k := range keys {
 			b = appendString(b, k)
-			var ok bool
-			if b, ok = appendPayload(b, v.MapIndex(reflect.ValueOf(k).Convert(t.Key())), depth+1); !ok {
-				return b, false
+			var f *fault
+			if b, f = e.appendPayload(b, v.MapIndex(reflect.ValueOf(k).Convert(t.Key())), depth+1); f != nil {
+				return b, f.at("[" + strconv.Quote(k) + "]")
 			}
 		}
-		return b, true
+		e.open = e.open[:len(e.open)-1]
+		return b, nil
 	}
-	return b, false
+	return b, &fault{what: fmt.Sprintf("a value of type %v has no saved form (see NewKey)", t)}
+}
+
+// enter notes that the slice or map v is being appended, or returns the
+// fault of a cycle when v is one of those being appended.
+func (e *encoder) enter(v reflect.Value) *fault {
+	c := container{v.Pointer(), v.Len(), v.Type()}
+	if slices.Contains(e.open, c) {
+		return &fault{what: fmt.Sprintf("a cycle: it holds itself (a %v)", c.typ)}
+	}
+	e.open = append(e.open, c)
+	return nil
 }
 
 // reader reads the binary form of a Map.
@@ -402,26 +490,24 @@ func (r *reader) memory() (Map, error) {
 	if err != nil {
 		return Map{}, err
 	}
-	var m Map
-	prev := ""
+	keys := make([]string, n)
+	vals := make([]any, n)
 	for i := range n {
 		r.key = ""
 		k, err := r.string()
 		if err != nil {
 			return Map{}, err
 		}
-		if i > 0 && k <= prev {
-			return Map{}, r.fail("key %q is not after key %q", k, prev)
+		if i > 0 && k <= keys[i-1] {
+			return Map{}, r.fail("key %q is not after key %q", k, keys[i-1])
 		}
-		prev, r.key = k, k
-		v, err := r.keyValue()
-		if err != nil {
+		keys[i], r.key = k, k
+		if vals[i], err = r.keyValue(); err != nil {
 			return Map{}, err
 		}
-		m = m.Set(k, v) // keys in increasing order: appends
 	}
 	r.key = ""
-	return m, nil
+	return fromSorted(keys, vals), nil
 }
 
 // keyValue reads the value of r.key.
@@ -431,11 +517,9 @@ func (r *reader) keyValue() (any, error) {
 	}
 	tag := typeTag(r.data[0])
 	if tag != tBinary && tag != tText {
-		v, err := r.anyValue(0)
-		if err != nil {
-			return nil, err
-		}
-		return v.Interface(), nil
+		var v any
+		err := r.anyValue(reflect.ValueOf(&v).Elem(), 0)
+		return v, err
 	}
 	r.skip(1)
 	n, err := r.count("length")
@@ -470,30 +554,31 @@ func (r *reader) keyValue() (any, error) {
 	return p.Elem().Interface(), nil
 }
 
-// anyValue reads the type and payload of an interface value.
-func (r *reader) anyValue(depth int) (reflect.Value, error) {
+// anyValue reads the type and payload of an interface value into v, a
+// settable value of interface type.
+func (r *reader) anyValue(v reflect.Value, depth int) error {
 	if len(r.data) > 0 && typeTag(r.data[0]) == tNil {
 		r.skip(1)
-		return reflect.Zero(basic[tAny]), nil
+		return nil
 	}
-	t, err := r.typ(depth)
+	t, err := r.typ(depth, 0)
 	if err == nil && t == basic[tAny] {
 		err = r.fail("a value of interface type (tag %d): a value's type is concrete, only []any and map[string]any have interface elements", tAny)
 	}
 	if err != nil {
-		return reflect.Value{}, err
+		return err
 	}
-	v, err := r.payload(t, depth)
-	if err != nil {
-		return reflect.Value{}, err
+	x := reflect.New(t).Elem()
+	if err := r.payload(x, depth); err != nil {
+		return err
 	}
-	out := reflect.New(basic[tAny]).Elem()
-	out.Set(v)
-	return out, nil
+	v.Set(x)
+	return nil
 }
 
-// typ reads a type.
-func (r *reader) typ(depth int) (reflect.Type, error) {
+// typ reads a type; nest is the number of slices and maps around it.
+// It makes a Go type only of the finite set that maxTypeNest allows.
+func (r *reader) typ(depth, nest int) (reflect.Type, error) {
 	if depth >= maxDepth {
 		return nil, r.fail("types nested deeper than %d", maxDepth)
 	}
@@ -504,11 +589,19 @@ func (r *reader) typ(depth int) (reflect.Type, error) {
 	if tag < tAny || tag > tMap {
 		return nil, r.fail("unknown type tag %d", tag)
 	}
-	r.skip(1)
 	if tag <= tDuration {
+		r.skip(1)
 		return basic[tag], nil
 	}
-	e, err := r.typ(depth + 1) // tSlice or tMap: the elements' type
+	if nest == maxTypeNest {
+		return nil, r.fail("a type of more than %d slices and maps", maxTypeNest)
+	}
+	r.skip(1)
+	if tag == tSlice && len(r.data) > 0 && typeTag(r.data[0]) == tUint8 {
+		// []uint8 is []byte, written tBytes: one value, one form.
+		return nil, r.fail("type tag %d then %d ([]uint8): a []byte is written as tag %d", tSlice, tUint8, tBytes)
+	}
+	e, err := r.typ(depth+1, nest+1) // tSlice or tMap: the elements' type
 	if err != nil {
 		return nil, err
 	}
@@ -518,118 +611,122 @@ func (r *reader) typ(depth int) (reflect.Type, error) {
 	return reflect.MapOf(basic[tString], e), nil
 }
 
-// payload reads a value of type t.
-func (r *reader) payload(t reflect.Type, depth int) (reflect.Value, error) {
+// payload reads a value of v's type into v, settable and zero.
+func (r *reader) payload(v reflect.Value, depth int) error {
 	if depth >= maxDepth {
-		return reflect.Value{}, r.fail("values nested deeper than %d", maxDepth)
+		return r.fail("values nested deeper than %d", maxDepth)
 	}
-	v := reflect.New(t).Elem()
+	t := v.Type()
 	if t == basic[tDuration] {
 		x, err := r.varint()
 		v.SetInt(x)
-		return v, err
+		return err
 	}
 	if t == basic[tBytes] {
 		n, err := r.uvarint()
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		b, err := r.bytes(int(min(n-1, uint64(len(r.data))+1)))
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetBytes(slices.Clone(b))
-		return v, nil
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return r.anyValue(depth + 1)
+		return r.anyValue(v, depth+1)
 	case reflect.Bool:
 		b, err := r.bytes(1)
 		if err != nil {
-			return v, err
+			return err
 		}
 		if b[0] > 1 {
-			return v, r.fail("bool byte %d", b[0])
+			return r.fail("bool byte %d", b[0])
 		}
 		v.SetBool(b[0] == 1)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		x, err := r.varint()
 		if err != nil {
-			return v, err
+			return err
 		}
 		if v.OverflowInt(x) {
-			return v, r.fail("%d overflows %v", x, t)
+			return r.fail("%d overflows %v", x, t)
 		}
 		v.SetInt(x)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		x, err := r.uvarint()
 		if err != nil {
-			return v, err
+			return err
 		}
 		if v.OverflowUint(x) {
-			return v, r.fail("%d overflows %v", x, t)
+			return r.fail("%d overflows %v", x, t)
 		}
 		v.SetUint(x)
 	case reflect.Float32:
 		b, err := r.bytes(4)
 		if err != nil {
-			return v, err
+			return err
 		}
-		v.Set(reflect.ValueOf(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+		// not through v.SetFloat: a conversion from float64 quiets a signaling NaN
+		*(v.Addr().Interface().(*float32)) = math.Float32frombits(binary.LittleEndian.Uint32(b))
 	case reflect.Float64:
 		b, err := r.bytes(8)
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
 	case reflect.String:
 		s, err := r.string()
 		if err != nil {
-			return v, err
+			return err
 		}
 		v.SetString(s)
 	case reflect.Slice:
 		n, err := r.count("length")
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		n--
 		s := reflect.MakeSlice(t, n, n)
 		for i := range n {
-			e, err := r.payload(t.Elem(), depth+1)
-			if err != nil {
-				return v, err
+			if err := r.payload(s.Index(i), depth+1); err != nil {
+				return err
 			}
-			s.Index(i).Set(e)
 		}
 		v.Set(s)
 	case reflect.Map:
 		n, err := r.count("length")
 		if err != nil || n == 0 {
-			return v, err
+			return err
 		}
 		n--
 		m := reflect.MakeMapWithSize(t, n)
+		var k, e reflect.Value // the key and element, reused
+		if n > 0 {
+			k, e = reflect.New(basic[tString]).Elem(), reflect.New(t.Elem()).Elem()
+		}
 		prev := ""
 		for i := range n {
-			k, err := r.string()
+			s, err := r.string()
 			if err != nil {
-				return v, err
+				return err
 			}
-			if i > 0 && k <= prev {
-				return v, r.fail("map key %s is not after %s", strconv.Quote(k), strconv.Quote(prev))
+			if i > 0 && s <= prev {
+				return r.fail("map key %s is not after %s", strconv.Quote(s), strconv.Quote(prev))
 			}
-			prev = k
-			e, err := r.payload(t.Elem(), depth+1)
-			if err != nil {
-				return v, err
+			prev = s
+			k.SetString(s)
+			e.SetZero()
+			if err := r.payload(e, depth+1); err != nil {
+				return err
 			}
-			m.SetMapIndex(reflect.ValueOf(k), e)
+			m.SetMapIndex(k, e)
 		}
 		v.Set(m)
 	default:
-		return v, r.fail("type %v", t)
+		return r.fail("type %v", t)
 	}
-	return v, nil
+	return nil
 }

@@ -215,6 +215,25 @@ func (m Map) Set(key string, v any) Map {
 	return Map{n}
 }
 
+// fromSorted returns the Map of keys, increasing, and their values, vals,
+// which it may keep. It costs O(n log n) time (the log, of a B+tree of 32
+// entries a node, is 4 at a million keys) and O(n) memory.
+func fromSorted(keys []string, vals []any) Map {
+	switch {
+	case len(keys) == 0:
+		return Map{}
+	case len(keys) <= smallMax:
+		t := newSmall(len(keys), keys)
+		copy(t.vals, vals)
+		return Map{t}
+	}
+	b := immutable.NewSortedMapBuilder[string, any](stringComparer{})
+	for i, k := range keys {
+		b.Set(k, vals[i])
+	}
+	return Map{&table{big: b.Map()}}
+}
+
 // Delete returns a new Map without key; m is unchanged. It returns m
 // itself when m has no key.
 func (m Map) Delete(key string) Map {
@@ -370,8 +389,9 @@ var keyTypes sync.Map // string → reflect.Type
 // Saving a Map ([Map.MarshalBinary], and so saving a version of a tree
 // that holds it) saves values of these types: nil, bool, every integer
 // and float kind, string, []byte, time.Duration, and slices and
-// string-keyed maps of those (at any depth, also []any and map[string]any
-// of them). A value of another type saves if its type implements
+// string-keyed maps of those (nested up to four deep, as in
+// []map[string][][]int; also []any and map[string]any of them, whose
+// elements nest again, up to 64 deep in all). A value of another type saves if its type implements
 // encoding.BinaryMarshaler (or else encoding.TextMarshaler), with a
 // pointer to it implementing the matching unmarshaler, and NewKey[T] was
 // called for its key, in the program that saves and in the one that

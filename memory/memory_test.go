@@ -178,6 +178,7 @@ func TestBinaryErrors(t *testing.T) {
 		{&gridCell{}, "*memory.gridCell", "has no saved form"},
 		{gridCell{}, "memory.gridCell", "has no saved form"}, // a marshaler, but not registered for this key
 		{[]any{func() {}}, "[]interface {}", "has no saved form"},
+		{[][]map[string][][]int{}, "[][]map[string][][]int", "has no saved form"}, // 5 slices and maps
 	} {
 		_, err := Map{}.Set("bad", c.v).MarshalBinary()
 		var me *Error
@@ -209,7 +210,8 @@ func TestUnmarshalDamaged(t *testing.T) {
 		{"int8 overflow", []byte{1, 1, 'k', byte(tInt8), 0x80, 0x04}, "256 overflows int8"},
 		{"huge slice", []byte{1, 1, 'k', byte(tSlice), byte(tInt), 0xff, 0xff, 0x7f}, "more than the 0 bytes left"},
 		{"unregistered", []byte{1, 1, 'k', byte(tText), 1, 'x'}, "no type is registered"},
-		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "nested deeper than 64"},
+		{"deep", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice), byte(tAny), 2}, 100)...), "nested deeper than 64"},
+		{"nested type", append([]byte{1, 1, 'k'}, slices.Repeat([]byte{byte(tSlice)}, 100)...), "memory: key \"k\", byte 7: a type of more than 4 slices and maps"},
 		{"bad text", append([]byte{1, byte(len(keyTarget.Name()))}, append([]byte(keyTarget.Name()), byte(tText), 1, 'x')...), "expected integer"},
 		{"empty", nil, "memory: byte 0: bad or truncated number"},
 		{"after the map", []byte{0, 7}, "memory: byte 1: 1 byte after the last key's value"},
@@ -341,3 +343,71 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		}
 	})
 }
+
+// TestBytesOneEncoding: []uint8 is []byte, whose type is written tBytes;
+// the tag pair tSlice tUint8 is refused wherever it stands (at the top, in
+// a nested type, in an element of []any), so a []byte has one saved form.
+func TestBytesOneEncoding(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"top", []byte{1, 0, byte(tSlice), byte(tUint8), 0}},
+		{"non-nil", []byte{1, 0, byte(tSlice), byte(tUint8), 2, 7}},
+		{"nested", []byte{1, 0, byte(tSlice), byte(tSlice), byte(tUint8), 0}},
+		{"map element", []byte{1, 0, byte(tMap), byte(tSlice), byte(tUint8), 0}},
+		{"in []any", []byte{1, 0, byte(tSlice), byte(tAny), 2, byte(tSlice), byte(tUint8), 0}},
+	} {
+		err := new(Map).UnmarshalBinary(c.data)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "[]uint8") {
+			t.Errorf("%s: % x read with error %v, want a *FormatError about []uint8", c.name, c.data, err)
+		}
+	}
+	b, err := Map{}.Set("", [][]uint8{nil}).MarshalBinary()
+	if err != nil || string(b) != string([]byte{1, 0, byte(tSlice), byte(tBytes), 2, 0}) {
+		t.Errorf("[][]uint8 saves as % x, %v", b, err)
+	}
+}
+
+// TestErrorPath: an error of saving names the path to the element that
+// cannot be saved inside a slice or map, and what is wrong with it.
+func TestErrorPath(t *testing.T) {
+	cycle := []any{1, nil}
+	cycle[1] = cycle
+	cyclic := map[string]any{"a": nil}
+	cyclic["a"] = []any{cyclic}
+	deep := any(nil)
+	for range 70 {
+		deep = []any{deep}
+	}
+	for _, c := range []struct {
+		v    any
+		path string
+		want string
+	}{
+		{[]any{1, func() {}}, "[1]", "a value of type func() has no saved form"},
+		{map[string]any{"a": 1, "b": []any{2, map[string]any{"c\x1b": struct{}{}}}}, `["b"][1]["c\x1b"]`, "a value of type struct {} has no saved form"},
+		{[][]any{nil, {1, 2, 3, int32ptr()}}, "[1][3]", "a value of type *int32 has no saved form"},
+		{cycle, "[1]", "a cycle: it holds itself"},
+		{cyclic, `["a"][0]`, "a cycle: it holds itself"},
+		{deep, "[0]", "nested deeper than 64"},
+	} {
+		_, err := Map{}.Set("k", c.v).MarshalBinary()
+		var me *Error
+		if !errors.As(err, &me) || me.Key != "k" || me.Type != fmt.Sprintf("%T", c.v) || !strings.HasPrefix(me.Path, c.path) {
+			t.Errorf("%T: got %#v (%v), want the path %s", c.v, me, err, c.path)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.want) || !strings.Contains(msg, c.path) {
+			t.Errorf("%T: %q, want it to say %q at %s", c.v, msg, c.want, c.path)
+		}
+	}
+	// the value itself: no path
+	_, err := Map{}.Set("k", struct{}{}).MarshalBinary()
+	if me := (*Error)(nil); !errors.As(err, &me) || me.Path != "" {
+		t.Errorf("%#v", me)
+	}
+}
+
+func int32ptr() *int32 { return new(int32) }

@@ -15,6 +15,7 @@ import (
 	"iter"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 )
 
 // NewLogger returns a function to pass as the events callback of
@@ -27,7 +28,9 @@ import (
 // "  action V -> RESULT" (RESULT is "async" for a pending [bt.Async]),
 // "  condition V -> HOLDS", "  entry V", "  step V",
 // "  exit V (succeeded S, aborted A)", "  memory KEY: OLD -> NEW" (KEY
-// quoted) and "  reset", with values written with %v.
+// quoted) and "  reset", with values written with %v. Names and values
+// show control characters and invalid UTF-8 as Go escapes (\x1b, \u2028,
+// \xff), so that the lines are safe to print on a terminal.
 //
 // The function ignores w's errors: to learn of them, give a writer that
 // keeps them, such as a [bufio.Writer], whose Flush reports the first.
@@ -43,26 +46,29 @@ func NewLogger[L any](w io.Writer, t bt.Stepped[L]) func(bt.Event[L]) {
 			if e.Node >= 0 && e.Node < len(names) {
 				name = names[e.Node]
 			}
-			fmt.Fprintf(w, "  node %d %s: %s -> %s\n", e.Node, name, e.From, e.To)
+			fmt.Fprintf(w, "  node %d %s: %s -> %s\n", e.Node, termsafe.Text(name), e.From, e.To)
 		case bt.EventAction:
-			fmt.Fprintf(w, "  action %v -> %s\n", e.Value, resultName(e.Result))
+			fmt.Fprintf(w, "  action %s -> %s\n", text(e.Value), resultName(e.Result))
 		case bt.EventCondition:
-			fmt.Fprintf(w, "  condition %v -> %t\n", e.Value, e.Holds)
+			fmt.Fprintf(w, "  condition %s -> %t\n", text(e.Value), e.Holds)
 		case bt.EventEntry:
-			fmt.Fprintf(w, "  entry %v\n", e.Value)
+			fmt.Fprintf(w, "  entry %s\n", text(e.Value))
 		case bt.EventOnStep:
-			fmt.Fprintf(w, "  step %v\n", e.Value)
+			fmt.Fprintf(w, "  step %s\n", text(e.Value))
 		case bt.EventExit:
-			fmt.Fprintf(w, "  exit %v (succeeded %t, aborted %t)\n", e.Value, e.Succeeded, e.Aborted)
+			fmt.Fprintf(w, "  exit %s (succeeded %t, aborted %t)\n", text(e.Value), e.Succeeded, e.Aborted)
 		case bt.EventMemory:
-			fmt.Fprintf(w, "  memory %q: %v -> %v\n", e.Key, e.Old, e.New)
+			fmt.Fprintf(w, "  memory %q: %s -> %s\n", e.Key, text(e.Old), text(e.New))
 		case bt.EventReset:
 			fmt.Fprintf(w, "  reset\n")
 		default:
-			fmt.Fprintf(w, "  %s\n", e)
+			fmt.Fprintf(w, "  %s\n", termsafe.Text(e.String()))
 		}
 	}
 }
+
+// text is v as %v writes it, safe on a terminal (termsafe.Text).
+func text(v any) string { return termsafe.Text(fmt.Sprint(v)) }
 
 // resultName is r's status, or "async" for a pending async result.
 func resultName(r bt.Result) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -337,5 +338,39 @@ func TestStatsAcrossRestore(t *testing.T) {
 	step(tr.Reset())
 	if n := s.Node(1); n != (observe.NodeStats{ID: 1, Name: "A", Updates: 3, Successes: 3}) {
 		t.Errorf("after a step, a step of the restored version and one of a reset: %+v, want 3 successes", n)
+	}
+}
+
+// TestLoggerTerminalSafe: names, values and memory written by the logger
+// show control characters quoted (ESC, BEL, NUL, U+2028, invalid UTF-8),
+// never raw.
+func TestLoggerTerminalSafe(t *testing.T) {
+	const name = "x\x1bc\x1b]0;pwned\a\x00\u2028\xff"
+	const quoted = `x\x1bc\x1b]0;pwned\a\x00\u2028\xff`
+	tr, err := bt.NewStepped(bt.Root(bt.Leaf(name)), bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	log := observe.NewLogger(&b, tr)
+	for _, e := range []bt.Event[string]{
+		{Kind: bt.EventState, Node: 1, From: bt.StateReady, To: bt.StateRunning},
+		{Kind: bt.EventAction, Node: 1, Value: name, Result: bt.ResultFailure},
+		{Kind: bt.EventCondition, Node: 1, Value: name, Holds: true},
+		{Kind: bt.EventEntry, Value: name},
+		{Kind: bt.EventOnStep, Value: name},
+		{Kind: bt.EventExit, Value: name},
+		{Kind: bt.EventMemory, Node: 1, Key: name, Old: name, New: []string{name}},
+	} {
+		log(e)
+	}
+	out := b.String()
+	for _, r := range out {
+		if r < 0x20 && r != '\n' || r == 0x2028 || r == utf8.RuneError {
+			t.Fatalf("the log holds %U raw:\n%q", r, out)
+		}
+	}
+	if n := strings.Count(out, quoted); n < 8 {
+		t.Errorf("the name shows quoted %d times, want 8 or more:\n%s", n, out)
 	}
 }

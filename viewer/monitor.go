@@ -16,6 +16,13 @@ package viewer
 //     sends a "reset" with the kept ones (drop and resync). A write that
 //     does not finish within MonitorOptions.WriteTimeout ends the
 //     connection.
+//   - A reset is encoded once per feed, by one stream at a time (resetMu),
+//     and shared: a stream takes the feed's last reset when it shows the
+//     version the stream is at or a later one still in its copy, and goes
+//     on from its end with the encoder state saved with it. A reset holds
+//     the newest versions whose text fits in maxResetBytes.
+//   - At most MonitorOptions.MaxStreams streams are open; one more gets
+//     a 503. So the monitor's heap is bounded (MonitorBudget).
 
 import (
 	_ "embed"
@@ -23,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -56,6 +64,32 @@ type MonitorOptions struct {
 	// does not take its events for that long is disconnected (it
 	// reconnects, and resyncs, if it is still open). 0 means 30 seconds.
 	WriteTimeout time.Duration
+	// MaxStreams bounds the event streams (open pages) served at once;
+	// one more is refused with 503 Service Unavailable. 0 means 64.
+	MaxStreams int
+}
+
+// Limits of the monitor's memory (see MonitorBudget and DESIGN.md).
+const (
+	// maxResetBytes bounds the text of one reset (a feed's layout aside):
+	// when the kept versions take more, the reset holds the newest that
+	// fit, the first with its whole memory listing.
+	maxResetBytes = 2 << 20
+	// streamBytes bounds what one event stream holds besides the feed's
+	// shared reset: its copy of the kept versions (Keep words of each),
+	// its encoder and one step's event.
+	streamBytes = 256 << 10
+)
+
+// MonitorBudget returns the most heap, in bytes, that a Monitor's event
+// streams take with the given feeds and open streams, Keep at most 1,000
+// (the versions themselves, which the program made, aside): each feed's
+// reset, encoded once and shared by its streams (at most 2 MB of text,
+// counted four times for its encoding), and 256 KB a stream. Streams past
+// MonitorOptions.MaxStreams are refused, and a page that does not read
+// its stream holds its share for at most MonitorOptions.WriteTimeout.
+func MonitorBudget(feeds, streams int) int {
+	return feeds*4*maxResetBytes + streams*streamBytes
 }
 
 // Monitor is an HTTP handler that shows behavior trees live as a program
@@ -85,7 +119,12 @@ type MonitorOptions struct {
 //
 // Mount it on a loopback address unless the trees may be seen by others:
 //
-//	http.ListenAndServe("127.0.0.1:8080", m)
+//	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: m,
+//		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 30 * time.Second}
+//	srv.ListenAndServe()
+//
+// (http.ListenAndServe sets no timeout: idle connections would stay open
+// for good.)
 //
 // A page that is slow or gone never slows the program: see [Feed.Publish].
 // An event stream lasts as long as its page is open, so stop the server
@@ -96,8 +135,10 @@ type Monitor struct {
 	keep    int
 	hosts   map[string]bool
 	timeout time.Duration
+	max     int // streams
 
 	mu       sync.Mutex
+	streams  int // open event streams
 	feeds    []feedHandle
 	watchers map[chan struct{}]struct{} // every open event stream, woken when a feed is added
 }
@@ -133,6 +174,9 @@ func NewMonitor(opts MonitorOptions) *Monitor {
 	if m.timeout <= 0 {
 		m.timeout = 30 * time.Second
 	}
+	if m.max = opts.MaxStreams; m.max <= 0 {
+		m.max = 64
+	}
 	for _, h := range opts.Hosts {
 		m.hosts[strings.ToLower(h)] = true
 	}
@@ -157,6 +201,20 @@ type Feed[V any] struct {
 	pos  int    // the slot the next version goes to
 	seq  uint64 // the number of versions published
 	subs []chan struct{}
+
+	// resetMu orders the encoding of resets: one at a time, and a stream
+	// that needs one takes the last made (reset) if it still fits.
+	resetMu sync.Mutex
+	reset   *sharedReset[V]
+}
+
+// sharedReset is a reset encoded once for every stream of a feed: its
+// event's JSON, and what a stream needs to go on after it.
+type sharedReset[V any] struct {
+	start, end uint64 // the numbers of its first version and of the one after its last
+	data       []byte
+	last       V       // its last version
+	enc        encoder // the encoder after it (layout, prev, mem, listing)
 }
 
 // NewTreeFeed returns a new feed of m, named name, for versions of
@@ -461,6 +519,23 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 		buf    = make([]V, 0, len(f.ring))
 		enc    encoder
 	)
+	// resync sends a reset of buf[i:], the first numbered from+i (or the
+	// feed's shared reset of them or of later ones), and returns where
+	// in buf to go on.
+	resync := func(w *sseWriter, from uint64, i int) (int, error) {
+		if i >= len(buf) || !f.codec.valid(buf[i]) {
+			// Nothing to show yet, or a zero value (skipped).
+			d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}, Steps: []stepData{}}
+			return min(i+1, len(buf)), w.event("reset", d)
+		}
+		r, err := f.sharedReset(buf, from, i)
+		if err != nil {
+			return i, err
+		}
+		last = r.last
+		enc = encoder{layout: r.enc.layout, prev: append(enc.prev[:0], r.enc.prev...), mem: r.enc.mem, listing: r.enc.listing}
+		return int(r.end - from), w.eventRaw("reset", r.data)
+	}
 	return func(w *sseWriter) error {
 		f.mu.Lock()
 		seq, from := f.seq, next
@@ -475,6 +550,7 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 		f.mu.Unlock()
 		next = seq
 		i := 0
+		var err error
 		if reset {
 			// From the first of the kept versions of the latest definition.
 			j := len(buf) - 1
@@ -486,11 +562,9 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 				i--
 			}
 			synced = true
-			r, err := f.sendReset(w, &enc, buf[i:], from+uint64(i), &last)
-			if err != nil {
+			if i, err = resync(w, from, i); err != nil {
 				return err
 			}
-			i += r
 		}
 		for i < len(buf) {
 			v, n := buf[i], from+uint64(i)
@@ -498,11 +572,9 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 			case !f.codec.valid(v):
 				i++
 			case !f.codec.valid(last) || !f.codec.same(v, last):
-				r, err := f.sendReset(w, &enc, buf[i:], n, &last)
-				if err != nil {
+				if i, err = resync(w, from, i); err != nil {
 					return err
 				}
-				i += r
 			default:
 				last = v
 				if err := w.event("step", enc.encode(bound[V]{f.codec, v}, n, false)); err != nil {
@@ -515,27 +587,92 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 	}
 }
 
-// sendReset sends the layout of vs[0]'s definition and the versions of vs
-// up to the first of another definition or a zero value, the first
-// numbered n. It returns the number of versions of vs it went through,
-// and sets *last to the last one sent.
-func (f *Feed[V]) sendReset(w *sseWriter, enc *encoder, vs []V, n uint64, last *V) (int, error) {
-	d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}, Steps: []stepData{}}
-	i := 0
-	if len(vs) > 0 && f.codec.valid(vs[0]) {
-		enc.layout = f.codec.layout(vs[0])
-		for _, nd := range enc.layout.Nodes {
-			d.Nodes = append(d.Nodes, [5]any{nd.Parent, nd.Word(), nd.Params, nd.Label, nd.Attrs})
-		}
-		enc.prev = enc.prev[:0]
-		for ; i < len(vs) && f.codec.valid(vs[i]) && f.codec.same(vs[i], vs[0]); i++ {
-			d.Steps = append(d.Steps, enc.encode(bound[V]{f.codec, vs[i]}, n+uint64(i), i == 0))
-			*last = vs[i]
-		}
-	} else if len(vs) > 0 {
-		i = 1 // a zero value: skipped
+// sharedReset returns a reset of buf[i:], whose first version is numbered
+// from+i: the feed's last reset if it shows version from+i or a later one
+// and no version past buf, else a new one, which becomes the feed's.
+// buf[i] is a version.
+func (f *Feed[V]) sharedReset(buf []V, from uint64, i int) (*sharedReset[V], error) {
+	f.resetMu.Lock()
+	defer f.resetMu.Unlock()
+	n, end := from+uint64(i), from+uint64(len(buf))
+	if r := f.reset; r != nil && r.end > n && r.end <= end {
+		return r, nil
 	}
-	return i, w.event("reset", d)
+	r, err := f.encodeReset(buf[i:], n)
+	if err != nil {
+		return nil, err
+	}
+	if f.reset == nil || r.end >= f.reset.end {
+		f.reset = r
+	}
+	return r, nil
+}
+
+// encodeReset encodes a reset of vs, the first numbered n: the layout of
+// vs[0]'s definition and the versions of vs up to the first of another
+// definition or a zero value; of them, the newest whose text fits in
+// maxResetBytes (at least the last), the first with its whole memory
+// listing and no events.
+func (f *Feed[V]) encodeReset(vs []V, n uint64) (*sharedReset[V], error) {
+	var enc encoder
+	d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}}
+	enc.layout = f.codec.layout(vs[0])
+	for _, nd := range enc.layout.Nodes {
+		d.Nodes = append(d.Nodes, [5]any{nd.Parent, nd.Word(), nd.Params, nd.Label, nd.Attrs})
+	}
+	var (
+		steps []stepData
+		lists [][][2]string // the memory listing of each version
+		sizes []int
+		total int
+		first int // the first kept
+	)
+	k := 0
+	for ; k < len(vs) && f.codec.valid(vs[k]) && f.codec.same(vs[k], vs[0]); k++ {
+		s := enc.encode(bound[V]{f.codec, vs[k]}, n+uint64(k), k == 0)
+		size := stepSize(s)
+		steps, lists, sizes = append(steps, s), append(lists, enc.listing), append(sizes, size)
+		for total += size; total > maxResetBytes && len(steps)-first > 1; {
+			total -= sizes[first]
+			steps[first], lists[first] = stepData{}, nil // for the collector
+			first++
+			fs := &steps[first]
+			fs.Events = nil
+			if fs.Mem == nil {
+				l := lists[first]
+				fs.Mem = &l
+				sizes[first] += listingSize(l)
+				total += listingSize(l)
+			}
+		}
+	}
+	d.Steps = steps[first:]
+	data, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	return &sharedReset[V]{start: n + uint64(first), end: n + uint64(k), data: data, last: vs[k-1], enc: encoder{layout: enc.layout, prev: enc.prev, mem: enc.mem, listing: enc.listing}}, nil
+}
+
+// stepSize is about the bytes of s's text.
+func stepSize(s stepData) int {
+	n := 48 + len(s.Step) + len(s.Label)
+	for _, e := range s.Events {
+		n += len(e) + 3
+	}
+	if s.Mem != nil {
+		n += listingSize(*s.Mem)
+	}
+	return n
+}
+
+// listingSize is about the bytes of a memory listing's text.
+func listingSize(l [][2]string) int {
+	n := 2
+	for _, kv := range l {
+		n += len(kv[0]) + len(kv[1]) + 8
+	}
+	return n
 }
 
 // sseWriter writes server-sent events.
@@ -552,13 +689,23 @@ func (s *sseWriter) event(name string, v any) error {
 	if err != nil {
 		return err
 	}
+	return s.eventRaw(name, data)
+}
+
+// eventRaw writes one event whose data is data, JSON already, without
+// copying it.
+func (s *sseWriter) eventRaw(name string, data []byte) error {
 	if err := s.rc.SetWriteDeadline(time.Now().Add(s.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return err
 	}
-	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data); err != nil {
+	if _, err := io.WriteString(s.w, "event: "+name+"\ndata: "); err != nil {
 		return err
 	}
-	return nil
+	if _, err := s.w.Write(data); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.w, "\n\n")
+	return err
 }
 
 // flush sends what was written.
@@ -686,6 +833,22 @@ func (m *Monitor) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	m.mu.Lock()
+	open := m.streams < m.max
+	if open {
+		m.streams++
+	}
+	m.mu.Unlock()
+	if !open {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("viewer.Monitor: %d pages are open, the most this monitor serves (MonitorOptions.MaxStreams): close one, or try again later", m.max), http.StatusServiceUnavailable)
+		return
+	}
+	defer func() {
+		m.mu.Lock()
+		m.streams--
+		m.mu.Unlock()
+	}()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)

@@ -14,7 +14,8 @@ import (
 func ExampleMonitor() {
 	m := viewer.NewMonitor(viewer.MonitorOptions{Title: "guards", Keep: 500})
 	guard := viewer.NewTreeFeed[string](m, "guard 1")
-	// A program serves it with http.ListenAndServe("127.0.0.1:8080", m).
+	// A program serves it with an http.Server on "127.0.0.1:8080" whose
+	// ReadHeaderTimeout and IdleTimeout are set.
 	srv := httptest.NewServer(m)
 	defer srv.Close()
 

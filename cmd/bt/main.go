@@ -41,12 +41,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/internal/hook"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -105,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "play":
 		err = playCmd(rest, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "bt: unknown command %q\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "bt: unknown command %s\n%s", termsafe.Text(strconv.Quote(cmd)), usage)
 		return 2
 	}
 	switch {
@@ -114,11 +116,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(usageError)):
-		fmt.Fprintf(stderr, "bt %s: %v\nrun 'bt -h' for usage\n", cmd, err)
+		fmt.Fprintf(stderr, "bt %s: %s\nrun 'bt -h' for usage\n", cmd, termsafe.Lines(err.Error()))
 		return 2
 	}
-	fmt.Fprintln(stderr, err)
+	printError(stderr, err)
 	return 1
+}
+
+// printError prints err on a line of its own (or more), with control
+// characters and invalid UTF-8 quoted (termsafe.Lines): every error of bt
+// goes through it or through termsafe, so that names, file names and
+// source lines from a file reach the terminal as text.
+func printError(w io.Writer, err error) {
+	fmt.Fprintln(w, termsafe.Lines(err.Error()))
 }
 
 // newFlags returns a flag set for a subcommand that writes its usage to
@@ -238,7 +248,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "bt check: %v\n", err)
+		fmt.Fprintf(stderr, "bt check: %s\n", termsafe.Lines(err.Error()))
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -256,12 +266,12 @@ func check(args []string, stdout, stderr io.Writer) int {
 		if trimmed := bytes.TrimLeft(src, " \t\r\n"); src != nil && (len(trimmed) == 0 || !bytes.ContainsRune([]byte(`[{"`), rune(trimmed[0]))) {
 			if errs := mdsl.Check(displayName(f), src); len(errs) > 0 {
 				for _, e := range errs {
-					fmt.Fprintln(stderr, e)
+					printError(stderr, e)
 				}
 				continue
 			}
 		}
-		fmt.Fprintln(stderr, err)
+		printError(stderr, err)
 	}
 	return code
 }
@@ -274,7 +284,7 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "bt fmt: %v\n", err)
+		fmt.Fprintf(stderr, "bt fmt: %s\n", termsafe.Lines(err.Error()))
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -292,7 +302,7 @@ func fmtCmd(args []string, stdout, stderr io.Writer) int {
 	code := 0
 	for _, f := range fs.Args() {
 		if err := fmtFile(f, *write, *list, stdout); err != nil {
-			fmt.Fprintln(stderr, err)
+			printError(stderr, err)
 			code = 1
 		}
 	}
@@ -322,7 +332,7 @@ func fmtFile(f string, write, list bool, stdout io.Writer) error {
 	}
 	differs := !bytes.Equal(out, src)
 	if list && differs {
-		fmt.Fprintln(stdout, name)
+		fmt.Fprintln(stdout, termsafe.Text(name))
 	}
 	if write {
 		if differs {
@@ -739,7 +749,7 @@ func runElixir(w io.Writer, def bt.Node[string], sc *script, steps int, seed uin
 		if !ok {
 			res = "failure"
 		}
-		fmt.Fprintf(w, "step %d: %s -> %s (%s)\n", s, v, res, status)
+		fmt.Fprintf(w, "step %d: %s -> %s (%s)\n", s, termsafe.Text(v), res, status)
 	}
 	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zipbt/behaviortree/internal/httpserve"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
 
@@ -84,11 +86,11 @@ func playCmd(args []string, stdout, stderr io.Writer) error {
 	defer srv.Close()
 	fmt.Fprintf(stdout, "serving http://%s/\n", real)
 	if !isLoopback(host) {
-		fmt.Fprintf(stderr, "bt play: warning: %s is not a loopback address: other machines can reach the page, which steps the tree and rewrites %s (each request needs the page's token)\n", *addr, file)
+		fmt.Fprintf(stderr, "bt play: warning: %s is not a loopback address: other machines can reach the page, which steps the tree and rewrites %s (each request needs the page's token)\n", termsafe.Text(*addr), termsafe.Text(file))
 	}
 	ctx, stop := playContext()
 	defer stop()
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := httpserve.New(srv)
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

@@ -24,7 +24,7 @@ func ExampleNew() {
 
 	s, err := playground.New(playground.Config{
 		File: file,
-		Addr: "127.0.0.1:8765", // where it is served (http.ListenAndServe(addr, s))
+		Addr: "127.0.0.1:8765", // where it is served (an http.Server with ReadHeaderTimeout and IdleTimeout)
 		Parse: func(name string, src []byte) (playground.Definition, error) {
 			n, err := mdsl.Parse(name, src)
 			return playground.Definition{Stepped: n}, err

@@ -8,6 +8,8 @@
   var treeRev = -1;        // the tree drawn
   var srcRev = -1;         // the revision of the text in the text area
   var dirty = false;       // the text area has unsaved edits
+  var tl = [], tlRev = -1; // the timeline's entries received, and its revision
+  var srcText = "", srcSeen = -1; // the last text received, and its revision
   var nodes = [], rows = [], depth = [], end = [], collapsed = [], text = [];
   var shown = "", focusShown = [], askShown = -1;
   var zoom = 1, hits = [], hitAt = -1;
@@ -38,10 +40,16 @@
     });
   }
 
+  // have says what the page has, so that a state does not send it again:
+  // the tree drawn, the timeline's entries, the text.
+  function have() {
+    return "tree=" + treeRev + "&tl=" + tlRev + ":" + tl.length + "&src=" + srcSeen;
+  }
+
   // post makes a state-changing request and shows the state it returns.
   function post(path, obj, raw, ctype) {
     var body = raw !== undefined ? raw : JSON.stringify(obj || {});
-    return api("POST", path + (path.indexOf("?") < 0 ? "?" : "&") + "tree=" + treeRev, body, ctype)
+    return api("POST", path + (path.indexOf("?") < 0 ? "?" : "&") + have(), body, ctype)
       .then(function (r) { return r.json(); })
       .then(function (st) { render(st); if (!st.notice) { notice(""); } })
       .catch(function (e) { notice(String(e.message), true); });
@@ -51,7 +59,7 @@
   // tab stepped) with long polls.
   function poll() {
     var after = S ? S.change : -1;
-    api("GET", "/api/state?after=" + after + "&tree=" + treeRev)
+    api("GET", "/api/state?after=" + after + "&" + have())
       .then(function (r) { return r.json(); })
       .then(function (st) { render(st); poll(); })
       .catch(function () { setTimeout(poll, 1000); });
@@ -284,9 +292,28 @@
     $("save").disabled = !st.canSave;
   }
 
-  // render shows a state from the server (a newer one than shown).
+  // refresh asks for the whole state, the page's copy of the timeline
+  // being off.
+  function refresh() {
+    tl = []; tlRev = -1;
+    api("GET", "/api/state?" + have())
+      .then(function (r) { return r.json(); })
+      .then(render)
+      .catch(function (e) { notice(String(e.message), true); });
+  }
+
+  // render shows a state from the server (a newer one than shown). The
+  // state holds the timeline's entries from timelineFrom on, and the text
+  // unless sourceKept: the page keeps the rest.
   function render(st) {
     if (S && st.change < S.change) { return; }
+    if (st.sourceKept) { st.source = srcText; } else { srcText = st.source; srcSeen = st.srcRev; }
+    if (st.timeline) {
+      if (st.timelineFrom > 0 && (st.timelineRev !== tlRev || st.timelineFrom > tl.length)) { refresh(); return; }
+      tl = tl.slice(0, st.timelineFrom).concat(st.timeline);
+      tlRev = st.timelineRev;
+      st.timeline = tl;
+    }
     S = st;
     document.title = st.name + " - bt play";
     $("name").textContent = st.name;
@@ -325,7 +352,7 @@
 
   function saveSource() {
     var t = $("source").value;
-    api("POST", "/api/source?rev=" + srcRev + "&tree=" + treeRev, t, "text/plain; charset=utf-8")
+    api("POST", "/api/source?rev=" + srcRev + "&" + have(), t, "text/plain; charset=utf-8")
       .then(function (r) { return r.json(); })
       .then(function (st) { dirty = false; render(st); })
       .catch(function (e) { notice(String(e.message), true); });

@@ -132,8 +132,13 @@ type Config struct {
 	MaxVersions int
 }
 
-// maxBody bounds the body of a request other than a save of the text.
-const maxBody = 8 << 20
+// maxBody bounds the body of a request other than a save of the text
+// or a load of a saved state (JSON requests: an answer, a memory value).
+const maxBody = 1 << 20
+
+// maxLoad bounds a saved state loaded (/api/load): its decoding takes
+// about a second and at most 160 bytes per byte (package memory's bound).
+const maxLoad = 2 << 20
 
 // Server is the playground of one tree file. Make one with [New], serve
 // it as an http.Handler, and Close it when done.
@@ -147,6 +152,7 @@ type Server struct {
 	changed chan struct{} // closed at the next change
 	closed  bool
 	done    chan struct{}
+	loading chan struct{} // holds a token while a saved state is loaded
 	wg      sync.WaitGroup
 
 	// The file and its tree.
@@ -195,7 +201,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Script.check(); err != nil {
 		return nil, fmt.Errorf("playground.New: %w", err)
 	}
-	s := &Server{cfg: cfg, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{})}
+	s := &Server{cfg: cfg, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1)}
 	if s.token == "" {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -343,7 +349,7 @@ func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// decode reads a JSON request body into v.
+// decode reads a JSON request body, one value and white space, into v.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -364,7 +370,28 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		http.Error(w, "playground: bad request body: "+err.Error(), http.StatusBadRequest)
 		return false
 	}
-	return true
+	// One value, as bt run -script reads a script: only white space after it.
+	off := dec.InputOffset()
+	rest := io.MultiReader(dec.Buffered(), r.Body)
+	var buf [512]byte
+	for {
+		n, err := rest.Read(buf[:])
+		for _, c := range buf[:n] {
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				http.Error(w, fmt.Sprintf("playground: bad request body: data after the request's JSON value, at byte %d", off+1), http.StatusBadRequest)
+				return false
+			}
+			off++
+		}
+		if err != nil {
+			var mb *http.MaxBytesError
+			if errors.As(err, &mb) {
+				http.Error(w, fmt.Sprintf("playground: request body longer than %d bytes", mb.Limit), http.StatusRequestEntityTooLarge)
+				return false
+			}
+			return true // io.EOF, or a broken connection the reply will meet
+		}
+	}
 }
 
 // reply writes the state after a change, or the error (409: the request
@@ -375,18 +402,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, "playground: "+err.Error(), http.StatusConflict)
 		return
 	}
-	writeState(w, s.state(haveTree(r)))
-}
-
-// haveTree returns the tree revision the page has drawn (?tree=), or -1.
-func haveTree(r *http.Request) int {
-	have := -1
-	if hv := r.URL.Query().Get("tree"); hv != "" {
-		if n, err := strconv.Atoi(hv); err == nil {
-			have = n
-		}
-	}
-	return have
+	writeState(w, s.state(has(r)))
 }
 
 func writeState(w http.ResponseWriter, st stateJSON) {
@@ -428,7 +444,7 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getStateNow(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	st := s.state(haveTree(r))
+	st := s.state(has(r))
 	s.mu.Unlock()
 	writeState(w, st)
 }

@@ -365,7 +365,7 @@ func TestSecurity(t *testing.T) {
 	}
 	// Bounded bodies.
 	c.refused("POST", "/api/memory", `{"key":"k","value":"`+strings.Repeat("x", maxBody)+`"}`, http.StatusRequestEntityTooLarge, nil)
-	c.refused("POST", "/api/load", strings.Repeat("x", maxBody+1), http.StatusRequestEntityTooLarge, nil)
+	c.refused("POST", "/api/load", strings.Repeat("x", maxLoad+1), http.StatusRequestEntityTooLarge, nil)
 	// The page's headers.
 	req, _ := http.NewRequest("GET", c.ts.URL+"/", nil)
 	resp, err := c.ts.Client().Do(req)
@@ -917,5 +917,68 @@ func TestBadBodyPosition(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%s: %q, want it to say %q", body, msg, want)
 		}
+	}
+}
+
+// TestTrailingJSON: a request body holds one JSON value: anything but
+// white space after it is refused (400), saying where, as bt run -script
+// refuses it; the request changes nothing.
+func TestTrailingJSON(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	before := c.state()
+	for _, body := range []string{
+		`{"key":"k","value":1}{"key":"k","value":2}`,
+		`{"key":"k","value":1} 7`,
+		`{"key":"k","value":1}]`,
+		`{"key":"k","value":1} x`,
+	} {
+		msg := c.refused("POST", "/api/memory", body, http.StatusBadRequest, nil)
+		if !strings.Contains(msg, "after the request's JSON value, at byte 2") {
+			t.Errorf("%s: %q", body, msg)
+		}
+	}
+	if after := c.state(); len(after.Timeline) != len(before.Timeline) || after.Change != before.Change {
+		t.Errorf("a refused request changed the state: change %d -> %d, %d -> %d versions", before.Change, after.Change, len(before.Timeline), len(after.Timeline))
+	}
+	// white space after the value is fine
+	c.post("/api/memory", `{"key":"k","value":1}`+" \r\n\t")
+}
+
+// TestResponseBounded: a page that says what it has (?tl=REV:N, the
+// timeline's revision and length; ?src=REV, the text's revision) gets the
+// timeline's new entries and no text: a step's response does not grow
+// with the timeline. The page merges them (checked by the browser tests);
+// here, the entries sent are the new ones.
+func TestResponseBounded(t *testing.T) {
+	c := newClient(t, sample, Config{MaxVersions: 5000})
+	size := func(n int) int {
+		var last []byte
+		for i := range n {
+			st := c.state()
+			var raw map[string]any
+			_, b := c.do("GET", "/api/state", nil, nil)
+			json.Unmarshal(b, &raw)
+			rev, _ := raw["timelineRev"].(float64)
+			q := fmt.Sprintf("?tl=%d:%d&src=%d", int64(rev), len(st.Timeline), st.SrcRev)
+			code, b := c.do("POST", "/api/memory"+q, []byte(fmt.Sprintf(`{"key":"k","value":%d}`, i)), nil)
+			if code != http.StatusOK {
+				t.Fatalf("%d %s", code, b)
+			}
+			last = b
+		}
+		var st stateJSON
+		if err := json.Unmarshal(last, &st); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Timeline) != 1 || st.Source != "" {
+			t.Errorf("a step's response holds %d entries of the timeline and %d bytes of text, want 1 and 0", len(st.Timeline), len(st.Source))
+		}
+		return len(last)
+	}
+	early := size(10)
+	late := size(1000)
+	t.Logf("a step's response: %d bytes at 11 versions, %d at 1,011", early, late)
+	if late > early+64 {
+		t.Errorf("a step's response grew from %d to %d bytes with the timeline", early, late)
 	}
 }

@@ -2,7 +2,9 @@ package playground
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/zipbt/behaviortree/viewer"
 )
@@ -20,12 +22,22 @@ type stateJSON struct {
 	FileError string   `json:"fileError,omitempty"`
 	CanSave   bool     `json:"canSave"`
 	Script    bool     `json:"script"`
-	Timeline  []tvJSON `json:"timeline"`
-	Current   int      `json:"current"`
-	Redo      int      `json:"redo"`
-	Version   *verJSON `json:"version"`
-	Ask       *askJSON `json:"ask"`
-	Notice    string   `json:"notice,omitempty"`
+	Timeline  []tvJSON `json:"timeline"` // the entries from TimelineFrom on
+	// TimelineRev names the timeline (a new one starts with a new
+	// definition or a restart), TimelineFrom is the index of the first
+	// entry sent (the page has those before it, of the same TimelineRev),
+	// TimelineLen the number of entries.
+	TimelineRev  int64 `json:"timelineRev"`
+	TimelineFrom int   `json:"timelineFrom"`
+	TimelineLen  int   `json:"timelineLen"`
+	// SourceKept says that Source is not sent: the page has the text of
+	// SrcRev.
+	SourceKept bool     `json:"sourceKept,omitempty"`
+	Current    int      `json:"current"`
+	Redo       int      `json:"redo"`
+	Version    *verJSON `json:"version"`
+	Ask        *askJSON `json:"ask"`
+	Notice     string   `json:"notice,omitempty"`
 }
 
 // tvJSON is one version of the timeline.
@@ -62,13 +74,48 @@ type askJSON struct {
 	Answers []answer `json:"answers"`
 }
 
-// state returns the state; have is the tree revision the page has drawn
-// (the layout is sent only to a page without it). s.mu is held.
-func (s *Server) state(have int) stateJSON {
+// pageHas is what the page says it has, so that a response does not
+// send it again: the tree drawn (?tree=REV: the layout), the timeline's
+// first entries (?tl=REV:N) and the text (?src=REV). -1 for none.
+type pageHas struct {
+	tree   int
+	tlRev  int64
+	tlLen  int
+	source int
+}
+
+// has reads what the page of r has.
+func has(r *http.Request) pageHas {
+	q := r.URL.Query()
+	h := pageHas{tree: -1, tlRev: -1, tlLen: 0, source: -1}
+	if n, err := strconv.Atoi(q.Get("tree")); err == nil {
+		h.tree = n
+	}
+	if n, err := strconv.Atoi(q.Get("src")); err == nil {
+		h.source = n
+	}
+	if rev, n, ok := strings.Cut(q.Get("tl"), ":"); ok {
+		r, err1 := strconv.ParseInt(rev, 10, 64)
+		l, err2 := strconv.Atoi(n)
+		if err1 == nil && err2 == nil && l >= 0 {
+			h.tlRev, h.tlLen = r, l
+		}
+	}
+	return h
+}
+
+// state returns the state, without what the page has: the layout of the
+// tree it has drawn, the timeline's entries it has, the text it has. Its
+// size does not grow with the timeline for a page that says what it has.
+// s.mu is held.
+func (s *Server) state(have pageHas) stateJSON {
 	st := stateJSON{
 		Change: s.change, Name: s.cfg.Name, TreeRev: s.treeRev, SrcRev: s.srcRev, Source: string(s.src),
 		Error: parseError(s.parseErr), CanSave: s.cfg.Write != nil, Script: s.cfg.Script != nil,
 		Notice: s.shown, Current: -1, Redo: -1,
+	}
+	if have.source == s.srcRev {
+		st.Source, st.SourceKept = "", true
 	}
 	if s.fileErr != nil {
 		st.FileError = s.fileErr.Error()
@@ -77,17 +124,21 @@ func (s *Server) state(have int) stateJSON {
 		return st
 	}
 	st.Engine = s.eng.name()
-	if have != s.treeRev {
+	if have.tree != s.treeRev {
 		for _, n := range s.eng.layout().Nodes {
 			st.Nodes = append(st.Nodes, [5]any{n.Parent, n.Word(), n.Params, n.Label, n.Attrs}) // the MDSL keyword, as every picture
 		}
 	}
-	st.Timeline = make([]tvJSON, len(s.tl.nodes))
-	for i, n := range s.tl.nodes {
+	st.TimelineRev, st.TimelineLen = s.tl.rev, len(s.tl.nodes)
+	if have.tlRev == s.tl.rev && have.tlLen <= len(s.tl.nodes) {
+		st.TimelineFrom = have.tlLen // entries never change once added
+	}
+	st.Timeline = make([]tvJSON, 0, len(s.tl.nodes)-st.TimelineFrom)
+	for _, n := range s.tl.nodes[st.TimelineFrom:] {
 		if n.root == 0 { // drawn once per version, not at every request
 			n.root = viewer.Letter(s.eng.picture(n.v).Nodes[0].State)
 		}
-		st.Timeline[i] = tvJSON{ID: n.id, Parent: n.parent, Label: n.label, State: string(n.root)}
+		st.Timeline = append(st.Timeline, tvJSON{ID: n.id, Parent: n.parent, Label: n.label, State: string(n.root)})
 	}
 	cur := s.tl.nodes[s.tl.cur]
 	st.Current, st.Redo = cur.id, cur.redo

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
@@ -36,10 +37,14 @@ type vnode struct {
 type timeline struct {
 	nodes []*vnode
 	cur   int
+	rev   int64 // names this timeline among those of the process: a page that has N entries of it has nodes[:N]
 }
 
+// timelines counts the timelines made, for their revs.
+var timelines atomic.Int64
+
 func newTimeline(start any) *timeline {
-	return &timeline{nodes: []*vnode{{id: 0, parent: -1, redo: -1, v: start, label: "start", signal: bt.Running}}}
+	return &timeline{nodes: []*vnode{{id: 0, parent: -1, redo: -1, v: start, label: "start", signal: bt.Running}}, rev: timelines.Add(1)}
 }
 
 // add adds n as a child of parent, makes it current, and returns it.
@@ -397,10 +402,25 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 // loadState restores a saved state (the request's body) onto the current
 // definition, as a new version after the current one.
 func (s *Server) loadState(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	// One load at a time, decoded outside the lock: the other requests
+	// go on meanwhile, and the memory of a decoding is one load's.
+	select {
+	case s.loading <- struct{}{}:
+		defer func() { <-s.loading }()
+	case <-r.Context().Done():
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxLoad))
 	if err != nil {
 		http.Error(w, "playground: reading the saved state: "+err.Error(), http.StatusRequestEntityTooLarge)
 		return
+	}
+	s.mu.Lock()
+	eng := s.eng
+	s.mu.Unlock()
+	var v any
+	if eng != nil {
+		v, err = eng.restore(data)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -408,10 +428,12 @@ func (s *Server) loadState(w http.ResponseWriter, r *http.Request) {
 		if err := s.ready(); err != nil {
 			return err
 		}
+		if s.eng != eng {
+			return errors.New("the tree changed while the saved state was read: load it again")
+		}
 		if len(s.tl.nodes) >= s.cfg.MaxVersions {
 			return fmt.Errorf("the timeline holds %d versions, the most it keeps: restart it", len(s.tl.nodes))
 		}
-		v, err := s.eng.restore(data)
 		if err != nil {
 			return fmt.Errorf("loading the saved state: %w", err)
 		}

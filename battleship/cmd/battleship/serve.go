@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zipbt/behaviortree/battleship"
+	"github.com/zipbt/behaviortree/internal/httpserve"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -62,7 +62,7 @@ func serve(o options, stdout, stderr io.Writer) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() {
 		fmt.Fprintf(stderr, "battleship: warning: -serve %s is not a loopback address: anyone who can reach this machine can watch the games\n", o.serve)
 	}
-	srv := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpserve.New(m)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	defer srv.Close()
