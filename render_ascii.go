@@ -39,7 +39,8 @@ type Picture struct {
 type PictureNode struct {
 	Parent int       // the parent's index in Picture.Nodes; -1 for the root
 	Depth  int       // 0 for the root
-	Kind   kind.Kind // drawn by its name in the table of kinds ("select", "repeat_n", ...)
+	Kind   kind.Kind // drawn by its name in the table of kinds ("select", "repeat_n", ...) unless Type is set; gives the shape in DOT and Mermaid
+	Type   string    // the type name in the node's own format, such as BehaviorTree.CPP's "Fallback": drawn instead of Kind's name when set
 	Label  string    // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
 	Params string    // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
 	Attrs  string    // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
@@ -246,7 +247,7 @@ const maxTextIndent = 48
 
 // WriteText writes p to w in the given style, one node per line: the
 // branches from its parent, its state, its kind (as the table of kinds
-// names it), its parameters, its label (a leaf's value), its attributes,
+// names it, or its Type), its parameters, its label (a leaf's value), its attributes,
 // and the focus mark. For example, in the ASCII style:
 //
 //	[>] sequence
@@ -306,7 +307,7 @@ func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 			bw.WriteString("?")
 		}
 		bw.WriteByte(' ')
-		bw.WriteString(nd.Kind.String())
+		bw.WriteString(nd.typeName())
 		bw.WriteString(nd.Params)
 		if nd.Label != "" {
 			bw.WriteByte(' ')
@@ -374,6 +375,15 @@ func (p Picture) check() ([]bool, error) {
 	}
 	last[0] = true
 	return last, nil
+}
+
+// typeName is the name the writers draw for nd: its Type, or its Kind's
+// name when Type is empty.
+func (nd *PictureNode) typeName() string {
+	if nd.Type != "" {
+		return cleanLabel(nd.Type)
+	}
+	return nd.Kind.String()
 }
 
 // stateName is the lower-case name of a state, for DOT and Mermaid

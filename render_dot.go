@@ -50,9 +50,9 @@ func dotQuote(s string) string {
 }
 
 // WriteDOT writes p to w as a Graphviz digraph, top down: one node per
-// tree node (named n0, n1, ... in preorder), labelled with its kind and
-// parameters on the first line and its label and attributes on the
-// second, shaped by kind (see the list below), filled by state (grey
+// tree node (named n0, n1, ... in preorder), labelled with its kind (its
+// Type when set) and parameters on the first line and its label and
+// attributes on the second, shaped by kind (see the list below), filled by state (grey
 // ready, amber running, green succeeded, red failed), the focus drawn
 // with a thick blue double border; and one edge per parent and child, in
 // child order.
@@ -81,7 +81,7 @@ func (p Picture) WriteDOT(w io.Writer) error {
 	bw.WriteString("\tedge [arrowsize=0.6, color=\"#666666\"];\n")
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
-		label := nd.Kind.String() + nd.Params
+		label := nd.typeName() + nd.Params
 		if second := strings.TrimSpace(cleanLabel(nd.Label) + " " + cleanLabel(nd.Attrs)); second != "" {
 			label += "\n" + second
 		}

@@ -34,10 +34,10 @@ const mermaidClassChunk = 40
 
 // WriteMermaid writes p to w as a Mermaid flowchart, top down
 // ("flowchart TD"): one node per tree node (ids n0, n1, ... in preorder),
-// its text the kind and parameters, then the label and attributes, all
-// characters that Mermaid could read as syntax written as entity codes;
-// shaped by kind (see below); one edge per parent and child, in child
-// order; a classDef per state (ready, running, succeeded, failed) and
+// its text the kind (its Type when set) and parameters, then the label
+// and attributes, all characters that Mermaid could read as syntax
+// written as entity codes; shaped by kind (see below); one edge per
+// parent and child, in child order; a classDef per state (ready, running, succeeded, failed) and
 // class lines putting each node in its state's class; and style lines
 // giving the focus a thick blue border and the reactive kinds a dashed
 // one.
@@ -65,7 +65,7 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 	bw.WriteString("flowchart TD\n")
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
-		text := nd.Kind.String() + nd.Params
+		text := nd.typeName() + nd.Params
 		if nd.Label != "" {
 			text += " " + nd.Label
 		}
