@@ -12,8 +12,11 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/btcpp"
@@ -80,8 +83,34 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 		fmt.Fprintf(stderr, "bt %s: %v\nrun 'bt -h' for usage\n", cmd, err)
 		return 2, true
 	}
-	fmt.Fprintln(stderr, err)
+	fmt.Fprintln(stderr, termSafe(err.Error()))
 	return 1, true
+}
+
+// termSafe returns s with its control characters (newlines included), the
+// line and paragraph separators and invalid UTF-8 written as Go escapes, so that names and values from a
+// file cannot drive the terminal.
+func termSafe(s string) string {
+	unsafe := func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || unsafe(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			continue
+		}
+		if unsafe(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // valueFlags are the flags of bt's commands that take a value.
@@ -248,7 +277,7 @@ func (x *xmlDoc) register() error {
 			err = x.factory.RegisterAction(id, btcpp.Action{
 				OnStart:   func(c *btcpp.Call) (btcpp.Status, error) { return next(c, "action") },
 				OnRunning: func(c *btcpp.Call) (btcpp.Status, error) { return next(c, "action (running)") },
-				OnHalted:  func(c *btcpp.Call) { record("halt " + c.Path()) },
+				OnHalted:  func(c *btcpp.Call) { record("halt " + termSafe(c.Path())) },
 			}, l.model.Ports...)
 		}
 		if err != nil {
@@ -267,7 +296,7 @@ func callText(what string, c *btcpp.Call, ports []btcpp.Port, st btcpp.Status) s
 	var b strings.Builder
 	b.WriteString(what)
 	b.WriteByte(' ')
-	b.WriteString(c.Path())
+	b.WriteString(termSafe(c.Path()))
 	for _, p := range ports {
 		if p.Dir == btcpp.Out {
 			continue
@@ -314,7 +343,7 @@ func checkXMLCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		errs := checkXML(f)
 		for _, err := range errs {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, termSafe(err.Error()))
 		}
 		if len(errs) > 0 && code == 0 {
 			code = 1
@@ -541,7 +570,7 @@ func writeScopes(w io.Writer, t *btcpp.Tree) {
 		if s.Path == "" {
 			fmt.Fprintf(w, "  blackboard %s:\n", s.TreeID)
 		} else {
-			fmt.Fprintf(w, "  blackboard %s (%s):\n", s.Path, s.TreeID)
+			fmt.Fprintf(w, "  blackboard %s (%s):\n", termSafe(s.Path), s.TreeID)
 		}
 		for _, e := range entries {
 			v := "(empty)"
@@ -551,7 +580,7 @@ func writeScopes(w io.Writer, t *btcpp.Tree) {
 					v = fmt.Sprintf("%q", v)
 				}
 			}
-			fmt.Fprintf(w, "    %s = %s (%s)\n", e.Key, v, e.Value.Type())
+			fmt.Fprintf(w, "    %s = %s (%s)\n", termSafe(e.Key), v, e.Value.Type())
 		}
 	}
 }

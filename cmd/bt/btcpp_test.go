@@ -146,3 +146,41 @@ func TestFileArgs(t *testing.T) {
 		t.Errorf("fileArgs = %s, want %s", got, want)
 	}
 }
+
+// TestXMLTerminalSafe: control characters in names, keys and values
+// (written as character references in the XML) reach the terminal as
+// escapes.
+func TestXMLTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "esc.xml")
+	text := `<root BTCPP_format="4"><BehaviorTree ID="A"><Sequence>
+<SetBlackboard output_key="k&#27;]0;x&#7;" value="v&#27;c"/>
+<Walk name="w&#10;c" to="{k&#27;]0;x&#7;}"/>
+</Sequence></BehaviorTree></root>`
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	code := run([]string{"run", "-steps", "1", p}, &out, &errs)
+	if code != 0 || strings.ContainsAny(out.String()+errs.String(), "\x1b\x07") || !strings.Contains(out.String(), `w\nc`) || !strings.Contains(out.String(), `k\x1b]0;x\a`) {
+		t.Errorf("exit %d\nstdout:\n%q\nstderr:\n%q", code, out.String(), errs.String())
+	}
+	bad := filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(bad, []byte(`<root BTCPP_format="4" main_tree_to_execute="M&#27;c"><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errs.Reset()
+	code = run([]string{"render", bad}, &out, &errs)
+	if code != 1 || strings.Contains(errs.String(), "\x1b") || !strings.Contains(errs.String(), `M\x1bc`) {
+		t.Errorf("render: exit %d, stderr %q", code, errs.String())
+	}
+}
+
+func TestTermSafe(t *testing.T) {
+	for in, want := range map[string]string{"plain text": "plain text", "a\x1bb": `a\x1bb`, "x\ny\tz": `x\ny\tz`, "\xff!": `\xff!`, "é\u2028": `é\u2028`} {
+		if got := termSafe(in); got != want {
+			t.Errorf("termSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
