@@ -13,6 +13,7 @@ package behaviortree
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/zipbt/behaviortree/internal/hook"
@@ -31,11 +32,24 @@ type TimeData struct {
 // function its leaf calls: Do for an action leaf ([Leaf]), If for a
 // condition leaf ([Condition]). Package fluent's Builder makes them; trees
 // built by hand must set the function their kind calls.
+//
+// DoWith and IfWith, when not nil, are called instead of Do and If, with
+// the step's [Blackboard], as an agent's memory forms are: through it the
+// leaf reads and writes the version's memory and gets the tick's
+// TimeData, and DoWith may return a pending [Async] result. Package
+// fluent runs trees with such leaves with an agent of memory forms
+// (fluent.MemoryAgent).
 type Fluent struct {
-	Name string
-	Do   func(td TimeData) Status
-	If   func(td TimeData) bool
+	Name   string
+	Do     func(td TimeData) Status
+	If     func(td TimeData) bool
+	DoWith func(b *Blackboard) Result
+	IfWith func(b *Blackboard) bool
 }
+
+// usesMemory reports whether f's leaf calls DoWith or IfWith, and so
+// needs the step's Blackboard.
+func (f Fluent) usesMemory() bool { return f.DoWith != nil || f.IfWith != nil }
 
 // String returns f's name.
 func (f Fluent) String() string { return f.Name }
@@ -48,15 +62,29 @@ func init() {
 
 // newFluent returns a ready stepped tree for def, run by a, the agent of
 // Fluent leaves (fluent.Agent: an action calls its Do function, a
-// condition its If). It is fluent.New, through internal/hook: when def has
-// a memoryless subtree, the engine calls the leaves' own functions by node
-// (machine.fluent, stepped_agent.go) rather than through a.
-func newFluent(def Node[Fluent], a Agent[Fluent], opts []Option) (Stepped[Fluent], error) {
+// condition its If), or by ma, the agent of memory forms
+// (fluent.MemoryAgent), when a leaf takes the Blackboard (DoWith,
+// IfWith). It is fluent.New, through internal/hook: when def has a
+// memoryless subtree, and no leaf takes the Blackboard, the engine calls
+// the leaves' own functions by node (machine.fluent, stepped_agent.go)
+// rather than through a.
+func newFluent(def Node[Fluent], a, ma Agent[Fluent], opts []Option) (Stepped[Fluent], error) {
+	if def.n == nil {
+		return NewStepped(def, a, opts...) // its error
+	}
+	p, err := steppedCompiled(def.n)
+	if err != nil {
+		return NewStepped(def, a, opts...) // its error
+	}
+	mem := slices.ContainsFunc(p.leaves, Fluent.usesMemory)
+	if mem {
+		a = ma
+	}
 	t, err := NewStepped(def, a, opts...)
 	if err != nil {
 		return t, err
 	}
-	if t.m.p.pure != nil {
+	if t.m.p.pure != nil && !mem {
 		fl := &fluentFuncs{do: make([]func(TimeData) Status, len(t.m.p.leaves)), cond: make([]func(TimeData) bool, len(t.m.p.leaves))}
 		for i, v := range t.m.p.leaves {
 			fl.do[i], fl.cond[i] = v.Do, v.If

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -33,7 +34,13 @@ type Node[L any] struct {
 // prefix sums and total their sum; size, random and hasCust summarize the
 // subtree and are set once by the constructor.
 type node[L any] struct {
-	kind       kind.Kind
+	kind     kind.Kind
+	random   bool       // the subtree has a Random or RandomWeighted node
+	hasCust  bool       // the subtree has a custom node
+	frontier bool       // the subtree has a node that enters all its children at once (parallel.go)
+	stepped  bool       // the subtree has a stepped-only kind or attributes: Start refuses it
+	bound    kind.Bound // Repeat, Retry, Wait: Params.Bound (the small fields share a word)
+
 	leaf       L
 	children   []*node[L]
 	n          int
@@ -41,23 +48,22 @@ type node[L any] struct {
 	cumWeights []int // RandomWeighted: cumWeights[i] = weights[0] + ... + weights[i]
 	total      int   // RandomWeighted: the sum of the weights
 	custom     custom.Traversal
-	size       int  // nodes in this subtree, this one included
-	random     bool // the subtree has a Random or RandomWeighted node
-	hasCust    bool // the subtree has a custom node
-	frontier   bool // the subtree has a node that enters all its children at once (parallel.go)
-	success    int  // Threshold, ReactiveParallel: Params.Success, as given
-	failure    int  // Threshold, ReactiveParallel: Params.Failure, as given
+	size       int // nodes in this subtree, this one included
+	success    int // Threshold, ReactiveParallel: Params.Success, as given
+	failure    int // Threshold, ReactiveParallel: Params.Failure, as given
 	prog       atomic.Pointer[program[L]]
 
-	// The fields below serve the stepped engine (stepped.go).
-	bound    kind.Bound // Repeat, Retry, Wait: Params.Bound
-	min, max int        // Repeat, Retry, Wait: Params.Min, Params.Max (max == min when Fixed)
-	attrs    *attrs[L]  // guards and callbacks, or nil
-	stepped  bool       // the subtree has a stepped-only kind or attributes: Start refuses it
+	// The fields below serve the stepped engine (stepped.go), with bound
+	// and stepped above.
+	min, max int       // Repeat, Retry, Wait: Params.Min, Params.Max (max == min when Fixed)
+	attrs    *attrs[L] // guards and callbacks, or nil
 	sprog    atomic.Pointer[sprogram[L]]
 
 	// name is the node's name, or "" (package fluent's Builder names every node).
 	name string
+	// src is where the definition was read from, on the root that
+	// mdsl.Parse returns, for the errors of Functions; nil elsewhere.
+	src *hook.Source
 }
 
 // Leaf returns a leaf node whose value is v: a behavior the tree can ask for.

@@ -47,8 +47,9 @@ func WithRandom(random func() float64) Option {
 // WithDeltaTime makes a stepped tree's waits advance by delta() at each
 // update (Mistreevous's getDeltaTime) instead of reading the wall clock:
 // a clock of the game's own, such as the time its frame took. Without it,
-// or [WithTurnClock], waits read the wall clock, as Mistreevous does
-// without getDeltaTime. A delta is counted as Mistreevous counts
+// or [WithTurnClock], a wait that [Stepped.Tick] starts counts the ticks'
+// DeltaTime, and one that [Stepped.Step] starts reads the wall clock, as
+// Mistreevous does without getDeltaTime. A delta is counted as Mistreevous counts
 // getDeltaTime's seconds: its Seconds, times 1000, added as a float64.
 func WithDeltaTime(delta func() time.Duration) Option {
 	return func(c *config) {

@@ -2,6 +2,7 @@ package behaviortree_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	bt "github.com/zipbt/behaviortree"
@@ -15,11 +16,13 @@ import (
 // every turn's version, to undo; a version saves to a [bt.Saved], which
 // restores with the definition, the agent and the options.
 //
-// In turn 4 the enemy comes near: the until guard stops the patrol in the
-// middle of its wait, which fails the tree for that turn; from turn 5 the
-// selector picks the attack, which its while guard allows. The wait of
-// 300 ms counts the turn it starts in: the walk ends in turn 7, and the
-// radio call goes out in turn 9, answered by the game after the turn.
+// In turn 4 the enemy comes near: the ReactiveSelect, which tries its
+// children from the first at every step, finds the attack allowed by its
+// while guard, attacks, and aborts the patrol in the middle of its wait;
+// in turn 6 the patrol starts again from its walk. The wait of 300 ms
+// counts the turn it starts in: the walk ends in turn 7, and the radio
+// call goes out in turn 9, answered by the game after the turn.
+// Example_interrupt shows why a Select would lose a turn here.
 func Example_npc() {
 	enemyNear := false                     // the game world, the caller's
 	var call *bt.Async                     // the radio call in flight, answered by the game
@@ -43,13 +46,13 @@ func Example_npc() {
 		},
 		Condition: func(string) bool { return enemyNear }, // "enemy near"
 	}
-	def := bt.Root(bt.Select(
+	def := bt.Root(bt.ReactiveSelect(
 		bt.Leaf("attack").With(attr.While("enemy near")),
-		bt.Sequence(
+		bt.Sequence( // the patrol
 			bt.Leaf("walk"),
 			bt.Wait[string](300*time.Millisecond), // 300 ms of the turn clock
 			bt.Leaf("radio"),
-		).With(attr.Until("enemy near")),
+		),
 	))
 	npc, err := bt.NewStepped(def, agent, bt.WithTurnClock(100*time.Millisecond)) // a turn is 100 ms
 	if err != nil {
@@ -102,7 +105,7 @@ func Example_npc() {
 	// turn  1: [walk]    RUNNING   {walked: 1}
 	// turn  2: [walk]    RUNNING   {walked: 2}
 	// turn  3: []        RUNNING   {walked: 2}
-	// turn  4: []        FAILED    {walked: 2}
+	// turn  4: [attack]  SUCCEEDED {walked: 2}
 	// turn  5: [attack]  SUCCEEDED {walked: 2}
 	// turn  6: [walk]    RUNNING   {walked: 3}
 	// turn  7: [walk]    RUNNING   {walked: 4}
@@ -111,6 +114,69 @@ func Example_npc() {
 	// turn 10: []        SUCCEEDED {walked: 4}
 	// undone to turn 8 walked 4
 	// restored and stepped: RUNNING {walked: 4}
+}
+
+// Example_interrupt compares two ways to interrupt a running patrol when
+// an enemy comes near. A ReactiveSelect tries its children from the first
+// at every step, so the attack starts in the very step the enemy appears,
+// and the running patrol is aborted. A Select resumes its running child
+// instead: it needs an until guard on the patrol to stop it, and the
+// guard's abort fails the patrol, and with it the Select, for that step;
+// the attack waits for the next one.
+func Example_interrupt() {
+	enemyNear := false
+	agent := bt.Agent[string]{
+		Action: func(a string) bt.Result {
+			if a == "patrol" {
+				return bt.ResultRunning // a patrol never ends by itself
+			}
+			return bt.ResultSuccess
+		},
+		Condition: func(string) bool { return enemyNear }, // "enemy near"
+	}
+	reactive := bt.Root(bt.ReactiveSelect(
+		bt.Leaf("attack").With(attr.While("enemy near")),
+		bt.Leaf("patrol"),
+	))
+	guarded := bt.Root(bt.Select(
+		bt.Leaf("attack").With(attr.While("enemy near")),
+		bt.Leaf("patrol").With(attr.Until("enemy near")),
+	))
+	npcs := make([]bt.Stepped[string], 2)
+	for i, def := range []bt.Node[string]{reactive, guarded} {
+		npc, err := bt.NewStepped(def, agent)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		npcs[i] = npc
+	}
+	fmt.Printf("turn  %-22s  %s\n", "ReactiveSelect", "Select + Until")
+	for turn := 1; turn <= 4; turn++ {
+		enemyNear = turn == 2 || turn == 3
+		line := fmt.Sprintf("%4d", turn)
+		for i, npc := range npcs {
+			var did []string
+			next, err := npc.StepWith(func(e bt.Event[string]) {
+				if e.Kind == bt.EventAction {
+					did = append(did, e.Value)
+				}
+			})
+			if err != nil {
+				fmt.Println(err)
+				return
+			}
+			npcs[i] = next
+			line += fmt.Sprintf("  %-10s %-11v", fmt.Sprint(did), next.State())
+		}
+		fmt.Println(strings.TrimRight(line, " "))
+	}
+	// Output:
+	// turn  ReactiveSelect          Select + Until
+	//    1  [patrol]   RUNNING      [patrol]   RUNNING
+	//    2  [attack]   SUCCEEDED    []         FAILED
+	//    3  [attack]   SUCCEEDED    [attack]   SUCCEEDED
+	//    4  [patrol]   RUNNING      [patrol]   RUNNING
 }
 
 // Example_stepped is the package documentation's example: a stepped NPC

@@ -39,13 +39,35 @@ type Picture struct {
 type PictureNode struct {
 	Parent int       // the parent's index in Picture.Nodes; -1 for the root
 	Depth  int       // 0 for the root
-	Kind   kind.Kind // drawn by its name in the table of kinds ("select", "repeat_n", ...) unless Type is set; gives the shape in DOT and Mermaid
-	Type   string    // the type name in the node's own format, such as BehaviorTree.CPP's "Fallback": drawn instead of Kind's name when set
+	Kind   kind.Kind // drawn by its MDSL keyword ("selector", "repeat_n", ...) unless Type is set: see Word; gives the shape in DOT and Mermaid
+	Type   string    // the type name in the node's own format, such as BehaviorTree.CPP's "Fallback": drawn instead of Kind's word when set
 	Label  string    // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
 	Params string    // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
 	Attrs  string    // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
 	State  State     // StateReady for a definition
 	Focus  bool      // the Tree's focused leaf, or a running tip of a Stepped tree
+}
+
+// Word returns the word that every picture and page shows for n's kind:
+// its Type when set (a node of another format, such as BehaviorTree.CPP's
+// "Fallback"; control characters escaped as Go does), else its MDSL
+// keyword ("action", "selector", "flip", "repeat_until_fail", ...), the
+// one word the text, the pictures, the viewer and bt play share; the
+// kind's name ("custom") for a custom node, which has none; and "Kind(N)"
+// for a value that is no kind.
+func (n PictureNode) Word() string {
+	if n.Type != "" {
+		return cleanLabel(n.Type)
+	}
+	return kindWord(n.Kind)
+}
+
+// kindWord is [PictureNode.Word] for kind k.
+func kindWord(k kind.Kind) string {
+	if k < numKinds && kinds[k].mdsl != "" {
+		return kinds[k].mdsl
+	}
+	return k.String()
 }
 
 // Picture returns n's definition as a [Picture]: every node ready, no
@@ -247,7 +269,7 @@ const maxTextIndent = 48
 
 // WriteText writes p to w in the given style, one node per line: the
 // branches from its parent, its state, its kind (as the table of kinds
-// names it, or its Type), its parameters, its label (a leaf's value), its attributes,
+// names it), its parameters, its label (a leaf's value), its attributes,
 // and the focus mark. For example, in the ASCII style:
 //
 //	[>] sequence
@@ -307,7 +329,7 @@ func (p Picture) WriteText(w io.Writer, style TextStyle) error {
 			bw.WriteString("?")
 		}
 		bw.WriteByte(' ')
-		bw.WriteString(nd.typeName())
+		bw.WriteString(nd.Word())
 		bw.WriteString(nd.Params)
 		if nd.Label != "" {
 			bw.WriteByte(' ')
@@ -375,15 +397,6 @@ func (p Picture) check() ([]bool, error) {
 	}
 	last[0] = true
 	return last, nil
-}
-
-// typeName is the name the writers draw for nd: its Type, or its Kind's
-// name when Type is empty.
-func (nd *PictureNode) typeName() string {
-	if nd.Type != "" {
-		return cleanLabel(nd.Type)
-	}
-	return nd.Kind.String()
 }
 
 // stateName is the lower-case name of a state, for DOT and Mermaid

@@ -50,22 +50,22 @@ func dotQuote(s string) string {
 }
 
 // WriteDOT writes p to w as a Graphviz digraph, top down: one node per
-// tree node (named n0, n1, ... in preorder), labelled with its kind (its
-// Type when set) and parameters on the first line and its label and
-// attributes on the second, shaped by kind (see the list below), filled by state (grey
+// tree node (named n0, n1, ... in preorder), labelled with its kind and
+// parameters on the first line and its label and attributes on the
+// second, shaped by kind (see the list below), filled by state (grey
 // ready, amber running, green succeeded, red failed), the focus drawn
 // with a thick blue double border; and one edge per parent and child, in
 // child order.
 //
-// Shapes: a rounded box for a leaf (an action), an ellipse for a
-// condition, a box for a sequence, a diamond for a select, a
+// Shapes: a rounded box for an action, an ellipse for a
+// condition, a box for a sequence, a diamond for a selector, a
 // parallelogram for parallel, race and all, an octagon for a threshold,
 // a trapezium for random, random_weighted and lotto, a house for a root,
 // a hexagon for the other decorators, a cds for a wait and a component
 // for a custom node. The reactive kinds draw as their twins with a
-// dashed border: reactive_sequence as a sequence, reactive_select as a
-// select, reactive_parallel as a parallel, and empty_inverter as a
-// negate. A kind that is not one of the package's draws as a box with a
+// dashed border: reactive_sequence as a sequence, reactive_selector as a
+// selector, reactive_parallel as a parallel, and empty_inverter as a
+// flip. A kind that is not one of the package's draws as a box with a
 // dotted border.
 //
 // It returns an error for a Picture whose nodes are not in preorder (see
@@ -81,7 +81,7 @@ func (p Picture) WriteDOT(w io.Writer) error {
 	bw.WriteString("\tedge [arrowsize=0.6, color=\"#666666\"];\n")
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
-		label := nd.typeName() + nd.Params
+		label := nd.Word() + nd.Params
 		if second := strings.TrimSpace(cleanLabel(nd.Label) + " " + cleanLabel(nd.Attrs)); second != "" {
 			label += "\n" + second
 		}

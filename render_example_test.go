@@ -22,17 +22,17 @@ func ExamplePicture_WriteText() {
 	}
 	// Output:
 	// [>] sequence
-	// |- [+] leaf top_left
+	// |- [+] action top_left
 	// `- [>] repeat_until_fail
-	//    `- [>] select
-	//       |- [x] leaf go_right
-	//       `- [>] leaf beginning_of_next_row  <- focus
+	//    `- [>] selector
+	//       |- [x] action go_right
+	//       `- [>] action beginning_of_next_row  <- focus
 	// ▶ sequence
-	// ├─ ✔ leaf top_left
+	// ├─ ✔ action top_left
 	// └─ ▶ repeat_until_fail
-	//    └─ ▶ select
-	//       ├─ ✘ leaf go_right
-	//       └─ ▶ leaf beginning_of_next_row  ◀ focus
+	//    └─ ▶ selector
+	//       ├─ ✘ action go_right
+	//       └─ ▶ action beginning_of_next_row  ◀ focus
 }
 
 // The same version as a Mermaid flowchart.
@@ -43,9 +43,9 @@ func ExamplePicture_WriteMermaid() {
 	}
 	// Output:
 	// flowchart TD
-	//     n0{"select"}
-	//     n1(["leaf attack"])
-	//     n2(["leaf flee"])
+	//     n0{"selector"}
+	//     n1(["action attack"])
+	//     n2(["action flee"])
 	//     n0 --> n1
 	//     n0 --> n2
 	//     classDef ready fill:#f3f3f3,stroke:#999999,color:#000000
@@ -81,7 +81,7 @@ func ExamplePicture_WriteDOT() {
 	// 	n0 [label="root", shape=house, style="filled", fillcolor="#ffe599", color="#bf9000", tooltip="running"];
 	// 	n1 [label="sequence", shape=box, style="filled", fillcolor="#ffe599", color="#bf9000", tooltip="running"];
 	// 	n2 [label="condition\nready?", shape=ellipse, style="filled", fillcolor="#b6d7a8", color="#38761d", tooltip="succeeded"];
-	// 	n3 [label="leaf\ngo", shape=box, style="rounded,filled", fillcolor="#ffe599", color="#1155cc", tooltip="running", penwidth=3, peripheries=2, fontname="Helvetica-Bold"];
+	// 	n3 [label="action\ngo", shape=box, style="rounded,filled", fillcolor="#ffe599", color="#1155cc", tooltip="running", penwidth=3, peripheries=2, fontname="Helvetica-Bold"];
 	// 	n0 -> n1;
 	// 	n1 -> n2;
 	// 	n1 -> n3;

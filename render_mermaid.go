@@ -34,23 +34,23 @@ const mermaidClassChunk = 40
 
 // WriteMermaid writes p to w as a Mermaid flowchart, top down
 // ("flowchart TD"): one node per tree node (ids n0, n1, ... in preorder),
-// its text the kind (its Type when set) and parameters, then the label
-// and attributes, all characters that Mermaid could read as syntax
-// written as entity codes; shaped by kind (see below); one edge per
-// parent and child, in child order; a classDef per state (ready, running, succeeded, failed) and
+// its text the kind and parameters, then the label and attributes, all
+// characters that Mermaid could read as syntax written as entity codes;
+// shaped by kind (see below); one edge per parent and child, in child
+// order; a classDef per state (ready, running, succeeded, failed) and
 // class lines putting each node in its state's class; and style lines
 // giving the focus a thick blue border and the reactive kinds a dashed
 // one.
 //
-// Shapes: a stadium for a leaf (an action), a circle for a condition, a
-// flag for a wait, a rectangle for a sequence, a rhombus for a select, a
+// Shapes: a stadium for an action, a circle for a condition, a
+// flag for a wait, a rectangle for a sequence, a rhombus for a selector, a
 // parallelogram for parallel, race and all, a parallelogram leaning the
 // other way for a threshold, a trapezoid for random, random_weighted and
 // lotto, a subroutine for a root, a hexagon for the other decorators and
 // a cylinder for a custom node. The reactive kinds draw as their twins
-// with a dashed border: reactive_sequence as a sequence, reactive_select
-// as a select, reactive_parallel as a parallel, and empty_inverter as a
-// negate. A kind that is not one of the package's draws as a rectangle
+// with a dashed border: reactive_sequence as a sequence, reactive_selector
+// as a selector, reactive_parallel as a parallel, and empty_inverter as a
+// flip. A kind that is not one of the package's draws as a rectangle
 // with a dotted border.
 //
 // Mermaid itself renders at most 50,000 characters of text and 500 edges
@@ -65,7 +65,7 @@ func (p Picture) WriteMermaid(w io.Writer) error {
 	bw.WriteString("flowchart TD\n")
 	for i := range p.Nodes {
 		nd := &p.Nodes[i]
-		text := nd.typeName() + nd.Params
+		text := nd.Word() + nd.Params
 		if nd.Label != "" {
 			text += " " + nd.Label
 		}

@@ -41,48 +41,48 @@ func TestWriteTextVersions(t *testing.T) {
 	}{
 		{"definition", aiB().Picture(), `
 [ ] sequence
-|- [ ] leaf top_left
+|- [ ] action top_left
 ` + "`" + `- [ ] repeat_until_fail
-   ` + "`" + `- [ ] select
-      |- [ ] leaf go_right
-      ` + "`" + `- [ ] leaf beginning_of_next_row
+   ` + "`" + `- [ ] selector
+      |- [ ] action go_right
+      ` + "`" + `- [ ] action beginning_of_next_row
 `, `
 ○ sequence
-├─ ○ leaf top_left
+├─ ○ action top_left
 └─ ○ repeat_until_fail
-   └─ ○ select
-      ├─ ○ leaf go_right
-      └─ ○ leaf beginning_of_next_row
+   └─ ○ selector
+      ├─ ○ action go_right
+      └─ ○ action beginning_of_next_row
 `},
 		{"start", tree.Picture(), `
 [>] sequence
-|- [>] leaf top_left  <- focus
+|- [>] action top_left  <- focus
 ` + "`" + `- [ ] repeat_until_fail
-   ` + "`" + `- [ ] select
-      |- [ ] leaf go_right
-      ` + "`" + `- [ ] leaf beginning_of_next_row
+   ` + "`" + `- [ ] selector
+      |- [ ] action go_right
+      ` + "`" + `- [ ] action beginning_of_next_row
 `, `
 ▶ sequence
-├─ ▶ leaf top_left  ◀ focus
+├─ ▶ action top_left  ◀ focus
 └─ ○ repeat_until_fail
-   └─ ○ select
-      ├─ ○ leaf go_right
-      └─ ○ leaf beginning_of_next_row
+   └─ ○ selector
+      ├─ ○ action go_right
+      └─ ○ action beginning_of_next_row
 `},
 		{"after succeed, fail", tree.Succeed().Fail().Picture(), `
 [>] sequence
-|- [+] leaf top_left
+|- [+] action top_left
 ` + "`" + `- [>] repeat_until_fail
-   ` + "`" + `- [>] select
-      |- [x] leaf go_right
-      ` + "`" + `- [>] leaf beginning_of_next_row  <- focus
+   ` + "`" + `- [>] selector
+      |- [x] action go_right
+      ` + "`" + `- [>] action beginning_of_next_row  <- focus
 `, `
 ▶ sequence
-├─ ✔ leaf top_left
+├─ ✔ action top_left
 └─ ▶ repeat_until_fail
-   └─ ▶ select
-      ├─ ✘ leaf go_right
-      └─ ▶ leaf beginning_of_next_row  ◀ focus
+   └─ ▶ selector
+      ├─ ✘ action go_right
+      └─ ▶ action beginning_of_next_row  ◀ focus
 `},
 	}
 	for _, c := range cases {
@@ -104,13 +104,13 @@ func TestPictureParamsAndLabels(t *testing.T) {
 		bt.RandomWeighted(bt.WithWeight(3, bt.Leaf(`say "hi" [x] {y} <z> & #1 \N`)), bt.WithWeight(1, bt.Negate(bt.Leaf("ünï")))),
 	)
 	got := text(t, def.Picture(), bt.ASCII)
-	want := "[ ] select\n" +
+	want := "[ ] selector\n" +
 		"|- [ ] repeat_n[3]\n" +
-		"|  `- [ ] leaf a\\nb\n" +
+		"|  `- [ ] action a\\nb\n" +
 		"`- [ ] random_weighted[3,1]\n" +
-		"   |- [ ] leaf say \"hi\" [x] {y} <z> & #1 \\N\n" +
-		"   `- [ ] negate\n" +
-		"      `- [ ] leaf ünï\n"
+		"   |- [ ] action say \"hi\" [x] {y} <z> & #1 \\N\n" +
+		"   `- [ ] flip\n" +
+		"      `- [ ] action ünï\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -207,10 +207,10 @@ func TestSteppedPicture(t *testing.T) {
 	want := `
 ▶ root
 └─ ▶ sequence
-   ├─ ✔ leaf a
+   ├─ ✔ action a
    ├─ ▶ parallel
    │  ├─ ▶ wait[100] while(ok) then succeed exit(bye)  ◀ focus
-   │  └─ ▶ leaf slow  ◀ focus
+   │  └─ ▶ action slow  ◀ focus
    └─ ○ repeat[3]
       └─ ○ condition c
 `[1:]
@@ -222,7 +222,7 @@ func TestSteppedPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, st2.Picture(), bt.ASCII); got != "[ ] root\n`- [ ] leaf a\n" {
+	if got := text(t, st2.Picture(), bt.ASCII); got != "[ ] root\n`- [ ] action a\n" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -255,7 +255,7 @@ func TestWriteTextHuge(t *testing.T) {
 	if maxLen > 3*maxTextIndent+60 {
 		t.Errorf("longest line has %d bytes: indentation is not bounded", maxLen)
 	}
-	if last := lines[n-1]; !strings.HasPrefix(last, fmt.Sprintf("...(depth %d) ", n-1)) || !strings.HasSuffix(last, "`- [>] leaf bottom  <- focus") {
+	if last := lines[n-1]; !strings.HasPrefix(last, fmt.Sprintf("...(depth %d) ", n-1)) || !strings.HasSuffix(last, "`- [>] action bottom  <- focus") {
 		t.Errorf("last line %q", last)
 	}
 	if l := lines[maxTextIndent+1]; strings.HasPrefix(l, "...") {
@@ -274,7 +274,7 @@ func TestWriteTextHuge(t *testing.T) {
 	if got, want := strings.Count(b.String(), "\n"), n; got != want {
 		t.Fatalf("%d lines, want %d", got, want)
 	}
-	if !strings.HasSuffix(b.String(), "└─ ▶ leaf y  ◀ focus\n") || strings.Count(b.String(), "✘ leaf x") != n-2 {
+	if !strings.HasSuffix(b.String(), "└─ ▶ action y  ◀ focus\n") || strings.Count(b.String(), "✘ action x") != n-2 {
 		t.Errorf("wide picture ends %q", b.String()[b.Len()-80:])
 	}
 }
@@ -435,11 +435,11 @@ func TestWriteDOTShapesAndColours(t *testing.T) {
 	src := b.String()
 	for _, want := range []string{
 		`n0 [label="sequence", shape=box, style="filled", fillcolor="#ffe599"`,
-		`n1 [label="leaf\ntop_left", shape=box, style="rounded,filled", fillcolor="#b6d7a8"`,
+		`n1 [label="action\ntop_left", shape=box, style="rounded,filled", fillcolor="#b6d7a8"`,
 		`n2 [label="repeat_until_fail", shape=hexagon`,
-		`n3 [label="select", shape=diamond`,
-		`n4 [label="leaf\ngo_right", shape=box, style="rounded,filled", fillcolor="#ea9999"`,
-		`n5 [label="leaf\nbeginning_of_next_row", shape=box, style="rounded,filled", fillcolor="#ffe599", color="#1155cc", tooltip="running", penwidth=3, peripheries=2`,
+		`n3 [label="selector", shape=diamond`,
+		`n4 [label="action\ngo_right", shape=box, style="rounded,filled", fillcolor="#ea9999"`,
+		`n5 [label="action\nbeginning_of_next_row", shape=box, style="rounded,filled", fillcolor="#ffe599", color="#1155cc", tooltip="running", penwidth=3, peripheries=2`,
 		"n0 -> n1;\n\tn0 -> n2;\n\tn2 -> n3;\n\tn3 -> n4;\n\tn3 -> n5;\n}",
 	} {
 		if !strings.Contains(src, want) {
@@ -554,11 +554,11 @@ func TestWriteMermaidGrammar(t *testing.T) {
 	}
 	want := `flowchart TD
     n0["sequence"]
-    n1(["leaf top_left"])
+    n1(["action top_left"])
     n2{{"repeat_until_fail"}}
-    n3{"select"}
-    n4(["leaf go_right"])
-    n5(["leaf beginning_of_next_row"])
+    n3{"selector"}
+    n4(["action go_right"])
+    n5(["action beginning_of_next_row"])
     n0 --> n1
     n0 --> n2
     n2 --> n3
@@ -737,7 +737,7 @@ func TestFluentPicture(t *testing.T) {
 	src := b.String()
 	for _, want := range []string{
 		`n0 [label="reactive_sequence", shape=box, style="filled,dashed"`,
-		`n1 [label="reactive_select", shape=diamond, style="filled,dashed"`,
+		`n1 [label="reactive_selector", shape=diamond, style="filled,dashed"`,
 		`n3 [label="reactive_parallel[1,1]", shape=parallelogram, style="filled,dashed"`,
 	} {
 		if !strings.Contains(src, want) {
@@ -751,7 +751,7 @@ func TestFluentPicture(t *testing.T) {
 	src = b.String()
 	checkMermaid(t, "fluent", src, 5)
 	for _, want := range []string{
-		`n0["reactive_sequence"]`, `n1{"reactive_select"}`, `n3[/"reactive_parallel#91;1,1#93;"/]`,
+		`n0["reactive_sequence"]`, `n1{"reactive_selector"}`, `n3[/"reactive_parallel#91;1,1#93;"/]`,
 		"style n0 stroke-dasharray:", "style n1 stroke-dasharray:", "style n3 stroke-dasharray:",
 	} {
 		if !strings.Contains(src, want) {

@@ -137,7 +137,7 @@ func (s Saved[L]) MarshalBinary() ([]byte, error) {
 // but not its definition. A bad state returns a *StateError and leaves s
 // unchanged.
 func (s *Saved[L]) UnmarshalBinary(data []byte) error {
-	if len(data) >= 4 && (string(data[:4]) == steppedMagic || string(data[:4]) == steppedMemoryMagic) {
+	if len(data) >= 4 && isSteppedMagic(string(data[:4])) {
 		if err := checkSteppedForm(data); err != nil {
 			return err
 		}
@@ -167,9 +167,9 @@ func (t *Tree[L]) UnmarshalJSON(data []byte) error { return errTreeUnmarshal }
 // (the state of [Stepped.MarshalBinary], in a value that encoding/json and
 // encoding/gob save and read back on their own; [Tree.Save] is the
 // Value/Succeed/Fail style's). It fails as
-// MarshalBinary does: with [ErrPendingAsync] while an action waits for an
-// async result, and with a [*memory.Error] for a value in memory that has
-// no saved form.
+// MarshalBinary does: with a [*memory.Error] for a value in memory that
+// has no saved form. A pending async result is saved by its id (see
+// [Async]).
 func (t Stepped[L]) Save() (Saved[L], error) {
 	b, err := t.marshalBinary("Save")
 	if err != nil {
@@ -213,7 +213,7 @@ func checkSteppedForm(data []byte) error {
 	bad := func(off int, msg string) error {
 		return &StateError{Where: fmt.Sprintf("stepped state, byte %d", off), Msg: msg}
 	}
-	withMemory := string(data[:4]) == steppedMemoryMagic
+	withMemory, withAsync := string(data[:4]) == steppedMemoryMagic, string(data[:4]) == steppedAsyncMagic
 	off := 4 + 8 // magic, fingerprint
 	if len(data) < off {
 		return bad(len(data), "truncated in the header")
@@ -236,6 +236,14 @@ func checkSteppedForm(data []byte) error {
 		return bad(len(data), fmt.Sprintf("truncated: %d words promised", nw))
 	}
 	off += 8 * int(nw)
+	if withAsync {
+		k, err := checkAsyncSection(data[off:], off)
+		if err != nil {
+			return &StateError{Where: "stepped state", Msg: err.Error(), Err: err}
+		}
+		off += k
+		withMemory = off < len(data)
+	}
 	if !withMemory {
 		if off != len(data) {
 			return bad(off, "data after the state")

@@ -53,39 +53,6 @@ var (
 	ResultRunning = Result{Status: Running}
 )
 
-// Async is the result of an action that completes later (Mistreevous's
-// promise-returning action). The agent makes one with [NewAsync] and
-// returns a.Result(); the game settles it once, from any goroutine, with
-// [Async.Succeed] or [Async.Fail]. Until it is settled the action node
-// stays running and its function is not called again; once settled, the
-// result applies at the node's next update. The result is readable any
-// number of times, so an old version stepped again sees it too; a reset
-// or an abort of the node throws the handle away.
-type Async struct {
-	v atomicStatus
-}
-
-// NewAsync returns an unsettled Async.
-func NewAsync() *Async { return &Async{} }
-
-// Result returns the Result that makes an action wait for a.
-func (a *Async) Result() Result { return Result{Async: a} }
-
-// Succeed settles a with success, if it is not settled yet, and reports
-// whether this call settled it.
-func (a *Async) Succeed() bool { return a.v.settle(Success) }
-
-// Fail settles a with failure, if it is not settled yet, and reports
-// whether this call settled it.
-func (a *Async) Fail() bool { return a.v.settle(Failure) }
-
-// Settled returns a's result, Success or Failure, and true once it is
-// settled, and Running and false before.
-func (a *Async) Settled() (Status, bool) {
-	s := a.v.load()
-	return s, s != Running
-}
-
 // Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
 // for a condition node and for guards ([attr.While], [attr.Until])
 // Condition, and for callbacks ([attr.Entry], [attr.OnStep], [attr.Exit])
@@ -237,20 +204,21 @@ type Stepped[L any] struct {
 // compiler keeps in registers (a fifth word makes every copy go through
 // memory). It never changes once made.
 type steppedExtra struct {
-	async *asyncEntry // pending async results, by node
+	async *asyncEntry // pending async results, by node (stepped_async.go)
 	mem   memory.Map
+	ids   uint64 // the async results taken so far in the version's line: the last id given
 }
 
-// withExtra returns x holding async and mem: x itself when it does
-// already, nil when both are empty.
-func withExtra(x *steppedExtra, async *asyncEntry, mem memory.Map) *steppedExtra {
+// withExtra returns x holding async, mem and ids: x itself when it does
+// already, nil when all are empty.
+func withExtra(x *steppedExtra, async *asyncEntry, mem memory.Map, ids uint64) *steppedExtra {
 	switch {
-	case x != nil && x.async == async && x.mem == mem: // == is shared storage
+	case x != nil && x.async == async && x.mem == mem && x.ids == ids: // == is shared storage
 		return x
-	case async == nil && mem == (memory.Map{}):
+	case async == nil && mem == (memory.Map{}) && ids == 0:
 		return nil
 	}
-	return &steppedExtra{async, mem}
+	return &steppedExtra{async, mem, ids}
 }
 
 // pending returns t's pending async results.
@@ -259,6 +227,14 @@ func (t *Stepped[L]) pending() *asyncEntry {
 		return nil
 	}
 	return t.x.async
+}
+
+// ids returns the last id t's line gave an async result, 0 for none.
+func (t *Stepped[L]) ids() uint64 {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.ids
 }
 
 // wordsOf returns the version's words as a slice (nil when there are
@@ -306,13 +282,6 @@ type machine[L any] struct {
 	// A trie's table of leaves of node states, for the root it was last
 	// made for, or nil while a step has it (stepped_words.go).
 	leafTab atomic.Pointer[leafTable] // the trie's table of leaves, for the root last made (stepped_words.go)
-}
-
-// asyncEntry is one cell of a persistent list of pending async results.
-type asyncEntry struct {
-	node int32
-	a    *Async
-	next *asyncEntry
 }
 
 // NewStepped returns a ready stepped tree for def, which calls agent. A
@@ -384,7 +353,7 @@ func (t Stepped[L]) Memory() memory.Map {
 // else as in t. t itself is unchanged.
 func (t Stepped[L]) WithMemory(m memory.Map) Stepped[L] {
 	t.mustM("WithMemory")
-	t.x = withExtra(t.x, t.pending(), m)
+	t.x = withExtra(t.x, t.pending(), m, t.ids())
 	return t
 }
 
@@ -479,35 +448,55 @@ func (t Stepped[L]) Step() (Stepped[L], error) {
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
 // the step does, in order.
 func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
-	return t.TickWith(TimeData{}, events)
+	return t.tickWith(TimeData{}, false, events)
 }
 
-// Tick is [Stepped.Step] with time data, which the agent's TimedAction
-// and TimedCondition functions get (FluentBehaviourTree's Tick).
+// Tick is [Stepped.Step] with time data, which the agent's timed and
+// memory functions get (FluentBehaviourTree's Tick), and which is the
+// clock of the waits when the tree has none of its own.
+//
+// The clock of a wait: with [WithDeltaTime] or [WithTurnClock], every wait
+// advances by the option's clock, and td reaches only the agent. Without
+// either, a wait that a Tick starts advances by td.DeltaTime at each
+// update (by nothing at a Step's, whose time data is zero), so that a
+// Fluent tree with a spliced [Wait] ticked by the game's frame times
+// waits for the game's time, and a version ticked again with the same
+// time data behaves the same; a wait that a Step starts reads the wall
+// clock, as Mistreevous does. A wait keeps the clock it started on until
+// it ends. The trade-off: a tree both stepped and ticked keeps two
+// clocks, one per wait, where refusing a Tick of a tree whose waits read
+// the wall clock would have made every Fluent tree with a Wait need a
+// clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
-	return t.TickWith(td, nil)
+	return t.tickWith(td, true, nil)
 }
 
 // TickWith is [Stepped.Tick], calling events (if not nil) with each thing
 // the step does, in order.
-func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L], err error) {
+func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], error) {
+	return t.tickWith(td, true, events)
+}
+
+// tickWith is the step of Step (ticked false) and Tick (true), which
+// starts the waits of a tree without a clock option on td's clock.
+func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (nt Stepped[L], err error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
 	}
 	mo := m.cache
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepRules(td, events, nil, nil)
+		return t.stepRules(td, ticked, events, nil, nil)
 	}
 	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// state word, if it has one.
+	// state word, if it has one. (Its trees have no timed wait.)
 	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, nil, &cacheRun[L]{start: t.small}, nil)
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: t.small}, nil)
 		}
 		mo.counted(true)
-		return t.stepRules(td, nil, nil, nil)
+		return t.stepRules(td, ticked, nil, nil, nil)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -557,7 +546,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (nt Stepped[L],
 	}
 	t.small = final
 	if bb != nil {
-		t.x = withExtra(t.x, nil, bb.mem)
+		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}
 	if mo.filled.Load() {
 		mo.counted(false)
@@ -574,15 +563,15 @@ func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
 	return &Blackboard{mem: mem, td: td}
 }
 
-// stepRules is the step of t by the engine's rules; mr, if not nil, is
-// the step cache's part (stepped_cache.go), and bb the step's Blackboard
-// when the cache made one already (nil: stepRules makes it if the agent
-// has memory forms).
-func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
+// stepRules is the step of t by the engine's rules (ticked: a Tick's,
+// see tickWith); mr, if not nil, is the step cache's part
+// (stepped_cache.go), and bb the step's Blackboard when the cache made one
+// already (nil: stepRules makes it if the agent has memory forms).
+func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
 	var s stepper[L]
 	s.start(&t, events)
-	s.td = td
+	s.td, s.ticked = td, ticked
 	if m.mem {
 		if bb == nil {
 			bb = &Blackboard{mem: t.Memory(), td: td, on: events != nil}
@@ -601,12 +590,12 @@ func (t Stepped[L]) stepRules(td TimeData, events func(Event[L]), mr *cacheRun[L
 		m.p.cache.add(mr, s.small)
 	}
 	t.small, t.words = s.small, s.result()
-	if t.x != nil || s.async != nil || s.bb != nil {
+	if t.x != nil || s.async != nil || s.bb != nil || s.ids != 0 {
 		mem := t.Memory()
 		if s.bb != nil {
 			mem = s.bb.mem
 		}
-		t.x = withExtra(t.x, s.async, mem)
+		t.x = withExtra(t.x, s.async, mem, s.ids)
 	}
 	return t, nil
 }
@@ -628,7 +617,7 @@ func (t Stepped[L]) ResetWith(events func(Event[L])) Stepped[L] {
 		events(Event[L]{Kind: EventReset})
 	}
 	s.reset(0)
-	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory())}
+	return Stepped[L]{m: m, small: s.small, words: s.result(), x: withExtra(t.x, nil, t.Memory(), t.ids())}
 }
 
 // PanicError is the error of a step in which a function of the agent (or

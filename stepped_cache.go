@@ -381,7 +381,7 @@ func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans
 	case fnCondition, fnWhile, fnUntil:
 		r.fromK = uint8(boolBranch(ans.Status == Success))
 	}
-	return t.stepRules(td, nil, r, bb) // the writes of the calls made so far are in bb
+	return t.stepRules(td, false, nil, r, bb) // no timed wait in a cached tree; the writes of the calls made so far are in bb
 }
 
 // panicError is the error of a step whose agent function (call, for node

@@ -108,3 +108,47 @@ func ExampleWithTurnClock() {
 	// turn 3: [go on] SUCCEEDED
 	// turn 4: [step out look] RUNNING
 }
+
+// ExampleAsync shows that settling an async result is an input that
+// enters the versions: a version stepped again does what it did, whatever
+// was settled since, and a saved version keeps its pending result, which
+// the game settles by its id after the restore.
+func ExampleAsync() {
+	var call *bt.Async // the radio call in flight, answered by the game
+	agent := bt.Agent[string]{Action: func(string) bt.Result {
+		call = bt.NewAsync()
+		return call.Result()
+	}}
+	def := bt.Root(bt.Leaf("radio"))
+	v0, err := bt.NewStepped(def, agent)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v1, _ := v0.Step() // the call goes out
+	saved, err := v1.Save()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v2, _ := v1.Step() // no answer yet
+	call.Succeed()     // the answer comes
+	v3, _ := v2.Step()
+	again, _ := v1.Step() // v1 again: no answer, as the first time
+	fmt.Println("v2", v2.State(), "v3", v3.State(), "v1 again", again.State())
+
+	id := call.ID() // kept by the game with its own save
+	restored, err := saved.RestoreStepped(def, agent)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if pending, ok := restored.Async(id); ok {
+		pending.Fail() // this session's answer
+	}
+	restored, _ = restored.Step()
+	fmt.Println("restored: call", id, restored.State())
+	// Output:
+	// v2 RUNNING v3 SUCCEEDED v1 again RUNNING
+	// restored: call 1 FAILED
+}

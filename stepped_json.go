@@ -28,9 +28,8 @@ type steppedJSON struct {
 //
 // "fingerprint" is the definition's [Node.Fingerprint] in 16 hex digits,
 // and "state" the bytes of [Stepped.MarshalBinary] in standard base64. It
-// fails as MarshalBinary does, with [ErrPendingAsync] while an action waits
-// for an async result, and for the zero Stepped, so that encoding/json
-// never writes a version that cannot be restored.
+// fails as MarshalBinary does, and for the zero Stepped, so that
+// encoding/json never writes a version that cannot be restored.
 func (t Stepped[L]) MarshalJSON() ([]byte, error) {
 	if t.m == nil {
 		return nil, errors.New("behaviortree.Stepped.MarshalJSON: zero Stepped (use NewStepped)")
@@ -106,7 +105,7 @@ func decodeSteppedJSON(data []byte) ([]byte, error) {
 	if len(b) < 12 || binary.LittleEndian.Uint64(b[4:12]) != fp {
 		return nil, errors.New("the fingerprint does not match the state")
 	}
-	if string(b[:4]) != steppedMagic && string(b[:4]) != steppedMemoryMagic {
+	if !isSteppedMagic(string(b[:4])) {
 		return nil, errors.New("state: not a saved stepped state")
 	}
 	if err := checkSteppedForm(b); err != nil {

@@ -83,12 +83,14 @@ type stepper[L any] struct {
 	// the escape analysis move what every pointer field of s points to,
 	// and s with it, to the heap.)
 	async   *asyncEntry
+	ids     uint64 // the last id given to an async result (stepped_async.go)
 	emit    func(Event[L])
 	names   []string  // the nodes' names, for the events, when emit is set
 	cur     int32     // the node whose agent function is being called
 	calling agentFunc // and which function
 	gfSucc  bool      // the guard that failed last has succeedOnAbort
 	td      TimeData
+	ticked  bool // a Tick's step: a wait it starts without a clock option counts td
 }
 
 // start makes s the working state of a step of t, calling events (if not
@@ -97,7 +99,7 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 	m := t.m
 	s.m, s.p, s.isSmall = m, m.p, m.p.small
 	s.hot, s.kids, s.leaves = s.p.hot, s.p.kids, s.p.leaves
-	s.small, s.async = t.small, t.pending()
+	s.small, s.async, s.ids = t.small, t.pending(), t.ids()
 	s.emit, s.cur = events, -1
 	if events != nil {
 		s.names = s.p.nodeNames()
@@ -932,8 +934,9 @@ func (s *stepper[L]) action(n int32, st State) {
 		if st == StateRunning {
 			for e := s.async; e != nil; e = e.next {
 				if e.node == n {
-					r, ok := e.a.Settled()
+					r, ok := e.a.look(e.looks + 1) // stepped_async.go
 					if !ok {
+						s.looked(n)
 						return
 					}
 					s.dropAsync(n)
@@ -964,7 +967,9 @@ func (s *stepper[L]) actionResult(n int32, r Result) {
 		if r.Status != Running {
 			s.fail(n, "action returned an Async result with status %v", r.Status)
 		}
-		s.async = &asyncEntry{node: n, a: r.Async, next: s.async}
+		s.ids++
+		r.Async.id.CompareAndSwap(0, s.ids)
+		s.async = &asyncEntry{node: n, a: r.Async, id: s.ids, next: s.async}
 		s.set(n, StateRunning)
 		return
 	}
@@ -982,18 +987,12 @@ func (s *stepper[L]) actionResult(n int32, r Result) {
 
 // dropAsync removes node n's pending async result, if any.
 func (s *stepper[L]) dropAsync(n int32) {
-	var keep []*asyncEntry
-	for e := s.async; e != nil; e = e.next {
-		if e.node == n {
-			rest := e.next
-			for i := len(keep) - 1; i >= 0; i-- {
-				rest = &asyncEntry{node: keep[i].node, a: keep[i].a, next: rest}
-			}
-			s.async = rest
-			return
-		}
-		keep = append(keep, e)
-	}
+	s.async = s.async.without(n, false)
+}
+
+// looked counts one more look at node n's pending async result.
+func (s *stepper[L]) looked(n int32) {
+	s.async = s.async.without(n, true)
 }
 
 // concurrent is the update of a parallel, race or all node: every child
@@ -1093,8 +1092,12 @@ func (s *stepper[L]) repeat(n int32, h *hotNode, st State) int32 {
 
 // wait is the update of a wait node; its slot holds the time waited (or,
 // on the wall clock, the start time) in ms and the total, as float64 bits.
+// Without a clock option, a wait that a Tick started counts the ticks'
+// DeltaTime (Stepped.Tick): its total is stored negated (the sign bit of
+// the second word, which no other wait sets, -0 for a total of 0).
 func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 	var waited, total float64
+	tick := false // the wait counts td.DeltaTime
 	if st == StateReady {
 		switch nd.bound {
 		case kind.Fixed:
@@ -1103,7 +1106,9 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 			total = s.drawBound(n)
 		}
 		if nd.bound != kind.Unbounded && s.m.delta == nil {
-			waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+			if tick = s.ticked; !tick {
+				waited = float64(time.Now().UnixNano()) / 1e6 // the start time
+			}
 		}
 		s.set(n, StateRunning)
 		if nd.bound == kind.Unbounded {
@@ -1115,8 +1120,20 @@ func (s *stepper[L]) wait(n int32, nd *snode[L], st State) {
 		}
 		a, b := s.slot(n)
 		waited, total = math.Float64frombits(a), math.Float64frombits(b)
+		if tick = math.Signbit(total); tick {
+			total = -total
+		}
 	}
 	var elapsed float64
+	if tick && s.m.delta == nil {
+		waited += float64(s.td.DeltaTime.Seconds() * 1000) // as the delta option counts
+		elapsed = waited
+		s.setSlot(n, math.Float64bits(waited), math.Float64bits(-total))
+		if elapsed >= total {
+			s.set(n, StateSucceeded)
+		}
+		return
+	}
 	if f := s.m.delta; f != nil {
 		s.cur, s.calling = n, fnDelta
 		d := f()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // This file saves and restores stepped versions: the node states, the
@@ -19,12 +20,21 @@ import (
 // (8 bytes, little-endian); the node count (uvarint); the inline states
 // (8 bytes); the word count (uvarint) and the words (8 bytes each). A
 // version whose memory is not empty starts with "BTS2" instead, and ends
-// with its memory (package memory's binary form).
+// with its memory (package memory's binary form). A version whose line
+// took an async result starts with "BTS3": after the words comes the
+// async section (stepped_async.go), then the memory, if it is not empty.
 
 const (
 	steppedMagic       = "BTS1"
 	steppedMemoryMagic = "BTS2"
+	steppedAsyncMagic  = "BTS3"
 )
+
+// isSteppedMagic reports whether m, 4 bytes, starts a saved stepped
+// state.
+func isSteppedMagic(m string) bool {
+	return m == steppedMagic || m == steppedMemoryMagic || m == steppedAsyncMagic
+}
 
 // fingerprint hashes what a saved state depends on: every node's kind,
 // children, bound and lotto weights, in preorder.
@@ -46,31 +56,33 @@ func (p *sprogram[L]) fingerprint() uint64 {
 	return h.Sum64()
 }
 
-// ErrPendingAsync is the error of saving a version in which an action
-// waits for an [Async] result: the handle cannot be saved.
+// ErrPendingAsync was the error of saving a version in which an action
+// waits for an [Async] result. Such a version saves now, with its pending
+// results, which settle by id after a restore ([Stepped.Async]).
+//
+// Deprecated: nothing returns it any longer.
 var ErrPendingAsync = errors.New("an action has a pending async result")
 
 // MarshalBinary returns the version's state in a compact binary form, for
-// [Stepped.Restore]. It fails with [ErrPendingAsync] (wrapped, naming the
-// node) while an action waits for an async result, and with a
-// [*memory.Error] for a value in memory that has no saved form (see
-// [memory.NewKey]).
+// [Stepped.Restore]: its node states and their extras, its own generator,
+// its async results (a pending one by its id: see [Async]) and its
+// memory. It fails with a [*memory.Error] for a value in memory that has
+// no saved form (see [memory.NewKey]).
 func (t Stepped[L]) MarshalBinary() ([]byte, error) { return t.marshalBinary("MarshalBinary") }
 
 // marshalBinary is MarshalBinary; fn names the caller in errors.
 func (t Stepped[L]) marshalBinary(fn string) ([]byte, error) {
 	m := t.mustM(fn)
-	for e := t.pending(); e != nil; e = e.next {
-		if t.nodeState(e.node) == StateRunning {
-			return nil, fmt.Errorf("behaviortree.Stepped.%s: node %d (%s): %w", fn, e.node, m.p.nodes[e.node].displayName(), ErrPendingAsync)
-		}
-	}
 	w := t.wordsOf()
 	out := make([]byte, 0, 4+8+2*binary.MaxVarintLen64+8+8*len(w))
 	mem := t.Memory()
-	if mem.Len() > 0 {
+	async := t.asyncSection()
+	switch {
+	case async != nil:
+		out = append(out, steppedAsyncMagic...)
+	case mem.Len() > 0:
 		out = append(out, steppedMemoryMagic...)
-	} else {
+	default:
 		out = append(out, steppedMagic...)
 	}
 	out = binary.LittleEndian.AppendUint64(out, m.p.fingerprint())
@@ -80,6 +92,7 @@ func (t Stepped[L]) marshalBinary(fn string) ([]byte, error) {
 	for _, x := range w {
 		out = binary.LittleEndian.AppendUint64(out, x)
 	}
+	out = append(out, async...)
 	if mem.Len() > 0 {
 		var err error
 		if out, err = mem.AppendBinary(out); err != nil {
@@ -100,10 +113,10 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 	if len(data) >= 4 && string(data[:3]) == "BTS" && (data[3] == 1 || data[3] == 2) {
 		return bad("a saved tree state (Value/Succeed/Fail), not a stepped one: restore it with Restore")
 	}
-	if len(data) < 4 || string(data[:4]) != steppedMagic && string(data[:4]) != steppedMemoryMagic {
+	if len(data) < 4 || !isSteppedMagic(string(data[:4])) {
 		return bad("not a saved stepped state")
 	}
-	withMemory := string(data[:4]) == steppedMemoryMagic
+	withMemory, withAsync := string(data[:4]) == steppedMemoryMagic, string(data[:4]) == steppedAsyncMagic
 	whole := len(data)
 	data = data[4:]
 	if len(data) < 8 {
@@ -134,15 +147,8 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 		return bad("%d words, want %d", nw, p.nwords)
 	}
 	data = data[k:]
-	if uint64(len(data)) < 8*nw || !withMemory && uint64(len(data)) != 8*nw {
+	if uint64(len(data)) < 8*nw || !withMemory && !withAsync && uint64(len(data)) != 8*nw {
 		return bad("%d bytes of words, want %d", len(data), 8*nw)
-	}
-	if withMemory {
-		mem, err := readMemorySection(data[8*nw:], whole-len(data)+int(8*nw))
-		if err != nil {
-			return bad("%w", err)
-		}
-		out.x = withExtra(nil, nil, mem)
 	}
 	var w []uint64 // the words, flat
 	if nw > 0 {
@@ -184,7 +190,7 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 				return bad("node %d (%s): count %d of %d", i, s.displayName(), a, b)
 			}
 		case kind.Wait:
-			f := math.Float64frombits(b)
+			f := math.Abs(math.Float64frombits(b)) // negated: a wait on the ticks' clock
 			if f != math.Floor(f) || f < float64(s.min) || f > float64(max(s.min, s.max)) || math.IsNaN(math.Float64frombits(a)) {
 				return bad("node %d (%s): waited %v of %v ms", i, s.displayName(), math.Float64frombits(a), f)
 			}
@@ -193,6 +199,26 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 	if err := out.checkReachable(); err != nil {
 		return bad("%w", err)
 	}
+	// The async section and the memory, after the words.
+	rest, at := data[8*nw:], whole-len(data)+int(8*nw)
+	var async *asyncEntry
+	var ids uint64
+	if withAsync {
+		var k int
+		var err error
+		if async, ids, k, err = readAsyncSection(out, rest, at); err != nil {
+			return bad("%w", err)
+		}
+		rest, at = rest[k:], at+k
+	}
+	var mem memory.Map
+	if withMemory || withAsync && len(rest) > 0 {
+		var err error
+		if mem, err = readMemorySection(rest, at); err != nil {
+			return bad("%w", err)
+		}
+	}
+	out.x = withExtra(nil, async, mem, ids)
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package behaviortree
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,11 +75,115 @@ func TestSteppedSaveRestore(t *testing.T) {
 	}
 }
 
-func TestSteppedSavePendingAsync(t *testing.T) {
+// TestSteppedSaveAsync: a version with a pending async result saves, and
+// the restored version settles it by its id; a settled one saves with its
+// result, and with the looks that still see it pending, so that the
+// restored version has the future of the one saved.
+func TestSteppedSaveAsync(t *testing.T) {
+	var calls []*Async
+	agent := Agent[string]{Action: func(string) Result {
+		a := NewAsync()
+		calls = append(calls, a)
+		return a.Result()
+	}}
+	tr, _ := NewStepped(Root(Sequence(Leaf("load"), Leaf("aim"))), agent)
+	tr, _ = tr.Step()
+	for _, save := range []func(Stepped[string]) ([]byte, error){Stepped[string].MarshalBinary, Stepped[string].MarshalJSON} {
+		data, err := save(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored, err := tr.Restore(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := restored.Async(calls[0].ID() + 1); ok {
+			t.Fatal("Async found an id that is not pending")
+		}
+		a, ok := restored.Async(calls[0].ID())
+		if !ok || a == calls[0] || a.ID() != calls[0].ID() {
+			t.Fatalf("restored: the async result of id %d: %v", calls[0].ID(), ok)
+		}
+		n := 0
+		for node, b := range restored.Pending() {
+			if node != 2 || b != a {
+				t.Fatalf("Pending: node %d", node)
+			}
+			n++
+		}
+		if n != 1 {
+			t.Fatalf("Pending: %d results", n)
+		}
+		next, _ := restored.Step()
+		if next.State() != StateRunning {
+			t.Fatalf("unsettled after the restore: %v", next.State())
+		}
+		a.Succeed()
+		next, err = next.Step()
+		if err != nil || next.NodeState(2) != StateSucceeded || len(calls) != 2 || calls[1].ID() != 2 {
+			t.Fatalf("settled after the restore: %v, %d calls (%v)", next.NodeState(2), len(calls), err)
+		}
+		calls = calls[:1]
+	}
+	if _, ok := calls[0].Settled(); ok {
+		t.Fatal("settling the restored result settled the first")
+	}
+	// Settled after a step that saw it pending: the saved version keeps
+	// that look pending.
+	later, _ := tr.Step()
+	calls[0].Succeed()
+	data, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := tr.Restore(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []State{StateRunning, StateSucceeded} {
+		var got, orig Stepped[string]
+		got, _ = restored.Step()
+		orig, _ = tr.Step()
+		if got.NodeState(2) != want || orig.NodeState(2) != want {
+			t.Fatalf("step %d: restored %v, original %v, want %v", i, got.NodeState(2), orig.NodeState(2), want)
+		}
+		restored, tr = got, orig
+	}
+	if next, _ := later.Step(); next.NodeState(2) != StateSucceeded {
+		t.Fatalf("the version after the look that saw it pending: %v", next.NodeState(2))
+	}
+}
+
+// TestSteppedRestoreBadAsync: a damaged async section is an error naming
+// the byte, never a panic.
+func TestSteppedRestoreBadAsync(t *testing.T) {
 	agent := Agent[string]{Action: func(string) Result { return NewAsync().Result() }}
 	tr, _ := NewStepped(Root(Leaf("load")), agent)
 	tr, _ = tr.Step()
-	if _, err := tr.MarshalBinary(); !errors.Is(err, ErrPendingAsync) {
-		t.Errorf("got %v, want ErrPendingAsync", err)
+	data, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := len(data) - 5 // the last id, the count, the node, the id, the result
+	for _, c := range []struct {
+		name string
+		edit func([]byte) []byte
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)-1] }},
+		{"zero last id", func(b []byte) []byte { b[sec] = 0; return b }},
+		{"id above the last", func(b []byte) []byte { b[sec+3] = 9; return b }},
+		{"not an action", func(b []byte) []byte { b[sec+2] = 0; return b }},
+		{"bad result", func(b []byte) []byte { b[sec+4] = 7; return b }},
+		{"data after", func(b []byte) []byte { return append(b, 1, 2) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := c.edit(append([]byte(nil), data...))
+			if _, err := tr.Restore(b); err == nil {
+				t.Fatal("no error")
+			}
+			if _, err := tr.Restore(b); err != nil && c.name != "data after" && c.name != "truncated" && !strings.Contains(err.Error(), "async results, byte ") {
+				t.Fatalf("error %v does not name the byte", err)
+			}
+		})
 	}
 }

@@ -205,8 +205,10 @@ func equalStates(a, b []State) bool {
 	return true
 }
 
-// TestAsyncOldVersion: an old version stepped again sees the same settled
-// result; an unsettled one keeps the node running without calls.
+// TestAsyncOldVersion: an old version stepped again behaves as it did,
+// whatever was settled since: a look that saw the result pending sees it
+// pending again, and the result enters at the first look no version had
+// made; an unsettled result keeps the node running without calls.
 func TestAsyncOldVersion(t *testing.T) {
 	var pending *Async
 	calls := 0
@@ -220,8 +222,8 @@ func TestAsyncOldVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, _ = tr.Step()
-	if tr.State() != StateRunning || calls != 1 {
-		t.Fatalf("state %v after %d calls", tr.State(), calls)
+	if tr.State() != StateRunning || calls != 1 || pending.ID() != 1 {
+		t.Fatalf("state %v after %d calls, id %d", tr.State(), calls, pending.ID())
 	}
 	still, _ := tr.Step()
 	if still.State() != StateRunning || calls != 1 {
@@ -231,15 +233,26 @@ func TestAsyncOldVersion(t *testing.T) {
 		t.Fatal("an Async settles once")
 	}
 	for range 2 {
-		done, _ := tr.Step()
+		again, _ := tr.Step()
+		if again.State() != StateRunning || calls != 1 {
+			t.Fatalf("settled after its step: the old version stepped again gives %v after %d calls, want RUNNING as before", again.State(), calls)
+		}
+	}
+	for range 2 {
+		done, _ := still.Step()
 		if done.State() != StateFailed || calls != 1 {
 			t.Fatalf("settled: state %v after %d calls", done.State(), calls)
 		}
 	}
+	// The line replayed from tr: the second look sees the result.
+	again, _ := tr.Step()
+	if done, _ := again.Step(); done.State() != StateFailed {
+		t.Fatalf("replayed: %v", done.State())
+	}
 	// A reset throws the result away: the action is called again.
-	again, _ := tr.Reset().Step()
-	if again.State() != StateRunning || calls != 2 {
-		t.Fatalf("after reset: state %v after %d calls", again.State(), calls)
+	again, _ = tr.Reset().Step()
+	if again.State() != StateRunning || calls != 2 || pending.ID() != 2 {
+		t.Fatalf("after reset: state %v after %d calls, id %d", again.State(), calls, pending.ID())
 	}
 }
 

@@ -13,6 +13,14 @@ import (
 func init() {
 	hook.Kind = kindFacts
 	hook.WithAttrs = withFresh[Call]
+	hook.SetSource = setSource
+}
+
+// setSource gives n, a root just built and held by nothing else yet, the
+// source it was read from (see hook.SetSource).
+func setSource(n Node[Call], src *hook.Source) Node[Call] {
+	n.n.src = src
+	return n
 }
 
 // withFresh gives n the attributes as, of distinct kinds, as n.With(as...)

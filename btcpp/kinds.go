@@ -60,6 +60,52 @@ type kind struct {
 	// notUpdated is what SkipUnlessUpdated / WaitValueUpdate return when
 	// the entry was not updated.
 	notUpdated Status
+	// The variants of a rule that serves several kinds:
+	//   - mirror: SUCCESS and FAILURE swap roles (Fallback and its
+	//     Reactive and Async forms against Sequence's; RetryUntilSuccessful
+	//     against Repeat; AlwaysFailure; ScriptCondition's result is its
+	//     script's, not mirror's);
+	//   - memory: a failure keeps the index and resets only the children
+	//     from it on (SequenceWithMemory);
+	//   - yield: a fresh child's completion that moves on sets the wake-up
+	//     flag and returns RUNNING (the Async forms, SequenceWithMemory);
+	//   - cond: ScriptCondition, whose script's value decides (Script's is
+	//     ignored).
+	mirror, memory, yield, cond bool
+	// onChild is, for the decorators that only map their child's result
+	// (Inverter, ForceSuccess, ForceFailure, KeepRunningUntilFailure),
+	// what each result of the child becomes, indexed by Status.
+	onChild *[numStatuses]Status
+}
+
+// goOn and stop return the results that move a Sequence-like rule on and
+// that end it: SUCCESS and FAILURE, or the other way round for a mirror
+// kind.
+func (k *kind) goOn() Status {
+	if k.mirror {
+		return Failure
+	}
+	return Success
+}
+
+// stop is goOn's other result: the one that ends the rule.
+func (k *kind) stop() Status {
+	if k.mirror {
+		return Success
+	}
+	return Failure
+}
+
+// numStatuses is the number of Status values: an index of onChild. (An
+// IDLE result, which only WhileDoElse gives, maps to IDLE.)
+const numStatuses = int(Skipped) + 1
+
+// mapped returns the onChild rows: what a decorator that maps its child's
+// result returns for a RUNNING, SUCCESS, FAILURE or SKIPPED child.
+func mapped(running, success, failure, skipped Status) *[numStatuses]Status {
+	var m [numStatuses]Status
+	m[Running], m[Success], m[Failure], m[Skipped] = running, success, failure, skipped
+	return &m
 }
 
 // port returns the kind's port named name.
@@ -103,13 +149,13 @@ func loopPorts(t string) []Port {
 var builtinKinds = []*kind{
 	// README §5.1 controls.
 	{id: "Sequence", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequence},
-	{id: "Fallback", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequence},
-	{id: "AsyncSequence", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequence},
-	{id: "AsyncFallback", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequence},
-	{id: "SequenceWithMemory", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequenceWithMemory},
-	{id: "SequenceStar", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequenceWithMemory},
+	{id: "Fallback", cat: catControl, minKids: 1, sec5: true, mirror: true, tick: tickSequence, halt: haltSequence},
+	{id: "AsyncSequence", cat: catControl, minKids: 1, sec5: true, yield: true, tick: tickSequence, halt: haltSequence},
+	{id: "AsyncFallback", cat: catControl, minKids: 1, sec5: true, mirror: true, yield: true, tick: tickSequence, halt: haltSequence},
+	{id: "SequenceWithMemory", cat: catControl, minKids: 1, sec5: true, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
+	{id: "SequenceStar", cat: catControl, minKids: 1, sec5: true, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
 	{id: "ReactiveSequence", cat: catControl, minKids: 1, sec5: true, tick: tickReactive, halt: haltControl},
-	{id: "ReactiveFallback", cat: catControl, minKids: 1, sec5: true, tick: tickReactive, halt: haltControl},
+	{id: "ReactiveFallback", cat: catControl, minKids: 1, sec5: true, mirror: true, tick: tickReactive, halt: haltControl},
 	{id: "Parallel", cat: catControl, minKids: 1, sec5: true, tick: tickParallel, halt: haltParallel, ports: []Port{
 		InputPort("success_count", "int").WithDefault("-1"),
 		InputPort("failure_count", "int").WithDefault("1"),
@@ -130,14 +176,14 @@ var builtinKinds = []*kind{
 	}},
 
 	// README §5.2 decorators.
-	{id: "Inverter", cat: catDecorator, sec5: true, tick: tickInverter, halt: haltDecorator},
-	{id: "ForceSuccess", cat: catDecorator, sec5: true, tick: tickForce, halt: haltDecorator},
-	{id: "ForceFailure", cat: catDecorator, sec5: true, tick: tickForce, halt: haltDecorator},
-	{id: "KeepRunningUntilFailure", cat: catDecorator, sec5: true, tick: tickKeepRunning, halt: haltDecorator},
+	{id: "Inverter", cat: catDecorator, sec5: true, onChild: mapped(Running, Failure, Success, Skipped), tick: tickMapped, halt: haltDecorator},
+	{id: "ForceSuccess", cat: catDecorator, sec5: true, onChild: mapped(Running, Success, Success, Skipped), tick: tickMapped, halt: haltDecorator},
+	{id: "ForceFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Failure, Failure, Skipped), tick: tickMapped, halt: haltDecorator},
+	{id: "KeepRunningUntilFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Running, Failure, Running), tick: tickMapped, halt: haltDecorator},
 	{id: "Repeat", cat: catDecorator, sec5: true, tick: tickRepeat, halt: haltRepeat, ports: []Port{
 		InputPort("num_cycles", "int"),
 	}},
-	{id: "RetryUntilSuccessful", cat: catDecorator, sec5: true, tick: tickRepeat, halt: haltRepeat, ports: []Port{
+	{id: "RetryUntilSuccessful", cat: catDecorator, sec5: true, mirror: true, tick: tickRepeat, halt: haltRepeat, ports: []Port{
 		InputPort("num_attempts", "int"),
 	}},
 	{id: "RunOnce", cat: catDecorator, sec5: true, tick: tickRunOnce, halt: haltDecorator, ports: []Port{
@@ -163,11 +209,11 @@ var builtinKinds = []*kind{
 
 	// README §5.3 leaves.
 	{id: "AlwaysSuccess", cat: catLeaf, sec5: true, sync: true, tick: tickAlways, halt: haltNothing},
-	{id: "AlwaysFailure", cat: catLeaf, sec5: true, sync: true, tick: tickAlways, halt: haltNothing},
+	{id: "AlwaysFailure", cat: catLeaf, sec5: true, sync: true, mirror: true, tick: tickAlways, halt: haltNothing},
 	{id: "Script", cat: catLeaf, sec5: true, sync: true, tick: tickScript, halt: haltNothing, ports: []Port{
 		InputPort("code", "string"),
 	}},
-	{id: "ScriptCondition", cat: catLeaf, sec5: true, tick: tickScript, halt: haltNothing, ports: []Port{
+	{id: "ScriptCondition", cat: catLeaf, sec5: true, cond: true, tick: tickScript, halt: haltNothing, ports: []Port{
 		InputPort("code", "any"),
 	}},
 	{id: "SetBlackboard", cat: catLeaf, sec5: true, sync: true, tick: tickSetBlackboard, halt: haltNothing, ports: []Port{

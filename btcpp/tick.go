@@ -370,13 +370,9 @@ func (t *ticker) tickRoot(once bool) (Status, error) {
 // tickSequence is the tick of Sequence, Fallback, AsyncSequence,
 // AsyncFallback and SequenceWithMemory (and SequenceStar).
 func tickSequence(t *ticker, n int) (Status, error) {
-	id := t.node(n).k.id
-	goOn, stop := Success, Failure // the result that moves on, the one that ends
-	if id == "Fallback" || id == "AsyncFallback" {
-		goOn, stop = Failure, Success
-	}
-	memory := id == "SequenceWithMemory" || id == "SequenceStar"
-	yield := memory || id == "AsyncSequence" || id == "AsyncFallback"
+	k := t.node(n).k
+	goOn, stop := k.goOn(), k.stop() // the result that moves on, the one that ends
+	memory, yield := k.memory, k.yield
 	kids := t.kids(n)
 	st := &t.st[n]
 	if st.status == Idle {
@@ -445,10 +441,8 @@ func haltControl(t *ticker, n int) error { return t.resetChildren(n) }
 
 // tickReactive is the tick of ReactiveSequence and ReactiveFallback.
 func tickReactive(t *ticker, n int) (Status, error) {
-	goOn, stop := Success, Failure
-	if t.node(n).k.id == "ReactiveFallback" {
-		goOn, stop = Failure, Success
-	}
+	k := t.node(n).k
+	goOn, stop := k.goOn(), k.stop()
 	kids := t.kids(n)
 	t.st[n].status = Running
 	allSkipped := true
@@ -860,64 +854,27 @@ func haltTryCatch(t *ticker, n int) error {
 // haltDecorator resets the child.
 func haltDecorator(t *ticker, n int) error { return t.resetChildren(n) }
 
-// tickInverter is Inverter's tick.
-func tickInverter(t *ticker, n int) (Status, error) {
+// tickMapped is the tick of the decorators that map their child's result
+// (the row's onChild): Inverter, ForceSuccess, ForceFailure and
+// KeepRunningUntilFailure. A child that completed is reset.
+func tickMapped(t *ticker, n int) (Status, error) {
 	c := t.kids(n)[0]
 	t.st[n].status = Running
 	r, err := t.execute(c)
 	if err != nil {
 		return Idle, err
 	}
-	switch r {
-	case Success:
-		return Failure, t.resetChild(c)
-	case Failure:
-		return Success, t.resetChild(c)
-	}
-	return r, nil
-}
-
-// tickForce is the tick of ForceSuccess and ForceFailure.
-func tickForce(t *ticker, n int) (Status, error) {
-	forced := Success
-	if t.node(n).k.id == "ForceFailure" {
-		forced = Failure
-	}
-	c := t.kids(n)[0]
-	t.st[n].status = Running
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
+	out := t.node(n).k.onChild[r]
 	if r.completed() {
-		return forced, t.resetChild(c)
+		return out, t.resetChild(c)
 	}
-	return r, nil
-}
-
-// tickKeepRunning is KeepRunningUntilFailure's tick.
-func tickKeepRunning(t *ticker, n int) (Status, error) {
-	c := t.kids(n)[0]
-	t.st[n].status = Running
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
-	switch r {
-	case Failure:
-		return Failure, t.resetChild(c)
-	case Success:
-		return Running, t.resetChild(c)
-	}
-	return Running, nil
+	return out, nil
 }
 
 // tickRepeat is the tick of Repeat and RetryUntilSuccessful.
 func tickRepeat(t *ticker, n int) (Status, error) {
-	port, goOn, stop := "num_cycles", Success, Failure
-	if t.node(n).k.id == "RetryUntilSuccessful" {
-		port, goOn, stop = "num_attempts", Failure, Success
-	}
+	k := t.node(n).k
+	port, goOn, stop := k.ports[0].Name, k.goOn(), k.stop() // num_cycles or num_attempts
 	limit, err := t.readInt(n, port)
 	if err != nil {
 		return Idle, err
@@ -1196,10 +1153,7 @@ func haltNothing(*ticker, int) error { return nil }
 
 // tickAlways is the tick of AlwaysSuccess and AlwaysFailure.
 func tickAlways(t *ticker, n int) (Status, error) {
-	if t.node(n).k.id == "AlwaysFailure" {
-		return Failure, nil
-	}
-	return Success, nil
+	return t.node(n).k.goOn(), nil
 }
 
 // tickScript is the tick of Script and ScriptCondition.
@@ -1208,7 +1162,7 @@ func tickScript(t *ticker, n int) (Status, error) {
 	if err != nil {
 		return Idle, err
 	}
-	if t.node(n).k.id == "Script" {
+	if !t.node(n).k.cond {
 		return Success, t.run(n, s)
 	}
 	b, err := t.evalBool(n, s)

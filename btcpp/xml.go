@@ -114,9 +114,73 @@ type xmlReader struct {
 	// that line's first byte: positions are counted forward from there.
 	line, lineStart, pos int
 	elements             int
-	// names holds the attribute names of namesOf, an element with many.
-	namesOf *element
-	names   map[string]struct{}
+	// attrs holds the attributes of the tag being read; names holds
+	// their names once there are many, for the duplicate check.
+	attrs     []xmlAttr
+	names     map[string]struct{}
+	namesUsed bool // names holds the names of r.attrs
+	// kids holds the children read so far of the open elements, each
+	// element's after its parent's: an element gets a copy of its own,
+	// of the right size, when it closes.
+	kids elementStack
+	// slab is where elements are allocated from, a block of slabSize at
+	// a time.
+	slab     []element
+	slabSize int
+}
+
+// tagKind is what a tag is.
+type tagKind uint8
+
+const (
+	openTag    tagKind = iota // <a …>
+	emptyTag                  // <a …/> (or </a/>)
+	closingTag                // </a …>
+)
+
+// elementStack is a stack of elements kept in blocks, so that it grows
+// without copies.
+type elementStack struct {
+	blocks [][]*element
+	n      int
+}
+
+// elementBlock is the size of an elementStack's blocks.
+const elementBlock = 1024
+
+func (s *elementStack) push(e *element) {
+	b := s.n / elementBlock
+	if b == len(s.blocks) {
+		s.blocks = append(s.blocks, make([]*element, elementBlock))
+	}
+	s.blocks[b][s.n%elementBlock] = e
+	s.n++
+}
+
+// popFrom removes the elements from the kth on and returns them, or nil
+// when there are none.
+func (s *elementStack) popFrom(k int) []*element {
+	if k == s.n {
+		return nil
+	}
+	out := make([]*element, s.n-k)
+	for i := k; i < s.n; {
+		b, o := i/elementBlock, i%elementBlock
+		i += copy(out[i-k:], s.blocks[b][o:min(elementBlock, o+s.n-i)])
+	}
+	s.n = k
+	return out
+}
+
+// newElement returns a new element from the reader's slab.
+func (r *xmlReader) newElement() *element {
+	if len(r.slab) == 0 {
+		r.slabSize = max(16, min(2*r.slabSize, 1024))
+		r.slab = make([]element, r.slabSize)
+	}
+	e := &r.slab[0]
+	r.slab = r.slab[1:]
+	return e
 }
 
 // at returns the 1-based line and column of byte offset off.
@@ -208,9 +272,9 @@ func parseXML(src string) (*element, error) {
 		return nil, r.errAt(p, "empty document")
 	}
 	var (
-		top       *element   // the first top-level element
-		stack     []*element // the open elements
-		onlyDecls = true     // nothing but declarations so far, at the top level
+		top       *element      // the first top-level element
+		stack     []openElement // the open elements
+		onlyDecls = true        // nothing but declarations so far, at the top level
 	)
 	for {
 		p = r.skipSpace(p)
@@ -249,12 +313,12 @@ func parseXML(src string) (*element, error) {
 			}
 			p += 2 + end + 1
 		case rest[0] == '<':
-			e, closing, selfClosed, next, err := r.tag(start)
+			kind, name, line, col, next, err := r.tag(start)
 			if err != nil {
 				return nil, err
 			}
 			p = next
-			if closing {
+			if kind == closingTag {
 				if len(stack) == 0 {
 					// TinyXML-2 stops reading at a closing tag
 					// of the document level.
@@ -262,9 +326,10 @@ func parseXML(src string) (*element, error) {
 					continue
 				}
 				open := stack[len(stack)-1]
-				if open.Name != e.Name {
-					return nil, r.errAt(start, "</%s> closes <%s> of %d:%d", e.Name, open.Name, open.Line, open.Col)
+				if open.e.Name != name {
+					return nil, r.errAt(start, "</%s> closes <%s> of %d:%d", name, open.e.Name, open.e.Line, open.e.Col)
 				}
+				open.e.Children = r.kids.popFrom(open.kids)
 				stack = stack[:len(stack)-1]
 				continue
 			}
@@ -272,25 +337,31 @@ func parseXML(src string) (*element, error) {
 			if r.elements > MaxXMLElements {
 				return nil, r.errAt(start, "more than %d elements", MaxXMLElements)
 			}
+			e := r.newElement()
+			e.Name = name
+			e.Line, e.Col = line, col
+			if len(r.attrs) > 0 {
+				e.Attrs = make([]xmlAttr, len(r.attrs))
+				copy(e.Attrs, r.attrs)
+			}
 			if len(stack) > 0 {
-				parent := stack[len(stack)-1]
-				parent.Children = append(parent.Children, e)
+				r.kids.push(e)
 			} else if top == nil {
 				top = e
 			}
-			if !selfClosed {
+			if kind == openTag {
 				// TinyXML-2 counts the document as level 1,
 				// and fails when the content of an element
 				// is at level MaxXMLDepth.
 				if len(stack)+2 >= MaxXMLDepth {
 					return nil, r.errAt(start, "<%s> is nested too deep: at most %d levels, and %d for a self-closing element", e.Name, MaxXMLDepth-2, MaxXMLDepth-1)
 				}
-				stack = append(stack, e)
+				stack = append(stack, openElement{e, r.kids.n})
 			}
 		default:
 			end := strings.IndexByte(rest, '<')
 			if end < 0 && len(stack) > 0 {
-				open := stack[len(stack)-1]
+				open := stack[len(stack)-1].e
 				return nil, r.errAt(len(src), "<%s> of %d:%d is not closed", open.Name, open.Line, open.Col)
 			}
 			if end < 0 {
@@ -303,7 +374,7 @@ func parseXML(src string) (*element, error) {
 		}
 	}
 	if len(stack) > 0 {
-		open := stack[len(stack)-1]
+		open := stack[len(stack)-1].e
 		return nil, r.errAt(len(src), "<%s> of %d:%d is not closed", open.Name, open.Line, open.Col)
 	}
 	if top == nil {
@@ -312,55 +383,66 @@ func parseXML(src string) (*element, error) {
 	return top, nil
 }
 
-// tag reads the tag whose '<' is at start: an element's start tag (e), or
-// a closing tag (closing; e holds its name), and returns the offset after
-// it.
-func (r *xmlReader) tag(start int) (e *element, closing, selfClosed bool, next int, err error) {
+// openElement is an element whose closing tag is still to come, and
+// where its children start in the reader's kids.
+type openElement struct {
+	e    *element
+	kids int
+}
+
+// tag reads the tag whose '<' is at start: its kind, name and position,
+// with its attributes in r.attrs, and the offset after it.
+func (r *xmlReader) tag(start int) (kind tagKind, name string, line, col, next int, err error) {
 	src := r.src
+	// The position first: positions are counted forward (see at).
+	line, col = r.at(start)
 	p := r.skipSpace(start + 1)
+	kind = openTag
 	if p < len(src) && src[p] == '/' {
-		closing = true
+		kind = closingTag
 		p++
 	}
 	end := r.name(p)
 	if end == p {
-		return nil, false, false, 0, r.errAt(p, "element name expected, found %s", r.quote(p))
+		return 0, "", 0, 0, 0, r.errAt(p, "element name expected, found %s", r.quote(p))
 	}
-	l, c := r.at(start)
-	e = &element{Name: src[p:end], Line: l, Col: c}
+	name = src[p:end]
+	r.attrs = r.attrs[:0]
+	r.namesUsed = false
 	p = end
 	for {
 		p = r.skipSpace(p)
 		if p >= len(src) {
-			return nil, false, false, 0, r.errAt(p, "unexpected end of text in the tag <%s> of %d:%d", e.Name, e.Line, e.Col)
+			return 0, "", 0, 0, 0, r.errAt(p, "unexpected end of text in the tag <%s> of %d:%d", name, line, col)
 		}
 		switch ch := src[p]; {
 		case isNameStart(ch):
-			a, next, err := r.attribute(p, e)
+			a, next, err := r.attribute(p, name)
 			if err != nil {
-				return nil, false, false, 0, err
+				return 0, "", 0, 0, 0, err
 			}
-			e.Attrs = append(e.Attrs, a)
+			r.attrs = append(r.attrs, a)
 			p = next
 		case ch == '>':
-			return e, closing, false, p + 1, nil
+			return kind, name, line, col, p + 1, nil
 		case ch == '/' && p+1 < len(src) && src[p+1] == '>':
 			// "</a/>" is TinyXML-2's self-closing element a.
-			return e, false, true, p + 2, nil
+			return emptyTag, name, line, col, p + 2, nil
 		default:
-			return nil, false, false, 0, r.errAt(p, "unexpected %s in the tag <%s>", r.quote(p), e.Name)
+			return 0, "", 0, 0, 0, r.errAt(p, "unexpected %s in the tag <%s>", r.quote(p), name)
 		}
 	}
 }
 
-// attribute reads the attribute whose name starts at p, in the tag of e.
-func (r *xmlReader) attribute(p int, e *element) (xmlAttr, int, error) {
+// attribute reads the attribute whose name starts at p, in the tag of the
+// element elem.
+func (r *xmlReader) attribute(p int, elem string) (xmlAttr, int, error) {
 	src := r.src
 	end := r.name(p)
 	name := src[p:end]
 	l, c := r.at(p)
-	if r.hasAttr(e, name) {
-		return xmlAttr{}, 0, r.errAt(p, "attribute %s appears twice in <%s>", name, e.Name)
+	if r.hasAttr(name) {
+		return xmlAttr{}, 0, r.errAt(p, "attribute %s appears twice in <%s>", name, elem)
 	}
 	q := r.skipSpace(end)
 	if q >= len(src) || src[q] != '=' {
@@ -378,22 +460,28 @@ func (r *xmlReader) attribute(p int, e *element) (xmlAttr, int, error) {
 	return xmlAttr{Name: name, Value: decodeValue(raw), Line: l, Col: c}, q + 1 + close + 1, nil
 }
 
-// hasAttr reports whether e already has an attribute named name. An
-// element with many attributes keeps their names in r.names, so that
-// reading stays linear.
-func (r *xmlReader) hasAttr(e *element, name string) bool {
-	const few = 8
-	n := len(e.Attrs)
-	if n < few {
-		_, ok := e.attr(name)
-		return ok
+// hasAttr reports whether the tag being read already has an attribute
+// named name. Once a tag has many, their names are kept in r.names, so
+// that reading stays linear.
+func (r *xmlReader) hasAttr(name string) bool {
+	const few = 32
+	if len(r.attrs) < few {
+		for i := range r.attrs {
+			if r.attrs[i].Name == name {
+				return true
+			}
+		}
+		return false
 	}
-	if r.namesOf != e {
-		r.namesOf = e
-		r.names = make(map[string]struct{}, 2*n)
-		for _, a := range e.Attrs {
+	if !r.namesUsed {
+		if r.names == nil {
+			r.names = make(map[string]struct{}, 2*len(r.attrs))
+		}
+		clear(r.names)
+		for _, a := range r.attrs {
 			r.names[a.Name] = struct{}{}
 		}
+		r.namesUsed = true
 	}
 	if _, ok := r.names[name]; ok {
 		return true

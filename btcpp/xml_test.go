@@ -11,8 +11,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // dumpXML writes e compactly, positions aside: name(attr="value" …)[children].
@@ -259,6 +263,7 @@ func TestParseXMLDepth(t *testing.T) {
 }
 
 func TestParseXMLElementLimit(t *testing.T) {
+	testlong.Skip(t, "two texts of a million elements")
 	src := "<a>" + strings.Repeat("<b/>", MaxXMLElements-1) + "</a>"
 	e, err := parseXML(src)
 	if err != nil || len(e.Children) != MaxXMLElements-1 {
@@ -271,9 +276,7 @@ func TestParseXMLElementLimit(t *testing.T) {
 }
 
 func TestParseXMLSizeLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates 64 MiB")
-	}
+	testlong.Skip(t, "allocates 64 MiB")
 	src := "<a/>" + strings.Repeat(" ", MaxXMLBytes-4)
 	if _, err := parseXML(src); err != nil {
 		t.Errorf("%d bytes: %v", len(src), err)
@@ -412,9 +415,14 @@ func TestWriteXMLErrors(t *testing.T) {
 	for i := 0; i < MaxXMLDepth; i++ {
 		deep = &element{Name: "a", Children: []*element{deep}}
 	}
-	wide := &element{Name: "a", Children: make([]*element, MaxXMLElements)}
-	for i := range wide.Children {
-		wide.Children[i] = &element{Name: "b"}
+	// A tree one element past the limit (a million elements): with
+	// BT_LONG=1.
+	wide := &element{Name: "a"}
+	if testlong.Enabled() {
+		wide.Children = make([]*element, MaxXMLElements)
+		for i := range wide.Children {
+			wide.Children[i] = &element{Name: "b"}
+		}
 	}
 	for _, tc := range []struct {
 		e   *element
@@ -432,6 +440,9 @@ func TestWriteXMLErrors(t *testing.T) {
 		{deep, "nested"},
 		{wide, "more than"},
 	} {
+		if tc.e == wide && !testlong.Enabled() {
+			continue
+		}
 		var b bytes.Buffer
 		err := writeXML(&b, tc.e)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -769,4 +780,43 @@ func hasSpaceInValues(src string) bool {
 		}
 	}
 	return false
+}
+
+// TestParseXMLMemory checks the bytes parseXML allocates per byte of text,
+// with the collector off (an upper bound of its peak heap), on 4 MB texts
+// of a few shapes. An element takes 96 bytes and an attribute 48, so the
+// bound depends on how many bytes of text each takes.
+func TestParseXMLMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 20 MB")
+	}
+	n := testlong.Pick(1<<20, 4<<20)
+	unit := "    <Sequence name=\"s\">\n      <Script code=\"a:=1; b:=&apos;x&apos; &amp;&amp; c&lt;d\"/>\n" +
+		"      <A x=\"{k}\" y=\"2\"/>\n    </Sequence>\n"
+	for _, tc := range []struct {
+		shape, src string
+		bound      float64
+	}{
+		{"Groot2's form", "<root><BehaviorTree ID=\"T\"><Sequence>" + strings.Repeat(unit, n/len(unit)) + "</Sequence></BehaviorTree></root>", 8},
+		{"empty elements", "<root>" + strings.Repeat("<a/>", min(n/4, MaxXMLElements-1)) + "</root>", 32},
+		{"attributes", "<r>" + strings.Repeat("<a b='1' c='2' d='3' e='4' f='5' g='6' h='7' i='8' j='9'/>", n/60) + "</r>", 12},
+		{"entities", "<a v='" + strings.Repeat("&amp;&#65;", n/10) + "'/>", 2},
+	} {
+		runtime.GC()
+		old := debug.SetGCPercent(-1)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		e, err := parseXML(tc.src)
+		runtime.ReadMemStats(&m1)
+		debug.SetGCPercent(old)
+		if err != nil {
+			t.Fatal(tc.shape, err)
+		}
+		runtime.KeepAlive(e)
+		ratio := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(len(tc.src))
+		t.Logf("%s: %.2f", tc.shape, ratio)
+		if ratio > tc.bound {
+			t.Errorf("%s: reading %d bytes allocated %.1f times as much, more than %g", tc.shape, len(tc.src), ratio, tc.bound)
+		}
+	}
 }

@@ -176,7 +176,9 @@ func escape(w *bufio.Writer, s string, attr bool) {
 	w.WriteString(s[last:])
 }
 
-// clone returns a deep copy of e: changing the copy never changes e.
+// clone returns a deep copy of e, which must be a tree (no element
+// reachable twice, as parseXML makes them): changing the copy never
+// changes e.
 func (e *element) clone() *element {
 	if e == nil {
 		return nil

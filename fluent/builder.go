@@ -14,8 +14,9 @@ import (
 // build that part with [bt.Sequence] and [bt.Select] and splice it in.
 //
 // It keeps a stack of open nodes: Sequence, Selector, Parallel and Inverter
-// open one (as a child of the node open above, if any); Do, Condition and
-// Splice add a child to the open node; End closes the open node; Build
+// open one (as a child of the node open above, if any); Do, Condition,
+// their forms with the step's memory (DoWith, ConditionWith) and Splice
+// add a child to the open node; End closes the open node; Build
 // returns the tree. The first misuse is kept: later calls do nothing, and
 // Build and Err return it, an [Error] with the library's exception
 // class and message and the index of the call. The zero Builder is ready
@@ -144,6 +145,26 @@ func (b *Builder) leaf(method, name string, nd bt.Node[bt.Fluent], nilFn bool) *
 // node, and, unlike in the library, for a nil fn.
 func (b *Builder) Do(name string, fn func(td bt.TimeData) bt.Status) *Builder {
 	return b.leaf("Do", name, bt.Leaf(bt.Fluent{Name: name, Do: fn}), fn == nil)
+}
+
+// DoWith adds an action named name that calls fn at every tick that
+// reaches it with the step's [bt.Blackboard], through which fn reads and
+// writes the memory of the version being ticked and gets the tick's
+// TimeData (b.TimeData()). Unlike Do's, fn returns a [bt.Result]: a
+// status, or a pending [bt.Async] result that the game settles later
+// (until then the leaf runs, and fn is not called again while the tick
+// reaches it). [New] runs a tree with such leaves with [MemoryAgent]. It
+// is an error outside an open node, and for a nil fn.
+func (b *Builder) DoWith(name string, fn func(*bt.Blackboard) bt.Result) *Builder {
+	return b.leaf("DoWith", name, bt.Leaf(bt.Fluent{Name: name, DoWith: fn}), fn == nil)
+}
+
+// ConditionWith adds a condition named name that calls fn at every tick
+// that reaches it with the step's [bt.Blackboard] (see [Builder.DoWith]):
+// it succeeds when fn returns true and fails otherwise. It is an error
+// outside an open node, and for a nil fn.
+func (b *Builder) ConditionWith(name string, fn func(*bt.Blackboard) bool) *Builder {
+	return b.leaf("ConditionWith", name, bt.Condition(bt.Fluent{Name: name, IfWith: fn}), fn == nil)
 }
 
 // Condition adds a condition named name that calls fn at every tick that

@@ -3,7 +3,8 @@
 // (github.com/codecapers/Fluent-Behaviour-Tree, its last commit), and runs
 // them exactly as it does. A [Builder] has the library's calls (Sequence,
 // Selector, Parallel, Inverter, Do, Condition, Splice, End, Build), typed
-// for Go, and builds an ordinary bt.Node of leaf type bt.Fluent; [New]
+// for Go (and DoWith and ConditionWith, for leaves that use the tree's
+// memory), and builds an ordinary bt.Node of leaf type bt.Fluent; [New]
 // runs it on the stepped engine of package behaviortree (imported here as
 // bt), and bt.Stepped.Tick is the library's Tick(TimeData):
 //
@@ -70,18 +71,42 @@
 //     whose DeltaTime is a time.Duration: the library's float of seconds
 //     is DeltaTime.Seconds().
 //
-// # Leaves: no async result, an exit hook through Agent
+// # Leaves with memory or an async result; an exit hook through Agent
 //
-// Do returns a bt.Status, not a bt.Result: a Fluent leaf that waits for
-// the game returns Running at every tick until its work is done (it
-// polls), since nothing would settle a bt.Async between ticks that the
-// library's Tick cannot see. The Builder has no exit (halt) hook either,
-// as FluentBehaviourTree has none, though the engine does abort a running
-// leaf that a Sequence or Selector stops reaching. For both, run the tree
-// with bt.NewStepped and an agent made from [Agent], whose TimedAction may
-// return an Async where it needs to and whose Exit stops the work, and
-// give the leaves that need it attr.Exit (see ExampleAgent): Exit is then
-// called with aborted set when a leaf is left running.
+// Do and Condition take the tick's bt.TimeData and return a bt.Status or
+// a bool, as the library's leaves do. DoWith and ConditionWith take the
+// step's *bt.Blackboard instead, the handle a stepped agent's memory
+// forms get: through it a leaf reads and writes the memory that every
+// version of the tree carries (kept by undo, saved with the version),
+// and gets the tick's TimeData (b.TimeData()); and DoWith returns a
+// bt.Result, which may be a pending bt.Async that the game settles
+// later, where Do would poll with Running; from Example_memory:
+//
+//	tree, err := fluent.NewBuilder().
+//		Sequence("report").
+//		DoWith("count", func(b *bt.Blackboard) bt.Result {
+//			n, _ := ticks.Get(b)
+//			ticks.Put(b, n+1)
+//			return bt.ResultSuccess
+//		}).
+//		DoWith("radio", func(b *bt.Blackboard) bt.Result {
+//			call = bt.NewAsync() // the game settles it later
+//			return call.Result()
+//		}).
+//		End().
+//		Build()
+//
+// A Wait spliced into a tree (bt.Wait) counts the ticks' DeltaTime when
+// the tree has no clock option (bt.WithTurnClock, bt.WithDeltaTime); see
+// Example_wait and bt.Stepped.Tick.
+//
+// The Builder has no exit (halt) hook, as FluentBehaviourTree has none,
+// though the engine does abort a running leaf that a Sequence or Selector
+// stops reaching. For one, run the tree with bt.NewStepped and an agent
+// made from [Agent] (or [MemoryAgent], when a leaf takes the Blackboard)
+// whose Exit stops the work, and give the leaves that need it attr.Exit
+// (see ExampleAgent): Exit is then called with aborted set when a leaf is
+// left running.
 //
 // # Errors and departures
 //
@@ -101,6 +126,7 @@
 //     returns the one ended last);
 //   - Build called a second time (C# returns the same tree again, or a later
 //     one);
-//   - Do or Condition with a nil function (C# fails only at the tick);
+//   - Do or Condition (or DoWith, ConditionWith) with a nil function (C#
+//     fails only at the tick);
 //   - a tree of more than 67,108,864 places (C# has no limit).
 package fluent

@@ -8,6 +8,7 @@ import (
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/fluent"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // ExampleBuilder builds a FluentBehaviourTree tree with the library's
@@ -159,4 +160,86 @@ func ExampleAgent() {
 	// -> RUNNING
 	// exit chase: aborted=true
 	// -> FAILED
+}
+
+// Example_memory ticks a Builder's tree whose leaves take the step's
+// Blackboard: "count" keeps a count in the tree's memory (which every
+// version carries, so that undo and saving keep it), and "radio" returns
+// an async result, a call that the game answers later; until then the
+// leaf runs, and its function is not called again.
+func Example_memory() {
+	ticks := memory.NewKey[int]("ticks")
+	var call *bt.Async // the radio call in flight, answered by the game
+	tree, err := fluent.NewBuilder().
+		Sequence("report").
+		DoWith("count", func(b *bt.Blackboard) bt.Result {
+			n, _ := ticks.Get(b)
+			ticks.Put(b, n+1)
+			return bt.ResultSuccess
+		}).
+		DoWith("radio", func(b *bt.Blackboard) bt.Result {
+			call = bt.NewAsync() // the game settles it later
+			return call.Result()
+		}).
+		End().
+		Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, err := fluent.New(tree)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for tick := 1; tick <= 3; tick++ {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 500 * time.Millisecond}); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("tick", tick, "->", t.State(), t.Memory())
+		if tick == 2 {
+			call.Succeed() // the game answers the call
+		}
+	}
+	// Output:
+	// tick 1 -> RUNNING {ticks: 1}
+	// tick 2 -> RUNNING {ticks: 2}
+	// tick 3 -> SUCCEEDED {ticks: 3}
+}
+
+// Example_wait ticks a tree with a Wait spliced in: without a clock
+// option, Tick is the tree's clock, and the wait counts each tick's
+// DeltaTime (the tick that starts it included).
+func Example_wait() {
+	tree, err := fluent.NewBuilder().
+		Sequence("volley").
+		Splice(bt.Wait[bt.Fluent](time.Second)). // cool down for a second of game time
+		Do("fire", func(td bt.TimeData) bt.Status {
+			fmt.Println("fire")
+			return bt.Success
+		}).
+		End().
+		Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, err := fluent.New(tree)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for tick := 1; tick <= 3; tick++ {
+		if t, err = t.Tick(bt.TimeData{DeltaTime: 400 * time.Millisecond}); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("tick", tick, "->", t.State())
+	}
+	// Output:
+	// tick 1 -> RUNNING
+	// tick 2 -> RUNNING
+	// fire
+	// tick 3 -> SUCCEEDED
 }

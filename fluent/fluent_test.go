@@ -245,6 +245,12 @@ func TestDepartures(t *testing.T) {
 		{"condition with a nil function", func() (bt.Node[bt.Fluent], error) {
 			return new(fluent.Builder).Sequence("s").Condition("c", nil).End().Build()
 		}, "Condition", 1, `"c" has a nil function`},
+		{"do with the Blackboard and a nil function", func() (bt.Node[bt.Fluent], error) {
+			return new(fluent.Builder).Sequence("s").DoWith("x", nil).End().Build()
+		}, "DoWith", 1, `"x" has a nil function`},
+		{"condition with the Blackboard and a nil function", func() (bt.Node[bt.Fluent], error) {
+			return new(fluent.Builder).Sequence("s").ConditionWith("c", nil).End().Build()
+		}, "ConditionWith", 1, `"c" has a nil function`},
 		{"a tree too big", func() (bt.Node[bt.Fluent], error) {
 			tree, err := new(fluent.Builder).Sequence("s").Do("x", ok).End().Build()
 			for i := 0; err == nil && i < 30; i++ {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/near"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -236,55 +237,22 @@ func wordOf(text []byte, t token) []byte {
 }
 
 // nearestKeyword returns the keyword (or attribute name) nearest to w in
-// edit distance, if one is near enough to be a likely typo: at most one
-// edit for words of up to four letters, two up to eight, three beyond.
+// edit distance, ignoring case, if one is near enough to be a likely typo
+// (near.Nearest's rule).
 func nearestKeyword(w string) string {
-	w = strings.ToLower(w)
-	if len(w) > 24 {
-		return ""
-	}
-	most := 1
-	switch {
-	case len(w) > 8:
-		most = 3
-	case len(w) > 4:
-		most = 2
-	}
-	best, bestD := "", most+1
-	try := func(kw string) {
-		if d := editDistance(w, kw); d < bestD {
-			best, bestD = kw, d
-		}
-	}
-	for _, kw := range keywords {
-		if kw != "" {
-			try(kw)
-		}
-	}
-	try("branch")
-	for a := attr.KindWhile; a < numAttrs; a++ {
-		try(a.String())
-	}
-	return best
-}
-
-// editDistance returns the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+	return near.Nearest(strings.ToLower(w), func(yield func(string) bool) {
+		for _, kw := range keywords {
+			if kw != "" && !yield(kw) {
+				return
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+		if !yield("branch") {
+			return
+		}
+		for a := attr.KindWhile; a < numAttrs; a++ {
+			if !yield(a.String()) {
+				return
+			}
+		}
+	})
 }

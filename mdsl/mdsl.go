@@ -112,7 +112,9 @@ func newError(file string, src []byte, pos int, msg string, err error) *Error {
 // [bt.Call] leaves: the main root, a [bt.Root], with branches expanded, equal to what
 // [mistreevous.Parse] reads from the same tree's JSON definition. name is
 // the file name for error messages. Errors are of type [*Error]; any input
-// gives a Node or an error, never a panic.
+// gives a Node or an error, never a panic. The root keeps a copy of the
+// text, so that [bt.Functions] can give the line and column of the nodes
+// it reports (a misspelt function name, a wrong argument).
 func Parse(name string, src []byte) (bt.Node[bt.Call], error) {
 	n, err := parse(name, src, false)
 	if err == errTooDeep {
@@ -120,7 +122,10 @@ func Parse(name string, src []byte) (bt.Node[bt.Call], error) {
 		// the top of mdsl_parse.go).
 		n, err = parse(name, src, true)
 	}
-	return n, err
+	if err != nil {
+		return n, err
+	}
+	return withSource(n, name, src), nil
 }
 
 // errTooDeep says that a node built while reading is deeper than

@@ -525,7 +525,7 @@ func (f *Feed[V]) sendReset(w *sseWriter, enc *encoder, vs []V, n uint64, last *
 	if len(vs) > 0 && f.codec.valid(vs[0]) {
 		enc.layout = f.codec.layout(vs[0])
 		for _, nd := range enc.layout.Nodes {
-			d.Nodes = append(d.Nodes, [5]any{nd.Parent, typeName(nd), nd.Params, nd.Label, nd.Attrs})
+			d.Nodes = append(d.Nodes, [5]any{nd.Parent, nd.Word(), nd.Params, nd.Label, nd.Attrs})
 		}
 		enc.prev = enc.prev[:0]
 		for ; i < len(vs) && f.codec.valid(vs[i]) && f.codec.same(vs[i], vs[0]); i++ {

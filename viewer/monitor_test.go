@@ -185,7 +185,7 @@ func TestMonitorStream(t *testing.T) {
 			if !strings.Contains(st.Label, "failure signalled, now at flee") {
 				t.Errorf("version 2's label %q", st.Label)
 			}
-			if len(st.Events) != 2 || st.Events[0] != "node 3 (leaf attack): RUNNING -> FAILED" {
+			if len(st.Events) != 2 || st.Events[0] != "node 3 (action attack): RUNNING -> FAILED" {
 				t.Errorf("version 2's changes %q", st.Events)
 			}
 		}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"reflect"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/memory"
 )
 
 // TreesReplay returns a Replay of versions of the Elixir-style tree def,
@@ -29,17 +31,7 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq[bt.Tree[
 			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Definition())
 		}
 		states, focus[0] = v.NodeStates(states)
-		s := Step{States: states, Focus: focus, Memory: v.Memory()}
-		sig := byte('-')
-		switch v.LastSignal() {
-		case bt.Success:
-			sig = 's'
-		case bt.Failure:
-			sig = 'f'
-		}
-		if st := v.Status(); st != bt.Running {
-			s.Events = []string{fmt.Sprintf("the root ended with %v; the tree started over", st)}
-		}
+		s, sig := treeStep(v, states, focus, v.Memory())
 		if err := r.add(s, sig); err != nil {
 			return nil, fmt.Errorf("viewer.TreesReplay: %w", err)
 		}
@@ -51,15 +43,152 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq[bt.Tree[
 	return r, nil
 }
 
-// HistoryReplay returns a Replay of h's versions from its start to its
-// current one (the line that Undo and Redo walk, without the redo tail),
-// as [TreesReplay] draws them.
-func HistoryReplay[L any](title string, h bt.History[bt.Tree[L]]) (*Replay, error) {
-	return TreesReplay(title, h.Current().Definition(), h.All())
+// Version is what [HistoryReplay] and [WriteHistory] need of the versions
+// a [bt.History] keeps. [bt.Tree] and [bt.Stepped] have it for every leaf
+// type, so a History of Value/Succeed/Fail trees, of stepped trees, or of
+// Fluent trees (a [bt.Stepped] of [bt.Fluent] leaves, as fluent.New makes
+// them) can be drawn.
+type Version interface {
+	Picture() bt.Picture
+	Memory() memory.Map
 }
 
-// WriteHistory writes a viewer page of h (see [HistoryReplay]) to w.
-func WriteHistory[L any](w io.Writer, title string, h bt.History[bt.Tree[L]]) error {
+// HistoryReplay returns a Replay of h's versions from its start to its
+// current one (the line that Undo and Redo walk, without the redo tail).
+// A History of [bt.Tree]s is drawn as [TreesReplay] draws it (its focus,
+// the signal that made each version, and when the root ended); one of
+// [bt.Stepped] trees as [SteppedReplay] draws it, without events (a
+// History keeps none: use SteppedReplay to show them). Every version must
+// be of one definition.
+func HistoryReplay[V Version](title string, h bt.History[V]) (*Replay, error) {
+	var (
+		r       *Replay
+		layout  bt.Picture
+		def     any // the first version's definition, when it can be read
+		states  []bt.State
+		running []bool
+		focus   []int
+		k       int
+	)
+	for v := range h.All() {
+		if k == 0 {
+			layout = v.Picture()
+			var err error
+			if r, err = NewReplay(title, layout); err != nil {
+				return nil, fmt.Errorf("viewer.HistoryReplay: %w", err)
+			}
+			def = definitionOf(v)
+			states = make([]bt.State, len(layout.Nodes))
+			running = make([]bool, len(layout.Nodes))
+		} else if d := definitionOf(v); d != def {
+			return nil, fmt.Errorf("viewer.HistoryReplay: version %d is of another definition than version 0", k)
+		}
+		var err error
+		switch tv := any(v).(type) {
+		case treeVersion:
+			var f int
+			if states, f = tv.NodeStates(states); len(states) != len(layout.Nodes) {
+				return nil, fmt.Errorf("viewer.HistoryReplay: version %d has %d nodes, version 0 %d", k, len(states), len(layout.Nodes))
+			}
+			focus = append(focus[:0], f)
+			s, sig := treeStep(tv, states, focus, v.Memory())
+			err = r.add(s, sig)
+		case steppedVersion: // of one definition with version 0, so of as many nodes
+			clear(running)
+			for i := range states {
+				states[i] = tv.NodeState(i)
+				if par := layout.Nodes[i].Parent; par >= 0 && states[i] == bt.StateRunning {
+					running[par] = true
+				}
+			}
+			focus = focus[:0]
+			for i, st := range states {
+				if st == bt.StateRunning && !running[i] {
+					focus = append(focus, i)
+				}
+			}
+			err = r.Add(steppedStep(k, tv.State(), states, focus, v.Memory()))
+		default: // a Version of another type: what its Picture shows
+			p := v.Picture()
+			if len(p.Nodes) != len(layout.Nodes) {
+				return nil, fmt.Errorf("viewer.HistoryReplay: version %d has %d nodes, version 0 %d", k, len(p.Nodes), len(layout.Nodes))
+			}
+			focus = focus[:0]
+			for i, nd := range p.Nodes {
+				states[i] = nd.State
+				if nd.Focus {
+					focus = append(focus, i)
+				}
+			}
+			err = r.Add(Step{States: states, Focus: focus, Memory: v.Memory()})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("viewer.HistoryReplay: %w", err)
+		}
+		k++
+	}
+	if k == 0 {
+		return nil, fmt.Errorf("viewer.HistoryReplay: no versions")
+	}
+	return r, nil
+}
+
+// treeVersion is what a [bt.Tree] has, whatever its leaf type, that
+// TreesReplay draws.
+type treeVersion interface {
+	NodeStates(dst []bt.State) ([]bt.State, int)
+	LastSignal() bt.Status
+	Status() bt.Status
+}
+
+// steppedVersion is what a [bt.Stepped] has, whatever its leaf type, that
+// SteppedReplay draws.
+type steppedVersion interface {
+	NodeState(i int) bt.State
+	State() bt.State
+}
+
+// treeStep is the step of a Tree version whose node states and focus are
+// given, and the signal that made it.
+func treeStep(v treeVersion, states []bt.State, focus []int, mem memory.Map) (Step, byte) {
+	s := Step{States: states, Focus: focus, Memory: mem}
+	sig := byte('-')
+	switch v.LastSignal() {
+	case bt.Success:
+		sig = 's'
+	case bt.Failure:
+		sig = 'f'
+	}
+	if st := v.Status(); st != bt.Running {
+		s.Events = []string{fmt.Sprintf("the root ended with %v; the tree started over", st)}
+	}
+	return s, sig
+}
+
+// steppedStep is the k-th step of a run of stepped versions, whose node
+// states and running tips are given.
+func steppedStep(k int, state bt.State, states []bt.State, focus []int, mem memory.Map) Step {
+	s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, state), Memory: mem}
+	if k == 0 {
+		s.Label = fmt.Sprintf("start: the tree is %v", state)
+	}
+	return s
+}
+
+// definitionOf returns v's definition (its Definition method's result,
+// a bt.Node of some leaf type, which compares by identity), or nil when v
+// has no such method.
+func definitionOf(v any) any {
+	m := reflect.ValueOf(v).MethodByName("Definition")
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+		return nil
+	}
+	return m.Call(nil)[0].Interface()
+}
+
+// WriteHistory writes a viewer page of h (see [HistoryReplay]) to w: a
+// History of [bt.Tree]s, of [bt.Stepped] trees or of Fluent trees.
+func WriteHistory[V Version](w io.Writer, title string, h bt.History[V]) error {
 	r, err := HistoryReplay(title, h)
 	if err != nil {
 		return err
@@ -95,10 +224,7 @@ func SteppedReplay[L any](title string, versions []bt.Stepped[L], events [][]bt.
 			return nil, fmt.Errorf("viewer.SteppedReplay: version %d is of another definition", k)
 		}
 		states, focus = steppedStates(p, v, states, running, focus)
-		s := Step{States: states, Focus: focus, Label: fmt.Sprintf("step %d: the tree is %v", k, v.State()), Memory: v.Memory()}
-		if k == 0 {
-			s.Label = fmt.Sprintf("start: the tree is %v", v.State())
-		}
+		s := steppedStep(k, v.State(), states, focus, v.Memory())
 		if events != nil {
 			for _, e := range events[k] {
 				s.Events = append(s.Events, EventText(p, e))
@@ -118,7 +244,7 @@ func EventText[L any](p bt.Picture, e bt.Event[L]) string {
 	name := fmt.Sprintf("node %d", e.Node)
 	if e.Node >= 0 && e.Node < len(p.Nodes) {
 		nd := p.Nodes[e.Node]
-		name += " (" + nd.Kind.String() + nd.Params
+		name += " (" + nd.Word() + nd.Params
 		if nd.Label != "" {
 			name += " " + nd.Label
 		}

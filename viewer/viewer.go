@@ -126,19 +126,9 @@ func NewReplay(title string, layout bt.Picture) (*Replay, error) {
 	r := &Replay{title: title, nodes: make([][5]any, len(layout.Nodes)), shown: make([]bt.State, len(layout.Nodes)),
 		labels: map[int]string{}, events: map[int][]string{}}
 	for i, nd := range layout.Nodes {
-		r.nodes[i] = [5]any{nd.Parent, typeName(nd), nd.Params, nd.Label, nd.Attrs}
+		r.nodes[i] = [5]any{nd.Parent, nd.Word(), nd.Params, nd.Label, nd.Attrs}
 	}
 	return r, nil
-}
-
-// typeName is the type name the page shows for nd: its Type (a node of
-// another format, such as BehaviorTree.CPP's "Fallback"), or its Kind's
-// name.
-func typeName(nd bt.PictureNode) string {
-	if nd.Type != "" {
-		return nd.Type
-	}
-	return nd.Kind.String()
 }
 
 // Step is one step of a [Replay]: the state of every node, the focus, and

@@ -64,7 +64,7 @@ func TestWriteHistory(t *testing.T) {
 		}
 		k++
 	}
-	if r.Nodes[4][1] != "leaf" || r.Nodes[4][3] != "go_right" || r.Nodes[3][0] != float64(2) {
+	if r.Nodes[4][1] != "action" || r.Nodes[4][3] != "go_right" || r.Nodes[3][0] != float64(2) {
 		t.Errorf("nodes %v", r.Nodes)
 	}
 	k = 0
@@ -169,7 +169,7 @@ func TestSteppedReplay(t *testing.T) {
 			t.Errorf("step %d: %s|%s, want %s|%s", k, states[k], focus[k], want, strings.Join(wantFocus, ","))
 		}
 	}
-	if p.Nodes[0][1] != "root" || !strings.Contains(strings.Join(p.Events[1], "\n"), "node 2 (leaf a): action a returned success") {
+	if p.Nodes[0][1] != "root" || !strings.Contains(strings.Join(p.Events[1], "\n"), "node 2 (action a): action a returned success") {
 		t.Errorf("nodes %v, events %q", p.Nodes[:1], p.Events[1])
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // TestReplayNodeType checks that the page names a node by its Type when
 // the picture sets one (a node of another format, such as
-// BehaviorTree.CPP's Fallback), and by its Kind otherwise.
+// BehaviorTree.CPP's Fallback), and by its Kind's word otherwise.
 func TestReplayNodeType(t *testing.T) {
 	layout := bt.Picture{Nodes: []bt.PictureNode{
 		{Parent: -1, Kind: kind.Select, Type: "Fallback"},
@@ -31,7 +31,7 @@ func TestReplayNodeType(t *testing.T) {
 	}
 	p := viewertest.ReadPage(t, b.String())
 	nodes := p.Replays[0].Nodes
-	if nodes[0][1] != "Fallback" || nodes[1][1] != "leaf" || nodes[1][3] != "open" {
-		t.Errorf("nodes %v: want Fallback, then leaf open", nodes)
+	if nodes[0][1] != "Fallback" || nodes[1][1] != layout.Nodes[1].Word() || nodes[1][3] != "open" {
+		t.Errorf("nodes %v: want Fallback, then %s open", nodes, layout.Nodes[1].Word())
 	}
 }

@@ -33,7 +33,7 @@ func TestBOM(t *testing.T) {
 		{args: []string{"convert", "-to", "mdsl", mj}, stdout: "root {\n    action [A]\n}\n"},
 		{args: []string{"convert", "-to", "mdsl", ej}, stdout: "root {\n    selector {\n        action [a]\n        action [b]\n    }\n}\n"},
 		{args: []string{"convert", "-to", "json", md}, stdout: `"call": "A"`},
-		{args: []string{"render", mj}, stdout: "[ ] root\n`- [ ] leaf A\n"},
+		{args: []string{"render", mj}, stdout: "[ ] root\n`- [ ] action A\n"},
 		{args: []string{"fmt", md}, stdout: "root {\n    action [A]\n}\n"},
 		{args: []string{"fmt", "-l", md}, stdout: md + "\n"},
 		{args: []string{"check", bad}, code: 1, errs: bad + ":1:15: unclosed '['"},

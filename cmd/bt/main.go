@@ -66,6 +66,8 @@ const usage = `usage:
                                                step the tree with a scripted agent
   bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
                                                step the tree in the browser, with undo and editing
+Flags may also follow the file names (bt convert FILE -to mdsl); after --,
+every argument is a file name.
 `
 
 // usageError is a usage error (exit 2).
@@ -136,24 +138,47 @@ func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into usage errors. It
-// prints the usage once for -h, and not for bad flags (whose error says
-// to run bt -h): the flag package, which would print it for both, is
-// kept from printing it.
+// parseFlags parses args, turning flag errors into usage errors. Flags
+// may come before or after the file names, or between them (bt convert
+// FILE -to mdsl); after "--" every argument is a file name, and "-" alone
+// is one (the standard input). It prints the usage once for -h, and not
+// for bad flags (whose error says to run bt -h): the flag package, which
+// would print it for both, is kept from printing it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	usage := fs.Usage
 	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.Usage = usage
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage()
-			return err
+	defer func() { fs.Usage = usage }()
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				usage()
+				return err
+			}
+			return usagef("%v", err)
 		}
-		return usagef("%v", err)
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			files = append(files, rest...) // all file names from here
+			break
+		}
+		i := 0 // the file names up to the next flag
+		for i < len(rest) && !isFlag(rest[i]) {
+			i++
+		}
+		files = append(files, rest[:i]...)
+		if i == len(rest) {
+			break
+		}
+		args = rest[i:]
 	}
-	return nil
+	// Leave the file names as fs.Args, the flags as they were parsed.
+	return fs.Parse(append([]string{"--"}, files...))
 }
+
+// isFlag reports whether the argument a is a flag rather than a file
+// name: it starts with "-" and is not "-" alone.
+func isFlag(a string) bool { return len(a) > 1 && a[0] == '-' }
 
 // A tree read from a file: of Calls (MDSL, Mistreevous JSON) or of
 // strings (MDSL with string leaves, Elixir JSON).

@@ -50,7 +50,7 @@ func TestRun(t *testing.T) {
 		{args: []string{"convert", "-to", "yaml", js}, code: 2, errs: `unknown format "yaml"`},
 		{args: []string{"convert", js}, code: 2, errs: "-to is required"},
 		{args: []string{"convert", "-to", "json"}, code: 2, errs: "no file"},
-		{args: []string{"render", good}, code: 0, stdout: "[ ] root\n`- [ ] sequence\n   |- [ ] leaf A\n   `- [ ] condition C\n"},
+		{args: []string{"render", good}, code: 0, stdout: "[ ] root\n`- [ ] sequence\n   |- [ ] action A\n   `- [ ] condition C\n"},
 		{args: []string{"render", "-format", "mermaid", good}, code: 0, stdout: "flowchart"},
 		{args: []string{"render", "-format", "svg", good}, code: 2, errs: "unknown format"},
 		{args: []string{"run", "-steps", "2", "-script", scr, good}, code: 0, stdout: "step 1: RUNNING\n  action A -> running\n"},

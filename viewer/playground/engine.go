@@ -38,11 +38,11 @@ type stepped struct {
 	events []string
 	raw    []bt.Event[bt.Call] // stepped engine
 	signal bt.Status           // Elixir style: the signal given
-	asyncs []asyncRef          // the async results the step's actions returned
 	label  string
 }
 
-// asyncRef is an async result an action returned at a step, and its node.
+// asyncRef is an async result that an action of a version waits for, and
+// its node.
 type asyncRef struct {
 	node int
 	a    *bt.Async
@@ -247,13 +247,7 @@ func (e *steppedEngine) step(v any, r *run) (stepped, error) {
 		}
 		return stepped{}, err
 	}
-	out := stepped{v: next, events: events, raw: raw, label: next.State().String()}
-	for _, ev := range raw {
-		if ev.Kind == bt.EventAction && ev.Result.Async != nil {
-			out.asyncs = append(out.asyncs, asyncRef{ev.Node, ev.Result.Async})
-		}
-	}
-	return out, nil
+	return stepped{v: next, events: events, raw: raw, label: next.State().String()}, nil
 }
 
 func (e *steppedEngine) export(w io.Writer, title string, line []*vnode) error {

@@ -539,8 +539,8 @@ func TestEditTooLong(t *testing.T) {
 }
 
 // TestSaveLoad: a saved version loads back as a new version with the
-// same states and memory; damaged data and a pending async result are
-// errors that change nothing.
+// same states and memory; damaged data is an error that changes nothing;
+// a pending async result is saved, and settles after the load.
 func TestSaveLoad(t *testing.T) {
 	c := newClient(t, sample, Config{})
 	c.answerAll(nil, "true", "success", "running")
@@ -577,9 +577,18 @@ func TestSaveLoad(t *testing.T) {
 	if n := len(c.state().Timeline); n != 6 {
 		t.Errorf("bad loads added versions: %d", n)
 	}
-	// A pending async result cannot be saved.
+	// A pending async result is saved, and the loaded version lists it to
+	// settle.
 	c.answerAll(nil, "true", "success", "async")
-	c.refused("GET", "/api/save", "", http.StatusConflict, nil)
+	code, data = c.do("GET", "/api/save", nil, nil)
+	if code != 200 {
+		t.Fatalf("save with a pending async result: %d %q", code, data)
+	}
+	st = c.post("/api/load", string(data))
+	if len(st.Version.Asyncs) != 1 || st.Version.Asyncs[0].Settled != "" {
+		t.Fatalf("loaded: asyncs %+v", st.Version.Asyncs)
+	}
+	c.post("/api/settle", fmt.Sprintf(`{"node":%d,"value":"success"}`, st.Version.Asyncs[0].Node))
 }
 
 // TestAsync: an action answered async stays running until settled; the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/viewer"
 )
 
@@ -80,11 +79,7 @@ func (s *Server) state(have int) stateJSON {
 	st.Engine = s.eng.name()
 	if have != s.treeRev {
 		for _, n := range s.eng.layout().Nodes {
-			kind := n.Kind.String()
-			if m := hook.Kind(uint8(n.Kind)).Mistreevous; m != "" && s.eng.name() == "stepped" {
-				kind = m // the stepped engine's words: action, selector, flip...
-			}
-			st.Nodes = append(st.Nodes, [5]any{n.Parent, kind, n.Params, n.Label, n.Attrs})
+			st.Nodes = append(st.Nodes, [5]any{n.Parent, n.Word(), n.Params, n.Label, n.Attrs}) // the MDSL keyword, as every picture
 		}
 	}
 	st.Timeline = make([]tvJSON, len(s.tl.nodes))

@@ -29,7 +29,6 @@ type vnode struct {
 	events     []string
 	raw        []bt.Event[bt.Call]
 	signal     bt.Status
-	asyncs     []asyncRef
 	root       byte // the root's state letter, once computed
 }
 
@@ -131,7 +130,7 @@ func (s *Server) advance() error {
 		return fmt.Errorf("step from version %d: %w", p.from, err)
 	}
 	s.tl.add(p.from, &vnode{v: out.v, label: fmt.Sprintf("step %d: %s", from.step+1, out.label),
-		answers: r.answers, events: out.events, raw: out.raw, signal: out.signal, asyncs: out.asyncs})
+		answers: r.answers, events: out.events, raw: out.raw, signal: out.signal})
 	return nil
 }
 
@@ -254,35 +253,23 @@ func (s *Server) restart(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// liveAsyncs returns the async results pending at version id: those its
-// line's steps made whose node is still running there, the last per node.
+// liveAsyncs returns the async results pending at version id (a loaded
+// version's included), by node.
 func (s *Server) liveAsyncs(id int) []asyncRef {
 	if s.eng.name() != "stepped" {
 		return nil
 	}
-	last := map[int]*bt.Async{}
-	var order []int
-	for _, n := range s.tl.line(id) {
-		for _, a := range n.asyncs {
-			if _, ok := last[a.node]; !ok {
-				order = append(order, a.node)
-			}
-			last[a.node] = a.a
-		}
-	}
-	t := s.tl.nodes[id].v.(bt.Stepped[bt.Call])
 	var out []asyncRef
-	for _, node := range order {
-		if t.NodeState(node) == bt.StateRunning {
-			out = append(out, asyncRef{node, last[node]})
-		}
+	for node, a := range s.tl.nodes[id].v.(bt.Stepped[bt.Call]).Pending() {
+		out = append(out, asyncRef{node, a})
 	}
 	return out
 }
 
 // settle settles the async result of a node of the current version. An
-// Async is shared by every version that holds it (the library's rule), so
-// the settlement applies at the next step of any of them.
+// Async is shared by every version that holds it; the settlement applies
+// at the first step of the node that no version had made (the library's
+// rule, which keeps undo exact): the next step of the current version.
 func (s *Server) settle(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Node  int    `json:"node"`

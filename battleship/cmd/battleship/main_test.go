@@ -55,7 +55,7 @@ func TestRun(t *testing.T) {
 		{"html with games", []string{"-html", "x.html", "-games", "3"}, 2, []string{"-html shows single games; drop -games"}},
 		{"plot without games", []string{"-plot", "x.svg"}, 2, []string{"-plot draws the statistics of -games N"}},
 		{"watch draws the tree", []string{"-bot", "b", "-watch", "-size", "4x4", "-fleet", "2"}, 0,
-			[]string{"    ▶ sequence", "├─ ✔ leaf top_left", "◀ focus"}},
+			[]string{"    ▶ sequence", "├─ ✔ action top_left", "◀ focus"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
