@@ -20,6 +20,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/btcpp"
+	"github.com/zipbt/behaviortree/viewer/playground"
 )
 
 // This file is bt for BehaviorTree.CPP 4 XML files (package btcpp), which
@@ -71,8 +72,8 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 		err = renderXML(args, stdout)
 	case "run":
 		err = runXML(args, stdout)
-	case "play", "convert":
-		err = fmt.Errorf("bt %s does not take BehaviorTree.CPP XML files yet (check, fmt, render and run do)", cmd)
+	case "convert":
+		err = fmt.Errorf("bt %s does not take BehaviorTree.CPP XML files yet (check, fmt, render, run and play do)", cmd)
 	default:
 		return 0, false
 	}
@@ -175,6 +176,51 @@ func (f *fileFS) ReadFile(name string) ([]byte, error) {
 	return fs.ReadFile(f.root, name)
 }
 
+// newFileFS returns the fileFS of the file at path ("-": the standard
+// input, whose includes are read from the working directory), whose text
+// is src.
+func newFileFS(file string, src []byte) (*fileFS, error) {
+	fsys := &fileFS{name: "file.xml", src: src}
+	if file == "-" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		fsys.root = os.DirFS(wd)
+		return fsys, nil
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	vol := filepath.VolumeName(abs)
+	fsys.root = os.DirFS(vol + string(filepath.Separator))
+	fsys.name = strings.TrimPrefix(filepath.ToSlash(abs[len(vol):]), "/")
+	return fsys, nil
+}
+
+// xmlPlayDefinition reads an XML file for bt play: the leaf types the
+// page answers for, and how to build the tree (its main tree) on a
+// Factory with their stand-ins.
+func xmlPlayDefinition(name string, src []byte) (playground.Definition, error) {
+	fsys, err := newFileFS(name, src)
+	if err != nil {
+		return playground.Definition{}, fmt.Errorf("%s: %w", name, err)
+	}
+	models := btcpp.NewFactory().LeafModels(string(src), fsys, path.Dir(fsys.name))
+	build := func(f *btcpp.Factory, opts ...btcpp.Option) (*btcpp.Tree, error) {
+		doc, err := f.ParseFS(fsys, fsys.name)
+		if err == nil {
+			var t *btcpp.Tree
+			if t, err = doc.Build("", opts...); err == nil {
+				return t, nil
+			}
+		}
+		return nil, fmt.Errorf("%s:%w", termSafe(name), xmlErr(err))
+	}
+	return playground.Definition{BTCPP: &playground.BTCPPTree{Leaves: models, Build: build}}, nil
+}
+
 // loadXML reads the XML file at path ("-": the standard input), registers
 // stand-ins for its leaves (conditions: the IDs the script answers as
 // conditions, besides the model's), answering from sc (nil: all
@@ -186,21 +232,9 @@ func loadXML(file string, sc *script) (*xmlDoc, error) {
 	}
 	src = stripBOM(src)
 	x := &xmlDoc{name: displayName(file), src: src, info: info, factory: btcpp.NewFactory(), leaves: map[string]*xmlLeaf{}}
-	fsys := &fileFS{name: "file.xml", src: src}
-	if file != "-" {
-		abs, err := filepath.Abs(file)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", x.name, err)
-		}
-		vol := filepath.VolumeName(abs)
-		fsys.root = os.DirFS(vol + string(filepath.Separator))
-		fsys.name = strings.TrimPrefix(filepath.ToSlash(abs[len(vol):]), "/")
-	} else {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		fsys.root = os.DirFS(wd)
+	fsys, err := newFileFS(file, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", x.name, err)
 	}
 	for _, m := range x.factory.LeafModels(string(src), fsys, path.Dir(fsys.name)) {
 		l := &xmlLeaf{model: m, condition: m.Condition}

@@ -78,7 +78,6 @@ func TestRunXML(t *testing.T) {
 		{args: []string{"run", "-steps", "1", "-tree", "A", badPort}, code: 1, errs: "bad.xml:3:11: LogicError"},
 		{args: []string{"run", "-steps", "-1", good}, code: 2, errs: "-steps must be 0 or more"},
 		{args: []string{"run", good, good}, code: 2, errs: "one file, got 2"},
-		{args: []string{"play", good}, code: 1, errs: "bt play does not take BehaviorTree.CPP XML files yet"},
 		{args: []string{"convert", "-to", "mdsl", good}, code: 1, errs: "bt convert does not take BehaviorTree.CPP XML files yet"},
 	}
 	for _, tc := range tests {
@@ -182,5 +181,51 @@ func TestTermSafe(t *testing.T) {
 		if got := termSafe(in); got != want {
 			t.Errorf("termSafe(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestPlayXML runs bt play on an XML file that includes another: the page
+// answers its leaves (the script those it lists), a step is a tickOnce,
+// the memory lists the blackboard, and a broken edit on disk is shown at
+// its line and column.
+func TestPlayXML(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bot.xml")
+	sub := `<root BTCPP_format="4"><BehaviorTree ID="Sub"><Script code="y := 2"/></BehaviorTree></root>`
+	if err := os.WriteFile(filepath.Join(dir, "sub.xml"), []byte(sub), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main := `<root BTCPP_format="4" main_tree_to_execute="Main"><include path="sub.xml"/>
+<BehaviorTree ID="Main"><Sequence><Script code="x := 1"/><IsOpen/><Walk speed="{x}"/><SubTree ID="Sub"/></Sequence></BehaviorTree>
+<TreeNodesModel><Condition ID="IsOpen"/></TreeNodesModel></root>`
+	if err := os.WriteFile(file, []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scr := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(scr, []byte(`{"actions": {"Walk": ["success"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startPlay(t, "-addr", "127.0.0.1:0", "-poll", "10ms", "-script", scr, file)
+	st := p.post("/api/step", "")
+	if st.Engine != "btcpp" || st.Ask == nil || st.Ask.Call != "condition" || !strings.HasPrefix(st.Ask.Text, "IsOpen") {
+		t.Fatalf("engine %q, ask %+v, error %+v", st.Engine, st.Ask, st.Error)
+	}
+	st = p.post("/api/answer", `{"value":"true"}`)
+	if st.Ask != nil || st.Version.ID != 1 {
+		t.Errorf("after the answer: ask %+v, version %d", st.Ask, st.Version.ID)
+	}
+	code, b := p.do("GET", "/api/state", "")
+	if code != 200 || !strings.Contains(string(b), `["x","1 (int64)"]`) || !strings.Contains(string(b), `Sub::5/y`) {
+		t.Errorf("state: %d %s", code, b)
+	}
+	if err := os.WriteFile(file, []byte("<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\">\n  <Inverter/>\n</BehaviorTree></root>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st = p.waitState(func(s playState) bool { return s.Error != nil })
+	if st.Error.Line != 3 || st.Error.Col != 3 || !strings.Contains(st.Error.Msg, "bot.xml:3:3: ") {
+		t.Errorf("error %+v, want at 3:3", st.Error)
+	}
+	if code := p.stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, p.stderr)
 	}
 }
