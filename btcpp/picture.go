@@ -209,3 +209,8 @@ func (t *Tree) attrsText(i int) string {
 	}
 	return b.String()
 }
+
+// SameTree reports whether t and u are versions of one built tree (made
+// by the same Build): what a viewer needs to know to keep drawing the
+// same layout.
+func (t *Tree) SameTree(u *Tree) bool { return t != nil && u != nil && t.p == u.p }

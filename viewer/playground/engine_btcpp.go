@@ -138,37 +138,8 @@ func (e *btcppEngine) layout() bt.Picture       { return e.first.Picture() }
 func (e *btcppEngine) start() any               { return e.first }
 func (e *btcppEngine) picture(v any) bt.Picture { return v.(*btcpp.Tree).Picture() }
 
-// memory lists the blackboard scopes as a Map: the root scope's entries
-// by their keys, a SubTree scope's as "PATH/key", each value as
-// "VALUE (TYPE)".
-func (e *btcppEngine) memory(v any) memory.Map {
-	t := v.(*btcpp.Tree)
-	var m memory.Map
-	for i, s := range t.Scopes() {
-		for _, en := range t.Entries(i) {
-			key := en.Key
-			if s.Path != "" {
-				key = s.Path + "/" + key
-			}
-			m = m.Set(key, entryText(en))
-		}
-	}
-	return m
-}
-
-// entryText is an entry's value as the page shows it.
-type entryText btcpp.Entry
-
-func (en entryText) String() string {
-	if en.Value.IsEmpty() {
-		return "(empty " + en.Declared + ")"
-	}
-	s := en.Value.String()
-	if en.Value.IsString() {
-		s = strconv.Quote(s)
-	}
-	return s + " (" + en.Value.Type() + ")"
-}
+// memory lists the blackboard scopes (viewer.BTCPPMemory).
+func (e *btcppEngine) memory(v any) memory.Map { return viewer.BTCPPMemory(v.(*btcpp.Tree)) }
 
 // withMemory is never called: the server refuses to edit a
 // BehaviorTree.CPP blackboard.
