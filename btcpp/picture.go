@@ -51,7 +51,7 @@ func (t *Tree) Picture() bt.Picture {
 	runningKid := make([]bool, len(t.p.nodes))
 	for i := range t.p.nodes {
 		nd := &t.p.nodes[i]
-		pn := bt.PictureNode{Parent: nd.parent, Kind: pictureKind(nd.k), Type: nd.regID, State: pictureState(t.st[i].status)}
+		pn := bt.PictureNode{Parent: nd.parent, Kind: pictureKind(nd.k), Type: nd.regID, State: pictureState(t.NodeStatus(i))}
 		if nd.parent >= 0 {
 			pn.Depth = p.Nodes[nd.parent].Depth + 1
 			if pn.State == bt.StateRunning {
