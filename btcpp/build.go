@@ -103,9 +103,10 @@ type Document struct {
 	models    map[string][]smPort
 	main      string // main_tree_to_execute
 	hasMain   bool
-	treeCount int    // <BehaviorTree> elements
-	anon      int    // ID-less trees registered
-	onlyID    string // the ID of the only <BehaviorTree>, if there is one
+	treeCount int      // <BehaviorTree> elements
+	anon      int      // ID-less trees registered
+	onlyID    string   // the ID of the only <BehaviorTree>, if there is one
+	included  []string // the files <include>d, in loading order
 }
 
 // docError is a RuntimeError of the document at element e.
@@ -188,6 +189,7 @@ func (d *Document) load(root *element, fsys fs.FS, dir string, depth int) error 
 		if err != nil {
 			return err
 		}
+		d.included = append(d.included, name)
 		if err := d.load(inc, fsys, path.Dir(name), depth+1); err != nil {
 			if e, ok := err.(*Error); ok && !strings.HasPrefix(e.Msg, "in ") {
 				c := *e

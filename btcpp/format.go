@@ -102,6 +102,11 @@ func (d *Document) WriteXML(w io.Writer) error {
 	return nil
 }
 
+// Included returns the names of the files that d's text <include>d,
+// directly or not, in the order they were loaded (as ParseFS names them
+// in fsys): those whose trees WriteXML writes in.
+func (d *Document) Included() []string { return slices.Clone(d.included) }
+
 // Format returns the canonical XML of d (see WriteXML).
 func (d *Document) Format() ([]byte, error) {
 	var b bytes.Buffer

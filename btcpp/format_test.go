@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // buildResult is what a document builds to: the error (type and message,
@@ -288,5 +289,32 @@ func TestLeafModelsCorpus(t *testing.T) {
 		if _, err := g.Parse(c.XML); err != nil {
 			t.Errorf("case %s: with stand-ins: %v", c.ID, err)
 		}
+	}
+}
+
+func TestIncluded(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.xml":       {Data: []byte(`<root BTCPP_format="4" main_tree_to_execute="M"><include path="lib/a.xml"/><BehaviorTree ID="M"><SubTree ID="A"/></BehaviorTree></root>`)},
+		"lib/a.xml":      {Data: []byte(`<root BTCPP_format="4"><include path="b.xml"/><BehaviorTree ID="A"><SubTree ID="B"/></BehaviorTree></root>`)},
+		"lib/b.xml":      {Data: []byte(`<root BTCPP_format="4"><BehaviorTree ID="B"><AlwaysSuccess/></BehaviorTree></root>`)},
+		"standalone.xml": {Data: []byte(`<root BTCPP_format="4"><BehaviorTree ID="S"><AlwaysSuccess/></BehaviorTree></root>`)},
+	}
+	doc, err := NewFactory().ParseFS(fsys, "main.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(doc.Included()); got != "[lib/a.xml lib/b.xml]" {
+		t.Errorf("Included = %s", got)
+	}
+	out, err := doc.Format()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "include") || !strings.Contains(string(out), `<BehaviorTree ID="B">`) {
+		t.Errorf("the canonical XML does not have the included trees written in:\n%s", out)
+	}
+	doc, err = NewFactory().ParseFS(fsys, "standalone.xml")
+	if err != nil || len(doc.Included()) != 0 {
+		t.Errorf("a file without includes: %v, %v", doc.Included(), err)
 	}
 }

@@ -147,6 +147,7 @@ type xmlDoc struct {
 	doc     *btcpp.Document
 	leaves  map[string]*xmlLeaf
 	calls   []string // the leaf calls since bt run last printed them
+	fsys    *fileFS  // where it was read from
 }
 
 // xmlLeaf is a stand-in leaf: its model, and the script's answers.
@@ -165,6 +166,15 @@ type fileFS struct {
 	root fs.FS
 	name string
 	src  []byte
+	dir  string // the directory of the file system root ("" for the working directory)
+}
+
+// osPath returns the path on disk of the file name of f.
+func (f *fileFS) osPath(name string) string {
+	if f.dir == "" {
+		return filepath.FromSlash(name)
+	}
+	return filepath.Join(f.dir, filepath.FromSlash(name))
 }
 
 func (f *fileFS) Open(name string) (fs.File, error) { return f.root.Open(name) }
@@ -194,7 +204,8 @@ func newFileFS(file string, src []byte) (*fileFS, error) {
 		return nil, err
 	}
 	vol := filepath.VolumeName(abs)
-	fsys.root = os.DirFS(vol + string(filepath.Separator))
+	fsys.dir = vol + string(filepath.Separator)
+	fsys.root = os.DirFS(fsys.dir)
 	fsys.name = strings.TrimPrefix(filepath.ToSlash(abs[len(vol):]), "/")
 	return fsys, nil
 }
@@ -255,8 +266,17 @@ func loadXML(file string, sc *script) (*xmlDoc, error) {
 	if err := x.register(); err != nil {
 		return nil, err
 	}
+	x.fsys = fsys
 	x.doc, err = x.factory.ParseFS(fsys, fsys.name)
 	if err != nil {
+		var e *btcpp.Error
+		if errors.As(err, &e) && fsys.dir != "" {
+			// The reader names the file as the file system does: name
+			// it as the command line did.
+			c := *e
+			c.Msg = strings.ReplaceAll(c.Msg, " "+fsys.name, " "+x.name)
+			err = &c
+		}
 		return nil, fmt.Errorf("%s:%w", x.name, xmlErr(err))
 	}
 	return x, nil
@@ -440,11 +460,19 @@ func fmtXMLCmd(args []string, stdout, stderr io.Writer) int {
 
 // fmtXMLFile prints the canonical XML of a file, lists the file if it
 // differs (list), or rewrites it (write). The canonical XML must read back
-// to a document whose canonical XML is the same, or nothing is written.
+// to a document whose canonical XML is the same, or nothing is written;
+// a file that includes others is never rewritten (its canonical XML holds
+// the included trees).
 func fmtXMLFile(file string, write, list bool, stdout io.Writer) error {
 	x, err := loadXML(file, nil)
 	if err != nil {
 		return err
+	}
+	if inc := x.doc.Included(); write && len(inc) > 0 {
+		for i := range inc {
+			inc[i] = x.fsys.osPath(inc[i])
+		}
+		return fmt.Errorf("%s: the file includes %s: its canonical XML writes the included trees in, so bt fmt -w leaves it as it is (bt fmt prints it)", x.name, termSafe(strings.Join(inc, ", ")))
 	}
 	out, err := x.doc.Format()
 	if err != nil {

@@ -137,6 +137,14 @@ func TestXMLInclude(t *testing.T) {
 	if code := run([]string{"fmt", main}, &out, &errs); code != 0 || !strings.Contains(out.String(), `<BehaviorTree ID="CommonTree">`) || strings.Contains(out.String(), "include") {
 		t.Errorf("fmt: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
 	}
+	before, _ := os.ReadFile(main)
+	errs.Reset()
+	if code := run([]string{"fmt", "-w", main}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "main.xml: the file includes "+filepath.Join(dir, "sub", "lib", "walk.xml")+", "+filepath.Join(dir, "common.xml")+":") {
+		t.Errorf("fmt -w: exit %d\nstderr:\n%s", code, errs.String())
+	}
+	if after, _ := os.ReadFile(main); !bytes.Equal(before, after) {
+		t.Errorf("fmt -w rewrote a file with includes:\n%s", after)
+	}
 }
 
 func TestFileArgs(t *testing.T) {
