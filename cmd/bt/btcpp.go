@@ -89,8 +89,8 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 }
 
 // termSafe returns s with its control characters (newlines included), the
-// line and paragraph separators and invalid UTF-8 written as Go escapes, so that names and values from a
-// file cannot drive the terminal.
+// line and paragraph separators and invalid UTF-8 written as Go escapes,
+// so that names and values from a file cannot drive the terminal.
 func termSafe(s string) string {
 	unsafe := func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
 	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || unsafe(r) }) {
