@@ -40,7 +40,8 @@ type Picture struct {
 type PictureNode struct {
 	Parent int       // the parent's index in Picture.Nodes; -1 for the root
 	Depth  int       // 0 for the root
-	Kind   kind.Kind // drawn by its MDSL keyword ("selector", "repeat_n", ...): see Word
+	Kind   kind.Kind // drawn by its MDSL keyword ("selector", "repeat_n", ...) unless Type is set: see Word; gives the shape in DOT and Mermaid
+	Type   string    // the type name in the node's own format, such as BehaviorTree.CPP's "Fallback": drawn instead of Kind's word when set
 	Label  string    // a leaf's value (fmt's %v), a custom node's Traversal type; "" for other nodes
 	Params string    // the parameters as [Node.String] prints them: "[2]", "[3,1]"; "" for none
 	Attrs  string    // a stepped node's guards and callbacks: "while(x) exit(y)"; "" for none
@@ -49,11 +50,18 @@ type PictureNode struct {
 }
 
 // Word returns the word that every picture and page shows for n's kind:
-// its MDSL keyword ("action", "selector", "flip", "repeat_until_fail",
-// ...), the one word the text, the pictures, the viewer and bt play share;
-// the kind's name ("custom") for a custom node, which has none; and
-// "Kind(N)" for a value that is no kind.
-func (n PictureNode) Word() string { return kindWord(n.Kind) }
+// its Type when set (a node of another format, such as BehaviorTree.CPP's
+// "Fallback"; control characters escaped as Go does), else its MDSL
+// keyword ("action", "selector", "flip", "repeat_until_fail", ...), the
+// one word the text, the pictures, the viewer and bt play share; the
+// kind's name ("custom") for a custom node, which has none; and "Kind(N)"
+// for a value that is no kind.
+func (n PictureNode) Word() string {
+	if n.Type != "" {
+		return cleanLabel(n.Type)
+	}
+	return kindWord(n.Kind)
+}
 
 // kindWord is [PictureNode.Word] for kind k.
 func kindWord(k kind.Kind) string {

@@ -103,9 +103,10 @@ type Document struct {
 	models    map[string][]smPort
 	main      string // main_tree_to_execute
 	hasMain   bool
-	treeCount int    // <BehaviorTree> elements
-	anon      int    // ID-less trees registered
-	onlyID    string // the ID of the only <BehaviorTree>, if there is one
+	treeCount int      // <BehaviorTree> elements
+	anon      int      // ID-less trees registered
+	onlyID    string   // the ID of the only <BehaviorTree>, if there is one
+	included  []string // the files <include>d, in loading order
 }
 
 // docError is a RuntimeError of the document at element e.
@@ -188,6 +189,7 @@ func (d *Document) load(root *element, fsys fs.FS, dir string, depth int) error 
 		if err != nil {
 			return err
 		}
+		d.included = append(d.included, name)
 		if err := d.load(inc, fsys, path.Dir(name), depth+1); err != nil {
 			if e, ok := err.(*Error); ok && !strings.HasPrefix(e.Msg, "in ") {
 				c := *e
@@ -593,7 +595,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 						a = x
 					}
 				}
-				return retypeAt(err, LogicError, a)
+				return scriptErrorAt(err, LogicError, a)
 			}
 			if j == 0 {
 				nd.pre[i] = s
@@ -736,7 +738,13 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 		}
 		s, err := b.parse(src)
 		if err != nil {
-			return retypeAt(err, RuntimeError, xmlAttr{Line: e.Line, Col: e.Col})
+			a := xmlAttr{Name: port, Line: e.Line, Col: e.Col}
+			for _, x := range e.Attrs {
+				if x.Name == port {
+					a = x
+				}
+			}
+			return scriptErrorAt(err, RuntimeError, a)
 		}
 		nd.code, nd.codeSrc = s, src
 	case "LoopInt", "LoopDouble", "LoopString", "LoopBool":
@@ -808,6 +816,19 @@ func retype(err error, typ ErrorType) *Error {
 		return &c
 	}
 	return &Error{Type: typ, Node: -1, Msg: err.Error(), Err: err}
+}
+
+// scriptErrorAt is the parse error err of the script in attribute a
+// (or of a script read from a default, a being then its element's place),
+// typed typ: located at a, with the place in the script in its message
+// ("the script of code, 1:6: unexpected ':='").
+func scriptErrorAt(err error, typ ErrorType, a xmlAttr) *Error {
+	e := retype(err, typ)
+	if e.Line > 0 {
+		e.Msg = fmt.Sprintf("the script of %s, %d:%d: %s", a.Name, e.Line, e.Col, e.Msg)
+	}
+	e.Line, e.Col = a.Line, a.Col
+	return e
 }
 
 // retypeAt is retype, located at attribute a when err has no position.

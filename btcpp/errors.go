@@ -39,8 +39,9 @@ type Error struct {
 	Type ErrorType
 	// Node is the preorder index of the node for a NodeExecutionError, else -1.
 	Node int
-	// Line and Col locate the error in the XML text (or, for a script parse
-	// error, in the script text); 0 when unknown.
+	// Line and Col locate the error in the XML text (a script's parse
+	// error at the script's attribute, its message saying where in the
+	// script); 0 when unknown.
 	Line, Col int
 	// Msg says what went wrong.
 	Msg string

@@ -89,6 +89,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := args[0], args[1:]
 	stdinRead = false
+	if code, ok := xmlCommand(cmd, rest, stdout, stderr); ok {
+		return code
+	}
 	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":

@@ -123,6 +123,9 @@ func isLoopback(host string) bool {
 // it: trees with Elixir kinds (or in the Elixir JSON format) run with
 // Value/Succeed/Fail, the others on the stepped engine.
 func playDefinition(name string, src []byte) (playground.Definition, error) {
+	if isXML(name) {
+		return xmlPlayDefinition(name, src)
+	}
 	t, err := parse(name, src)
 	if err != nil {
 		return playground.Definition{}, err

@@ -63,6 +63,7 @@ var choices = map[string][]string{
 	"action":    {"success", "failure", "running", "async"},
 	"condition": {"true", "false"},
 	"value":     {"success", "failure"},
+	btcppAction: {"success", "failure", "running"},
 }
 
 // run is the agent's side of one attempt at a step: the answers known,
@@ -122,7 +123,7 @@ func (r *run) fromScript(kind, name string) (string, bool) {
 		}
 	}
 	switch kind {
-	case "action", "value":
+	case "action", "value", btcppAction:
 		if list := r.script.Actions[name]; len(list) > 0 {
 			return list[k%len(list)], true
 		}
@@ -168,6 +169,10 @@ func newEngine(def Definition, seed uint64) (engine, error) {
 	switch {
 	case !def.Stepped.IsZero() && !def.Elixir.IsZero():
 		return nil, errors.New("playground: a definition with both a stepped and an Elixir-style tree")
+	case def.BTCPP != nil && (!def.Stepped.IsZero() || !def.Elixir.IsZero()):
+		return nil, errors.New("playground: a definition with both a BehaviorTree.CPP tree and another")
+	case def.BTCPP != nil:
+		return newBTCPPEngine(def.BTCPP)
 	case !def.Stepped.IsZero():
 		return newSteppedEngine(def.Stepped, seed)
 	case !def.Elixir.IsZero():

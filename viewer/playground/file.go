@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/zipbt/behaviortree/btcpp"
 	"github.com/zipbt/behaviortree/mdsl"
 )
 
@@ -178,8 +179,12 @@ func parseError(err error) *errJSON {
 	}
 	e := &errJSON{Msg: err.Error()}
 	var me *mdsl.Error
-	if errors.As(err, &me) {
+	var be *btcpp.Error
+	switch {
+	case errors.As(err, &me):
 		e.Line, e.Col = me.Line, me.Col
+	case errors.As(err, &be) && be.Line > 0:
+		e.Line, e.Col = be.Line, be.Col
 	}
 	return e
 }

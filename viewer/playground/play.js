@@ -318,7 +318,8 @@
     document.title = st.name + " - bt play";
     $("name").textContent = st.name;
     $("engine").textContent = st.engine === "stepped" ? "stepped engine (Mistreevous): you answer actions and conditions" :
-      st.engine === "elixir" ? "Elixir style: you answer Value() with success or failure" : "no valid tree yet";
+      st.engine === "elixir" ? "Elixir style: you answer Value() with success or failure" :
+      st.engine === "btcpp" ? "BehaviorTree.CPP (tickOnce): you answer its leaves; the memory lists its blackboard scopes" : "no valid tree yet";
     if (st.nodes && st.treeRev !== treeRev) { layout(st.nodes); treeRev = st.treeRev; }
     renderSource(st);
     if (st.notice) { notice(st.notice, /error|cannot|refused|changed on disk|fail/i.test(st.notice) && st.notice.indexOf("saved") !== 0); }

@@ -26,7 +26,11 @@
 // was, and the page is asked for the next answer; the step then runs again
 // from the same version with the longer queue. Trees of Elixir kinds run
 // with Value, Succeed and Fail: the page answers Value() with success or
-// failure.
+// failure. BehaviorTree.CPP trees (package btcpp, Definition.BTCPP) tick
+// with tickOnce, their leaves stand-ins that the page answers (actions
+// with success, failure or running; conditions with true or false); the
+// memory lists their blackboard scopes, which the page cannot edit, and
+// they have no saved form yet.
 //
 // Security. Every request must name the server's own host (no DNS
 // rebinding: the Host header must be an IP literal, localhost, or the
@@ -79,6 +83,9 @@ type Definition struct {
 	Stepped bt.Node[bt.Call]
 	// Elixir is a tree of Elixir kinds, run with Value, Succeed and Fail.
 	Elixir bt.Node[string]
+	// BTCPP is a BehaviorTree.CPP tree, ticked with tickOnce; the page
+	// lists its blackboard scopes as the memory, which it cannot edit.
+	BTCPP *BTCPPTree
 }
 
 // Script gives the agent's answers for the names it lists, as `bt run`'s

@@ -13,7 +13,7 @@ import (
 type stateJSON struct {
 	Change    int      `json:"change"`
 	Name      string   `json:"name"`
-	Engine    string   `json:"engine"` // "stepped", "elixir"; "" before a first valid tree
+	Engine    string   `json:"engine"` // "stepped", "elixir", "btcpp"; "" before a first valid tree
 	TreeRev   int      `json:"treeRev"`
 	Nodes     [][5]any `json:"nodes,omitempty"` // parent, kind, params, label, attrs; only for a page without this tree
 	SrcRev    int      `json:"srcRev"`
