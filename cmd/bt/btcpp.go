@@ -12,14 +12,12 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/btcpp"
+	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/viewer/playground"
 )
 
@@ -84,34 +82,8 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 		fmt.Fprintf(stderr, "bt %s: %v\nrun 'bt -h' for usage\n", cmd, err)
 		return 2, true
 	}
-	fmt.Fprintln(stderr, termSafe(err.Error()))
+	fmt.Fprintln(stderr, termsafe.Text(err.Error()))
 	return 1, true
-}
-
-// termSafe returns s with its control characters (newlines included), the
-// line and paragraph separators and invalid UTF-8 written as Go escapes,
-// so that names and values from a file cannot drive the terminal.
-func termSafe(s string) string {
-	unsafe := func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
-	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || unsafe(r) }) {
-		return s
-	}
-	var b strings.Builder
-	for i, w := 0, 0; i < len(s); i += w {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		w = n
-		if r == utf8.RuneError && n == 1 {
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-			continue
-		}
-		if unsafe(r) {
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // valueFlags are the flags of bt's commands that take a value.
@@ -227,7 +199,7 @@ func xmlPlayDefinition(name string, src []byte) (playground.Definition, error) {
 				return t, nil
 			}
 		}
-		return nil, fmt.Errorf("%s:%w", termSafe(name), xmlErr(err))
+		return nil, fmt.Errorf("%s:%w", termsafe.Text(name), xmlErr(err))
 	}
 	return playground.Definition{BTCPP: &playground.BTCPPTree{Leaves: models, Build: build}}, nil
 }
@@ -331,7 +303,7 @@ func (x *xmlDoc) register() error {
 			err = x.factory.RegisterAction(id, btcpp.Action{
 				OnStart:   func(c *btcpp.Call) (btcpp.Status, error) { return next(c, "action") },
 				OnRunning: func(c *btcpp.Call) (btcpp.Status, error) { return next(c, "action (running)") },
-				OnHalted:  func(c *btcpp.Call) { record("halt " + termSafe(c.Path())) },
+				OnHalted:  func(c *btcpp.Call) { record("halt " + termsafe.Text(c.Path())) },
 			}, l.model.Ports...)
 		}
 		if err != nil {
@@ -350,7 +322,7 @@ func callText(what string, c *btcpp.Call, ports []btcpp.Port, st btcpp.Status) s
 	var b strings.Builder
 	b.WriteString(what)
 	b.WriteByte(' ')
-	b.WriteString(termSafe(c.Path()))
+	b.WriteString(termsafe.Text(c.Path()))
 	for _, p := range ports {
 		if p.Dir == btcpp.Out {
 			continue
@@ -397,7 +369,7 @@ func checkXMLCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		errs := checkXML(f)
 		for _, err := range errs {
-			fmt.Fprintln(stderr, termSafe(err.Error()))
+			fmt.Fprintln(stderr, termsafe.Text(err.Error()))
 		}
 		if len(errs) > 0 && code == 0 {
 			code = 1
@@ -472,7 +444,7 @@ func fmtXMLFile(file string, write, list bool, stdout io.Writer) error {
 		for i := range inc {
 			inc[i] = x.fsys.osPath(inc[i])
 		}
-		return fmt.Errorf("%s: the file includes %s: its canonical XML writes the included trees in, so bt fmt -w leaves it as it is (bt fmt prints it)", x.name, termSafe(strings.Join(inc, ", ")))
+		return fmt.Errorf("%s: the file includes %s: its canonical XML writes the included trees in, so bt fmt -w leaves it as it is (bt fmt prints it)", x.name, termsafe.Text(strings.Join(inc, ", ")))
 	}
 	out, err := x.doc.Format()
 	if err != nil {
@@ -632,7 +604,7 @@ func writeScopes(w io.Writer, t *btcpp.Tree) {
 		if s.Path == "" {
 			fmt.Fprintf(w, "  blackboard %s:\n", s.TreeID)
 		} else {
-			fmt.Fprintf(w, "  blackboard %s (%s):\n", termSafe(s.Path), s.TreeID)
+			fmt.Fprintf(w, "  blackboard %s (%s):\n", termsafe.Text(s.Path), s.TreeID)
 		}
 		for _, e := range entries {
 			v := "(empty)"
@@ -642,7 +614,7 @@ func writeScopes(w io.Writer, t *btcpp.Tree) {
 					v = fmt.Sprintf("%q", v)
 				}
 			}
-			fmt.Fprintf(w, "    %s = %s (%s)\n", termSafe(e.Key), v, e.Value.Type())
+			fmt.Fprintf(w, "    %s = %s (%s)\n", termsafe.Text(e.Key), v, e.Value.Type())
 		}
 	}
 }

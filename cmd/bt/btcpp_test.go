@@ -184,14 +184,6 @@ func TestXMLTerminalSafe(t *testing.T) {
 	}
 }
 
-func TestTermSafe(t *testing.T) {
-	for in, want := range map[string]string{"plain text": "plain text", "a\x1bb": `a\x1bb`, "x\ny\tz": `x\ny\tz`, "\xff!": `\xff!`, "é\u2028": `é\u2028`} {
-		if got := termSafe(in); got != want {
-			t.Errorf("termSafe(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestPlayXML runs bt play on an XML file that includes another: the page
 // answers its leaves (the script those it lists), a step is a tickOnce,
 // the memory lists the blackboard, and a broken edit on disk is shown at
