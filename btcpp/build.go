@@ -146,6 +146,11 @@ func (f *Factory) parse(src string, fsys fs.FS, file string) (*Document, error) 
 	if err != nil {
 		return nil, err
 	}
+	return f.document(root, fsys, file)
+}
+
+// document loads the document whose top element is root.
+func (f *Factory) document(root *element, fsys fs.FS, file string) (*Document, error) {
 	d := &Document{kinds: f.snapshot(), enums: f.enumsCopy(), trees: map[string]*element{}, models: map[string][]smPort{}}
 	if err := d.load(root, fsys, path.Dir(file), 0); err != nil {
 		return nil, err

@@ -129,6 +129,32 @@ func (f *Factory) Parse(src string) (*Document, error) {
 	return d, nil
 }
 
+// ParseV3 reads a document written for BehaviorTree.CPP 3.x as Parse does,
+// after the library's own migration to the 4.x form (its migration guide
+// and script): SequenceStar becomes SequenceWithMemory, SubTreePlus and
+// __autoremap become SubTree and _autoremap, a 3.x SubTree's remappings
+// gain their braces, RetryUntilSuccesful is spelled RetryUntilSuccessful,
+// and Parallel's thresholds become success_count and failure_count. It
+// returns one warning per change, and per 3.x name that has no 4.x form
+// (BlackboardCheckInt, FallbackStar, ManualSelector, ...), each starting
+// with the line:column of its element or attribute. A 4.x document reads
+// as with Parse, with no warning.
+//
+// Parse never renames: it reads what BehaviorTree.CPP 4.10 reads, and
+// refuses what it refuses.
+func (f *Factory) ParseV3(src string) (*Document, []string, error) {
+	root, err := readDoc(src, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	warnings := upgradeV3(root)
+	d, err := f.document(root, nil, "")
+	if err != nil {
+		return nil, warnings, err
+	}
+	return d, warnings, nil
+}
+
 // ParseFS reads the document in the file name of fsys, as Parse does,
 // and its <include path="..."/> elements from fsys too: a relative path
 // is taken from the directory of the file that includes it (an absolute
