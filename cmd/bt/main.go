@@ -31,6 +31,12 @@
 // 127.0.0.1:8765) to step the tree in the browser with you as the agent,
 // with undo, branches and editing; see package viewer/playground. Usage
 // errors exit 2; -h prints the usage and exits 0.
+//
+// A FILE ending in .xml is a BehaviorTree.CPP tree (package btcpp): check,
+// fmt (the canonical XML, with a <TreeNodesModel> entry for every leaf),
+// render, run and play take it, with its <include>s read beside it. Its
+// leaves have no Go code here, so each leaf type answers from the script
+// (run) or the page (play), with the ports that <TreeNodesModel> declares.
 package main
 
 import (
@@ -69,7 +75,8 @@ const usage = `usage:
   bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
                                                step the tree in the browser, with undo and editing
 Flags may also follow the file names (bt convert FILE -to mdsl); after --,
-every argument is a file name.
+every argument is a file name. A FILE ending in .xml is a BehaviorTree.CPP
+tree: check, fmt, render, run and play take it.
 `
 
 // usageError is a usage error (exit 2).
