@@ -196,7 +196,11 @@ func (t *Tree) MarshalBinary() ([]byte, error) {
 		b = bin.AppendVarint(b, t.wall.UnixNano())
 	}
 	for i := range t.st {
-		b = appendNodeState(b, &t.st[i])
+		var x nodeExt
+		if j := t.p.extIndex(i); j >= 0 {
+			x = t.ext[j]
+		}
+		b = appendNodeState(b, &t.st[i], &x)
 	}
 	for _, sd := range t.bb.scopes {
 		b = bin.AppendUvarint(b, uint64(len(sd.entries)))
@@ -211,7 +215,7 @@ func (t *Tree) MarshalBinary() ([]byte, error) {
 }
 
 // appendNodeState appends one node's mask and fields.
-func appendNodeState(b []byte, s *nodeState) []byte {
+func appendNodeState(b []byte, s *nodeState, x *nodeExt) []byte {
 	var m byte
 	if s.status != Idle {
 		m |= mStatus
@@ -228,13 +232,13 @@ func appendNodeState(b []byte, s *nodeState) []byte {
 	if s.b != 0 {
 		m |= mB
 	}
-	if s.seq != 0 {
+	if x.seq != 0 {
 		m |= mSeq
 	}
-	if s.deadline != 0 {
+	if x.deadline != 0 {
 		m |= mDeadline
 	}
-	if len(s.list) != 0 {
+	if len(x.list) != 0 {
 		m |= mList
 	}
 	b = append(b, m)
@@ -254,14 +258,14 @@ func appendNodeState(b []byte, s *nodeState) []byte {
 		b = bin.AppendVarint(b, int64(s.b))
 	}
 	if m&mSeq != 0 {
-		b = bin.AppendUvarint(b, s.seq)
+		b = bin.AppendUvarint(b, x.seq)
 	}
 	if m&mDeadline != 0 {
-		b = bin.AppendVarint(b, int64(s.deadline))
+		b = bin.AppendVarint(b, int64(x.deadline))
 	}
 	if m&mList != 0 {
-		b = bin.AppendUvarint(b, uint64(len(s.list)))
-		for _, v := range s.list {
+		b = bin.AppendUvarint(b, uint64(len(x.list)))
+		for _, v := range x.list {
 			b = appendValue(b, v)
 		}
 	}
@@ -551,11 +555,18 @@ func (r *stateReader) read(info []scopeInfo) (*Tree, error) {
 	}
 	t.st = make([]nodeState, len(r.p.nodes))
 	for i := range t.st {
-		if err := r.node(i, &t.st[i]); err != nil {
+		var x *nodeExt
+		if j := r.p.extIndex(i); j >= 0 {
+			if t.ext == nil {
+				t.ext = make([]nodeExt, r.p.nExt)
+			}
+			x = &t.ext[j]
+		}
+		if err := r.node(i, &t.st[i], x); err != nil {
 			return nil, err
 		}
 	}
-	bb := &board{info: info, tok: newToken()}
+	bb := board{info: info, tok: newToken()}
 	bb.scopes = make([]*scopeData, len(info))
 	for s := range bb.scopes {
 		n, err := r.count(fmt.Sprintf("scope %d: entry count", s), 4)
@@ -606,7 +617,8 @@ func quote(s string) string {
 
 // node reads node i's state, checking its counters against its kind so
 // that a restored version never indexes past a node's children.
-func (r *stateReader) node(i int, s *nodeState) error {
+func (r *stateReader) node(i int, s *nodeState, x *nodeExt) error {
+	at := r.off
 	m, err := r.byte1(fmt.Sprintf("node %d", i))
 	if err != nil {
 		return err
@@ -674,12 +686,15 @@ func (r *stateReader) node(i int, s *nodeState) error {
 			return nonzero(at, c.what)
 		}
 	}
+	if x == nil && m&(mSeq|mDeadline|mList) != 0 {
+		return r.fail(at, "node %d (%s) has no write counter, deadline or list, but its field mask says it has", i, nd.regID)
+	}
 	if m&mSeq != 0 {
 		at := r.off
-		if s.seq, err = r.uvarint(fmt.Sprintf("node %d: write counter", i)); err != nil {
+		if x.seq, err = r.uvarint(fmt.Sprintf("node %d: write counter", i)); err != nil {
 			return err
 		}
-		if s.seq == 0 {
+		if x.seq == 0 {
 			return nonzero(at, "write counter")
 		}
 	}
@@ -692,7 +707,7 @@ func (r *stateReader) node(i int, s *nodeState) error {
 		if d == 0 {
 			return nonzero(at, "deadline")
 		}
-		s.deadline = time.Duration(d)
+		x.deadline = time.Duration(d)
 	}
 	if m&mList != 0 {
 		at := r.off
@@ -703,9 +718,9 @@ func (r *stateReader) node(i int, s *nodeState) error {
 		if n == 0 {
 			return nonzero(at, "list length")
 		}
-		s.list = make([]Value, n)
-		for j := range s.list {
-			if s.list[j], err = r.value(fmt.Sprintf("node %d: list value %d", i, j)); err != nil {
+		x.list = make([]Value, n)
+		for j := range x.list {
+			if x.list[j], err = r.value(fmt.Sprintf("node %d: list value %d", i, j)); err != nil {
 				return err
 			}
 		}

@@ -65,13 +65,19 @@ func sameVersion(a, b *Tree) string {
 	case !reflect.DeepEqual(a.bb.dump(), b.bb.dump()):
 		return "blackboard"
 	}
-	for i := range a.st {
-		x, y := a.st[i], b.st[i]
+	if !reflect.DeepEqual(a.st, b.st) {
+		return "node states"
+	}
+	if len(a.ext) != len(b.ext) {
+		return "node extras"
+	}
+	for i := range a.ext {
+		x, y := a.ext[i], b.ext[i]
 		if len(x.list) == 0 && len(y.list) == 0 {
 			x.list, y.list = nil, nil
 		}
 		if !reflect.DeepEqual(x, y) {
-			return "node state"
+			return "node extras"
 		}
 	}
 	for s := range a.bb.scopes {
@@ -133,6 +139,7 @@ func TestSaveRestore(t *testing.T) {
 func TestSaveFields(t *testing.T) {
 	v0 := saveTrees(t)[1]
 	var seen nodeState
+	var seenX nodeExt
 	wake := false
 	for _, v := range versionsOf(v0, 40) {
 		for _, s := range v.st {
@@ -141,16 +148,18 @@ func TestSaveFields(t *testing.T) {
 			seen.flags |= s.flags
 			seen.a |= s.a
 			seen.b |= s.b
-			seen.seq |= s.seq
-			seen.deadline |= s.deadline
-			if len(s.list) > 0 {
-				seen.list = s.list
+		}
+		for _, x := range v.ext {
+			seenX.seq |= x.seq
+			seenX.deadline |= x.deadline
+			if len(x.list) > 0 {
+				seenX.list = x.list
 			}
 		}
 		wake = wake || v.wake
 	}
-	if seen.last == 0 || seen.a == 0 || seen.b == 0 || seen.seq == 0 || seen.deadline == 0 || seen.list == nil || !wake {
-		t.Errorf("the timed tree leaves fields out: %+v, wake %v", seen, wake)
+	if seen.last == 0 || seen.a == 0 || seen.b == 0 || seenX.seq == 0 || seenX.deadline == 0 || seenX.list == nil || !wake {
+		t.Errorf("the timed tree leaves fields out: %+v %+v, wake %v", seen, seenX, wake)
 	}
 	for _, f := range []uint16{fDone, fOnce, fHasList, fExecuting, fStarted, fWaiting, fArmed} {
 		if seen.flags&f == 0 {

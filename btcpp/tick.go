@@ -28,8 +28,10 @@ const (
 )
 
 // nodeState is the running state of one node in one version of a tree:
-// its stored status and its kind's fields. A version holds one per node,
-// in preorder; a tick copies the slice.
+// its stored status and its kind's counters. A version holds one per
+// node, in preorder. It holds no pointer and is 12 bytes, so that a tick
+// copies and compares the slice quickly; the fields of the few kinds that
+// need more are in a nodeExt.
 type nodeState struct {
 	status Status
 	last   Status // RunOnce: the child's result
@@ -38,6 +40,12 @@ type nodeState struct {
 	// skipped; Parallel nS, nF; ParallelAll -, nF; IfThenElse k; Switch
 	// running+1; Repeat and RetryUntilSuccessful count.
 	a, b int32
+}
+
+// nodeExt is the rest of the state of the nodes whose kinds need it (the
+// Loop nodes, the timed nodes and the entry-updated nodes: hasExt), one
+// per such node in preorder (program.extOf).
+type nodeExt struct {
 	// seq is the write counter last seen (WasEntryUpdated,
 	// SkipUnlessUpdated, WaitValueUpdate); for timers, the arming order.
 	seq uint64
@@ -45,6 +53,34 @@ type nodeState struct {
 	deadline time.Duration
 	// list is a Loop node's working list; it is never modified in place.
 	list []Value
+}
+
+// hasExt reports whether the nodes of kind k have a nodeExt.
+func hasExt(k *kind) bool {
+	switch k.id {
+	case "Delay", "Timeout", "Sleep", "SkipUnlessUpdated", "WaitValueUpdate", "WasEntryUpdated":
+		return true
+	}
+	return k.loop != ""
+}
+
+// xr returns node n's nodeExt to read (the zero one for a node without).
+func (t *ticker) xr(n int) nodeExt {
+	if i := t.p.extIndex(n); i >= 0 && t.ext != nil {
+		return t.ext[i]
+	}
+	return nodeExt{}
+}
+
+// x returns node n's nodeExt to write: the first write of a tick copies
+// the slice, which the version ticked shares until then.
+func (t *ticker) x(n int) *nodeExt {
+	if !t.extOwned {
+		e := make([]nodeExt, t.p.extCount())
+		copy(e, t.ext)
+		t.ext, t.extOwned = e, true
+	}
+	return &t.ext[t.p.extIndex(n)]
 }
 
 func (s *nodeState) has(f uint16) bool { return s.flags&f != 0 }
@@ -60,12 +96,19 @@ func (s *nodeState) set(f uint16, on bool) {
 // ticker is the working state of one tick of one version: the new
 // version's node states and board, which the rules change in place.
 type ticker struct {
-	p      *program
-	st     []nodeState
-	bb     *board
-	wake   bool          // the tree's wake-up flag (README §3)
-	now    time.Duration // the clock (TIMED.md §5), constant during a tick
-	armSeq uint64        // how many timers were armed so far
+	p  *program
+	st []nodeState
+	bb *board
+	// scratch is the ticker's own buffer of node states, which st is
+	// while it ticks, kept between ticks (tickers).
+	scratch []nodeState
+	// ext is the nodeExts, shared with the version ticked until
+	// extOwned (x).
+	ext      []nodeExt
+	extOwned bool
+	wake     bool          // the tree's wake-up flag (README §3)
+	now      time.Duration // the clock (TIMED.md §5), constant during a tick
+	armSeq   uint64        // how many timers were armed so far
 	// rootTicks counts the executions of the root in which its tick ran;
 	// budget, when > 0, is the most allowed (the error is ErrBudget).
 	rootTicks, budget int
@@ -1074,10 +1117,10 @@ func tickLoop(t *ticker, n int) (Status, error) {
 	st := &t.st[n]
 	if st.status == Idle {
 		st.set(fChildRunning, false)
-		st.list = nil
+		t.x(n).list = nil
 		st.set(fHasList, false)
 		if !nd.listRef {
-			st.list = nd.list
+			t.x(n).list = nd.list
 			st.set(fHasList, true)
 		}
 	}
@@ -1090,13 +1133,13 @@ func tickLoop(t *ticker, n int) (Status, error) {
 			}
 			st = &t.st[n]
 			if !st.has(fHasList) {
-				st.list = list
+				t.x(n).list = list
 				st.set(fHasList, true)
 			}
 		}
-		if len(st.list) > 0 {
-			v := st.list[0]
-			st.list = st.list[1:]
+		if list := t.xr(n).list; len(list) > 0 {
+			v := list[0]
+			t.x(n).list = list[1:]
 			popped = true
 			if err := t.writePort(n, "value", nd.k.loop, v); err != nil {
 				return Idle, err
@@ -1169,11 +1212,11 @@ func tickUnlessUpdated(t *ticker, n int) (Status, error) {
 			return nd.k.notUpdated, nil
 		}
 		cnt := e.seq
-		prev := t.st[n].seq
-		t.st[n].seq = cnt
+		prev := t.xr(n).seq
 		if prev == cnt {
 			return nd.k.notUpdated, nil
 		}
+		t.x(n).seq = cnt
 	}
 	r, err := t.execute(c)
 	if err != nil {
@@ -1257,9 +1300,8 @@ func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
 		return Failure, nil
 	}
 	cnt := e.seq
-	prev := t.st[n].seq
-	t.st[n].seq = cnt
-	if cnt != prev {
+	if prev := t.xr(n).seq; cnt != prev {
+		t.x(n).seq = cnt
 		return Success, nil
 	}
 	return Failure, nil
@@ -1321,10 +1363,10 @@ func (t *ticker) readMsec(n int, port string) (time.Duration, error) {
 // arm arms n's timer for d from now.
 func (t *ticker) arm(n int, d time.Duration) {
 	t.armSeq++
-	st := &t.st[n]
-	st.set(fArmed, true)
-	st.deadline = t.now + d
-	st.seq = t.armSeq
+	t.st[n].set(fArmed, true)
+	x := t.x(n)
+	x.deadline = t.now + d
+	x.seq = t.armSeq
 }
 
 // tickDelay is Delay's tick.
@@ -1439,12 +1481,12 @@ func (t *ticker) advance(now time.Duration) error {
 	t.now = now
 	var due []int
 	for i := range t.st {
-		if t.st[i].has(fArmed) && t.st[i].deadline <= now {
+		if t.st[i].has(fArmed) && t.xr(i).deadline <= now {
 			due = append(due, i)
 		}
 	}
 	sort.SliceStable(due, func(i, j int) bool {
-		a, b := &t.st[due[i]], &t.st[due[j]]
+		a, b := t.xr(due[i]), t.xr(due[j])
 		if a.deadline != b.deadline {
 			return a.deadline < b.deadline
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -217,6 +218,41 @@ type program struct {
 	enums  map[string]int64
 	delta  func() time.Duration // nil: the wall clock
 	budget int
+	// extOf is each node's index in a version's nodeExts, -1 for none;
+	// nExt is how many there are. Both are set when the build ends.
+	extOf []int32
+	nExt  int
+	// timed is whether a node is a Delay, Timeout or Sleep: without one,
+	// a tree on the wall clock does not read it.
+	timed bool
+}
+
+// extIndex returns node n's index in the nodeExts, or -1.
+func (p *program) extIndex(n int) int {
+	if n < len(p.extOf) {
+		return int(p.extOf[n])
+	}
+	return -1
+}
+
+// extCount returns the number of nodeExts of a version.
+func (p *program) extCount() int { return p.nExt }
+
+// finish sets what the program knows of its nodes once they are built.
+func (p *program) finish() {
+	p.extOf = make([]int32, len(p.nodes))
+	for i := range p.nodes {
+		k := p.nodes[i].k
+		p.extOf[i] = -1
+		if hasExt(k) {
+			p.extOf[i] = int32(p.nExt)
+			p.nExt++
+		}
+		switch k.id {
+		case "Delay", "Timeout", "Sleep":
+			p.timed = true
+		}
+	}
 }
 
 // Build builds the tree mainTreeID (the empty string chooses as
@@ -264,7 +300,12 @@ func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
 	if err := b.build(mainTreeID); err != nil {
 		return nil, err
 	}
-	return &Tree{p: p, st: make([]nodeState, len(p.nodes)), bb: bb}, nil
+	p.finish()
+	t := &Tree{p: p, st: make([]nodeState, len(p.nodes)), bb: *bb}
+	if p.nExt > 0 {
+		t.ext = make([]nodeExt, p.nExt)
+	}
+	return t, nil
 }
 
 // containsAny reports whether s holds any byte of chars.
@@ -287,7 +328,8 @@ func containsAny(s, chars string) bool {
 type Tree struct {
 	p         *program
 	st        []nodeState
-	bb        *board
+	ext       []nodeExt
+	bb        board
 	wake      bool
 	now       time.Duration
 	armSeq    uint64
@@ -311,18 +353,63 @@ func (t *Tree) Tick() (*Tree, Status, error) { return t.tick(false) }
 // tick budget's number of times (WithTickBudget).
 func (t *Tree) TickOnce() (*Tree, Status, error) { return t.tick(true) }
 
+// tickers holds the working state of ticks, with their copies of the
+// node states, between ticks.
+var tickers = sync.Pool{New: func() any { return new(ticker) }}
+
+// begin returns the next version of t (its node states still t's) and the
+// ticker that makes it, working on a copy of t's node states.
+func (t *Tree) begin(ticks int) (*Tree, *ticker) {
+	nt := &Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}
+	tk := tickers.Get().(*ticker)
+	scratch := tk.scratch
+	if cap(scratch) < len(t.st) {
+		scratch = make([]nodeState, len(t.st))
+	}
+	scratch = scratch[:len(t.st)]
+	copy(scratch, t.st)
+	*tk = ticker{p: t.p, st: scratch, scratch: scratch, bb: &nt.bb, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	return nt, tk
+}
+
+// end stores what the ticker made in nt, and puts the ticker back: the
+// node states are t's when the tick left them as they were (no
+// allocation), else a copy of the ticker's.
+func (nt *Tree) end(t *Tree, tk *ticker) {
+	if !equalStates(tk.st, t.st) {
+		nt.st = make([]nodeState, len(tk.st))
+		copy(nt.st, tk.st)
+	}
+	nt.ext = tk.ext
+	nt.wake, nt.armSeq = tk.wake, tk.armSeq
+	*tk = ticker{scratch: tk.scratch}
+	tickers.Put(tk)
+}
+
+// equalStates reports whether two versions' node states are equal.
+func equalStates(a, b []nodeState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // tick makes the next version.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
-	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks + 1}
-	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	nt, tk := t.begin(t.ticks + 1)
 	if once {
 		tk.budget = t.p.budget
 	}
 	var err error
-	if t.p.delta == nil {
+	if t.p.delta == nil && t.p.timed {
 		nt.wall = time.Now()
 	}
-	if t.ticks > 0 {
+	if t.ticks > 0 && (t.p.delta != nil || t.p.timed) {
 		var d time.Duration
 		if t.p.delta != nil {
 			d = t.p.delta()
@@ -342,8 +429,9 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	if err == nil {
 		res, err = tk.tickRoot(once)
 	}
-	nt.wake, nt.now, nt.armSeq, nt.rootTicks = tk.wake, tk.now, tk.armSeq, tk.rootTicks
+	nt.now, nt.rootTicks = tk.now, tk.rootTicks
 	nt.status = res
+	nt.end(t, tk)
 	return nt, res, err
 }
 
@@ -353,10 +441,10 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 // the new version; on error (an _onHalted script that throws) the version
 // holds the state right after the exception.
 func (t *Tree) Halt() (*Tree, error) {
-	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks, wall: t.wall}
-	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	nt, tk := t.begin(t.ticks)
+	nt.wall = t.wall
 	err := tk.haltTree()
-	nt.wake, nt.armSeq = tk.wake, tk.armSeq
+	nt.end(t, tk)
 	return nt, err
 }
 
@@ -371,7 +459,8 @@ func (t *Tree) RootTicks() int { return t.rootTicks }
 
 // Clock returns the time of the timed nodes' clock at this version's
 // tick: 0 at the first tick, then advanced between ticks (WithDeltaTime,
-// WithTurnClock, or the wall clock).
+// WithTurnClock, or the wall clock). A tree without Delay, Timeout or
+// Sleep does not read the wall clock: on it, Clock stays 0.
 func (t *Tree) Clock() time.Duration { return t.now }
 
 // Ticks returns how many ticks made this version.
