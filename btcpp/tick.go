@@ -127,7 +127,7 @@ func (t *ticker) callFor(n int) *Call {
 func (t *ticker) node(n int) *nodeDef { return &t.p.nodes[n] }
 
 // kids returns the children of n.
-func (t *ticker) kids(n int) []int { return t.p.nodes[n].kids }
+func (t *ticker) kids(n int) []int { return t.p.hotNode(n).kids }
 
 // nee wraps err as the NodeExecutionError of node n, unless it already is
 // one (README §9: the innermost node whose tick was running).
@@ -255,8 +255,13 @@ func (t *ticker) execute(n int) (Status, error) {
 	nd := t.node(n)
 	st := &t.st[n]
 	res, decided := Idle, false
+	h := t.p.hotNode(n)
+	plain := h.bits&bPlain != 0
 	switch st.status {
 	case Idle:
+		if plain {
+			break
+		}
 		for i, s := range nd.pre {
 			if s == nil {
 				continue
@@ -280,7 +285,7 @@ func (t *ticker) execute(n int) (Status, error) {
 			}
 		}
 	case Running:
-		if s := nd.pre[preWhile]; s != nil {
+		if s := nd.pre[preWhile]; s != nil && !plain {
 			b, err := t.evalBool(n, s)
 			if err != nil {
 				return Idle, err
@@ -301,20 +306,21 @@ func (t *ticker) execute(n int) (Status, error) {
 			}
 		}
 		var err error
-		res, err = nd.k.tick(t, n)
+		res, err = h.tick(t, n)
 		if err != nil {
 			return Idle, t.nee(n, err)
 		}
 	}
-	switch res {
-	case Success:
+	switch {
+	case plain:
+	case res == Success:
 		if err := t.run(n, nd.post[postOnSuccess]); err != nil {
 			return Idle, err
 		}
 		if err := t.run(n, nd.post[postPost]); err != nil {
 			return Idle, err
 		}
-	case Failure:
+	case res == Failure:
 		if err := t.run(n, nd.post[postOnFailure]); err != nil {
 			return Idle, err
 		}
@@ -329,12 +335,12 @@ func (t *ticker) execute(n int) (Status, error) {
 		st = &t.st[n]
 		st.status = res
 	}
-	if nd.k.decorator() {
-		if c := nd.kids[0]; t.st[c].status.completed() {
+	if h.bits&bDecorator != 0 {
+		if c := h.kids[0]; t.st[c].status.completed() {
 			t.st[c].status = Idle
 		}
 	}
-	if nd.k.sync && res == Running {
+	if h.bits&bSync != 0 && res == Running {
 		return Idle, t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
 	}
 	return res, nil
@@ -410,16 +416,66 @@ func (t *ticker) tickRoot(once bool) (Status, error) {
 
 // --- Controls (README §5.1) ---
 
-// tickSequence is the tick of Sequence, Fallback, AsyncSequence,
-// AsyncFallback and SequenceWithMemory (and SequenceStar).
-func tickSequence(t *ticker, n int) (Status, error) {
-	id := t.node(n).k.id
-	goOn, stop := Success, Failure // the result that moves on, the one that ends
+// The bits of a node that the program works out once (program.bits).
+const (
+	bPlain     uint8 = 1 << iota // no pre- or post-condition attribute
+	bFallback                    // Sequence family: goes on after FAILURE
+	bMemory                      // Sequence family: SequenceWithMemory
+	bYield                       // Sequence family: yields after a child's first SUCCESS (FAILURE)
+	bDecorator                   // the kind's decorator()
+	bSync                        // the kind's sync
+)
+
+// hotNode is what a tick reads of a node most: a copy of some of its
+// nodeDef and kind, in a small record (program.hot).
+type hotNode struct {
+	tick func(t *ticker, n int) (Status, error)
+	kids []int
+	bits uint8
+}
+
+// seqBits returns the bits of a kind of the Sequence family: the result
+// after which it goes on (bFallback), whether it keeps its index when a
+// child fails (bMemory), and whether it yields (bYield).
+func seqBits(id string) uint8 {
+	var b uint8
 	if id == "Fallback" || id == "AsyncFallback" {
+		b |= bFallback
+	}
+	if id == "SequenceWithMemory" || id == "SequenceStar" {
+		b |= bMemory | bYield
+	}
+	if id == "AsyncSequence" || id == "AsyncFallback" {
+		b |= bYield
+	}
+	return b
+}
+
+// hotOf returns the hotNode of node nd.
+func hotOf(nd *nodeDef) hotNode {
+	b := seqBits(nd.k.id)
+	if nd.pre == [4]*script{} && nd.post == [4]*script{} {
+		b |= bPlain
+	}
+	if nd.k.decorator() {
+		b |= bDecorator
+	}
+	if nd.k.sync {
+		b |= bSync
+	}
+	return hotNode{tick: nd.k.tick, kids: nd.kids, bits: b}
+}
+
+// tickSequence is the tick of Sequence, Fallback, AsyncSequence,
+// AsyncFallback and SequenceWithMemory (and SequenceStar), by seqBits.
+func tickSequence(t *ticker, n int) (Status, error) {
+	bits := t.p.hotNode(n).bits
+	goOn, stop := Success, Failure // the result that moves on, the one that ends
+	if bits&bFallback != 0 {
 		goOn, stop = Failure, Success
 	}
-	memory := id == "SequenceWithMemory" || id == "SequenceStar"
-	yield := memory || id == "AsyncSequence" || id == "AsyncFallback"
+	memory := bits&bMemory != 0
+	yield := bits&bYield != 0
 	kids := t.kids(n)
 	st := &t.st[n]
 	if st.status == Idle {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // Factory is the registry of node types a document is read against: the
@@ -225,6 +226,18 @@ type program struct {
 	// timed is whether a node is a Delay, Timeout or Sleep: without one,
 	// a tree on the wall clock does not read it.
 	timed bool
+	// hot is each node's hotNode, set when the build ends.
+	hot []hotNode
+}
+
+// hotNode returns node n's hotNode (made again while the tree is being
+// built, when a failed build halts it).
+func (p *program) hotNode(n int) *hotNode {
+	if n < len(p.hot) {
+		return &p.hot[n]
+	}
+	h := hotOf(&p.nodes[n])
+	return &h
 }
 
 // extIndex returns node n's index in the nodeExts, or -1.
@@ -241,7 +254,9 @@ func (p *program) extCount() int { return p.nExt }
 // finish sets what the program knows of its nodes once they are built.
 func (p *program) finish() {
 	p.extOf = make([]int32, len(p.nodes))
+	p.hot = make([]hotNode, len(p.nodes))
 	for i := range p.nodes {
+		p.hot[i] = hotOf(&p.nodes[i])
 		k := p.nodes[i].k
 		p.extOf[i] = -1
 		if hasExt(k) {
@@ -386,17 +401,27 @@ func (nt *Tree) end(t *Tree, tk *ticker) {
 	tickers.Put(tk)
 }
 
+// nodeStateSize is the size of a nodeState, which has no padding (so
+// that equalStates may compare bytes): the two arrays fail to compile
+// otherwise.
+const nodeStateSize = 12
+
+var (
+	_ [nodeStateSize - unsafe.Sizeof(nodeState{})]byte
+	_ [unsafe.Sizeof(nodeState{}) - nodeStateSize]byte
+)
+
 // equalStates reports whether two versions' node states are equal.
 func equalStates(a, b []nodeState) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
 	}
-	return true
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*nodeStateSize)
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b)*nodeStateSize)
+	return string(ab) == string(bb)
 }
 
 // tick makes the next version.
