@@ -119,7 +119,10 @@ type ticker struct {
 
 // callFor returns the call handle for node n.
 func (t *ticker) callFor(n int) *Call {
-	t.call = Call{t: t, n: n}
+	if t.call.t != t {
+		t.call.t = t
+	}
+	t.call.n = n
 	return &t.call
 }
 
@@ -389,6 +392,10 @@ func (t *ticker) resetChild(c int) error {
 // resetChildren resets every child of n in order.
 func (t *ticker) resetChildren(n int) error {
 	for _, c := range t.kids(n) {
+		if s := &t.st[c]; s.status != Running {
+			s.status = Idle
+			continue
+		}
 		if err := t.resetChild(c); err != nil {
 			return err
 		}
@@ -431,6 +438,7 @@ const (
 type hotNode struct {
 	tick func(t *ticker, n int) (Status, error)
 	kids []int
+	leaf *leafReg
 	bits uint8
 }
 
@@ -463,7 +471,7 @@ func hotOf(nd *nodeDef) hotNode {
 	if nd.k.sync {
 		b |= bSync
 	}
-	return hotNode{tick: nd.k.tick, kids: nd.kids, bits: b}
+	return hotNode{tick: nd.k.tick, kids: nd.kids, leaf: nd.k.leaf, bits: b}
 }
 
 // tickSequence is the tick of Sequence, Fallback, AsyncSequence,
@@ -1365,7 +1373,7 @@ func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
 
 // tickGoLeaf is the tick of a registered Go leaf.
 func tickGoLeaf(t *ticker, n int) (Status, error) {
-	r := t.node(n).k.leaf
+	r := t.p.hotNode(n).leaf
 	c := t.callFor(n)
 	switch r.kind {
 	case leafAction:

@@ -236,6 +236,13 @@ func (p *program) hotNode(n int) *hotNode {
 	if n < len(p.hot) {
 		return &p.hot[n]
 	}
+	return p.buildingHot(n)
+}
+
+// buildingHot returns node n's hotNode while the tree is being built.
+//
+//go:noinline
+func (p *program) buildingHot(n int) *hotNode {
 	h := hotOf(&p.nodes[n])
 	return &h
 }
