@@ -99,6 +99,8 @@ type ticker struct {
 	p  *program
 	st []nodeState
 	bb *board
+	// next is the version being made (Tree.begin, ticker.end).
+	next Tree
 	// scratch is the ticker's own buffer of node states, which st is
 	// while it ticks, kept between ticks (tickers).
 	scratch []nodeState

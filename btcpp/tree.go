@@ -379,10 +379,10 @@ func (t *Tree) TickOnce() (*Tree, Status, error) { return t.tick(true) }
 // node states, between ticks.
 var tickers = sync.Pool{New: func() any { return new(ticker) }}
 
-// begin returns the next version of t (its node states still t's) and the
-// ticker that makes it, working on a copy of t's node states.
-func (t *Tree) begin(ticks int) (*Tree, *ticker) {
-	nt := &Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}
+// begin returns the ticker that makes the next version of t, working on
+// a copy of t's node states; the version itself (the ticker's next, its
+// node states still t's) is made by end.
+func (t *Tree) begin(ticks int) *ticker {
 	tk := tickers.Get().(*ticker)
 	scratch := tk.scratch
 	if cap(scratch) < len(t.st) {
@@ -390,22 +390,56 @@ func (t *Tree) begin(ticks int) (*Tree, *ticker) {
 	}
 	scratch = scratch[:len(t.st)]
 	copy(scratch, t.st)
-	*tk = ticker{p: t.p, st: scratch, scratch: scratch, bb: &nt.bb, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq}
-	return nt, tk
+	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
+		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}}
+	tk.bb = &tk.next.bb
+	return tk
 }
 
-// end stores what the ticker made in nt, and puts the ticker back: the
-// node states are t's when the tick left them as they were (no
-// allocation), else a copy of the ticker's.
-func (nt *Tree) end(t *Tree, tk *ticker) {
-	if !equalStates(tk.st, t.st) {
-		nt.st = make([]nodeState, len(tk.st))
+// withStates is a version allocated with its node states, for small
+// trees: one allocation instead of two.
+type withStates[A any] struct {
+	t Tree
+	s A
+}
+
+// end returns the version that tk made from t, and puts the ticker back.
+// The node states are t's when the tick left them as they were (no
+// allocation), else a copy of the ticker's, allocated with the version
+// for trees of up to 32 nodes.
+func (tk *ticker) end(t *Tree) *Tree {
+	tk.next.ext = tk.ext
+	tk.next.wake, tk.next.armSeq = tk.wake, tk.armSeq
+	var nt *Tree
+	n := len(tk.st)
+	switch {
+	case equalStates(tk.st, t.st):
+		nt = new(Tree)
+		*nt = tk.next
+	case n <= 8:
+		h := &withStates[[8]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	case n <= 16:
+		h := &withStates[[16]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	case n <= 32:
+		h := &withStates[[32]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	default:
+		nt = new(Tree)
+		*nt = tk.next
+		nt.st = make([]nodeState, n)
 		copy(nt.st, tk.st)
 	}
-	nt.ext = tk.ext
-	nt.wake, nt.armSeq = tk.wake, tk.armSeq
 	*tk = ticker{scratch: tk.scratch}
 	tickers.Put(tk)
+	return nt
 }
 
 // nodeStateSize is the size of a nodeState, which has no padding (so
@@ -433,7 +467,8 @@ func equalStates(a, b []nodeState) bool {
 
 // tick makes the next version.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
-	nt, tk := t.begin(t.ticks + 1)
+	tk := t.begin(t.ticks + 1)
+	nt := &tk.next
 	if once {
 		tk.budget = t.p.budget
 	}
@@ -463,8 +498,7 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	}
 	nt.now, nt.rootTicks = tk.now, tk.rootTicks
 	nt.status = res
-	nt.end(t, tk)
-	return nt, res, err
+	return tk.end(t), res, err
 }
 
 // Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
@@ -473,11 +507,10 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 // the new version; on error (an _onHalted script that throws) the version
 // holds the state right after the exception.
 func (t *Tree) Halt() (*Tree, error) {
-	nt, tk := t.begin(t.ticks)
-	nt.wall = t.wall
+	tk := t.begin(t.ticks)
+	tk.next.wall = t.wall
 	err := tk.haltTree()
-	nt.end(t, tk)
-	return nt, err
+	return tk.end(t), err
 }
 
 // Status returns the status the tick that made this version returned
