@@ -494,7 +494,10 @@ func tickSequence(t *ticker, n int) (Status, error) {
 	st.status = Running
 	for int(st.a) < len(kids) {
 		c := kids[st.a]
-		prev := t.st[c].status
+		prev := Idle
+		if yield {
+			prev = t.st[c].status
+		}
 		r, err := t.execute(c)
 		st = &t.st[n]
 		if err != nil {
