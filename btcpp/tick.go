@@ -104,6 +104,10 @@ type ticker struct {
 	// scratch is the ticker's own buffer of node states, which st is
 	// while it ticks, kept between ticks (tickers).
 	scratch []nodeState
+	// mirror is the first node state of the version whose states the
+	// buffer holds (the last one the ticker made), so that ticking it
+	// needs no copy.
+	mirror *nodeState
 	// ext is the nodeExts, shared with the version ticked until
 	// extOwned (x).
 	ext      []nodeExt

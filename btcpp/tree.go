@@ -389,7 +389,9 @@ func (t *Tree) begin(ticks int) *ticker {
 		scratch = make([]nodeState, len(t.st))
 	}
 	scratch = scratch[:len(t.st)]
-	copy(scratch, t.st)
+	if len(t.st) > 0 && tk.mirror != &t.st[0] {
+		copy(scratch, t.st) // else the buffer holds t's states already
+	}
 	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
 		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}}
 	tk.bb = &tk.next.bb
@@ -438,6 +440,9 @@ func (tk *ticker) end(t *Tree) *Tree {
 		copy(nt.st, tk.st)
 	}
 	*tk = ticker{scratch: tk.scratch}
+	if n > 0 {
+		tk.mirror = &nt.st[0]
+	}
 	tickers.Put(tk)
 	return nt
 }
