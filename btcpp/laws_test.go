@@ -125,7 +125,8 @@ func registerOracle(f *Factory, c *btCase, o *oracle) error {
 		case "sync":
 			err = f.RegisterSync(id, func(c *Call) (Status, error) { return call(c, Success, Failure) }, decl...)
 		default:
-			err = f.RegisterCondition(id, func(c *Call) (Status, error) { return call(c, Success, Failure) }, decl...)
+			// A Go condition may also skip, or run.
+			err = f.RegisterCondition(id, func(c *Call) (Status, error) { return call(c, Success, Failure, Success, Failure, Skipped, Running) }, decl...)
 		}
 		if err != nil {
 			return err
@@ -339,4 +340,140 @@ func TestLaws(t *testing.T) {
 		}, pick, ticks, gen.IntRange(0, 12), seeds))
 
 	props.TestingRun(t)
+}
+
+// TestFreshSameAsExecute: fresh execution (tick.go) makes the same
+// versions as execute, byte for byte in their saves, on every corpus tree
+// that builds, over 12 ticks of random leaf answers.
+func TestFreshSameAsExecute(t *testing.T) {
+	trees := lawTrees(t)
+	type tickOut struct {
+		shown shown
+		save  []byte
+	}
+	runAll := func(off bool) [][]tickOut {
+		freshOff = off
+		defer func() { freshOff = false }()
+		out := make([][]tickOut, len(trees))
+		for i, lt := range trees {
+			v := lt.v0
+			for k := 0; k < 12; k++ {
+				var s shown
+				v, s = lt.tickWith(v, uint64(i)*7919+uint64(k))
+				data, err := v.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[i] = append(out[i], tickOut{s, data})
+			}
+		}
+		return out
+	}
+	want, got := runAll(true), runAll(false)
+	fresh := 0
+	for _, lt := range trees {
+		for _, h := range lt.v0.p.hot {
+			if h.bits&bFresh != 0 && len(h.kids) > 0 {
+				fresh++
+				break
+			}
+		}
+	}
+	t.Logf("%d of %d trees have a Sequence or Fallback executed fresh", fresh, len(trees))
+	if fresh < 50 {
+		t.Errorf("only %d trees use fresh execution", fresh)
+	}
+	for i := range trees {
+		for k := range want[i] {
+			if !reflect.DeepEqual(want[i][k], got[i][k]) {
+				t.Fatalf("%s, tick %d: execute gives %+v, fresh %+v", trees[i].name, k+1, want[i][k].shown, got[i][k].shown)
+			}
+		}
+	}
+}
+
+// TestFreshRandomTrees: fresh execution makes the same versions as
+// execute on random trees of Sequences and Fallbacks (with some nodes
+// that are not executed fresh among them) whose Go leaves answer at
+// random every status, an error, or IDLE.
+func TestFreshRandomTrees(t *testing.T) {
+	o := &oracle{}
+	f := NewFactory()
+	answer := func(choices ...Status) LeafFunc {
+		return func(*Call) (Status, error) {
+			s := o.next(choices...)
+			if s == Status(9) {
+				return Failure, fmt.Errorf("a leaf's error")
+			}
+			return s, nil
+		}
+	}
+	for _, err := range []error{
+		f.RegisterCondition("C", answer(Success, Failure, Success, Failure, Skipped, Running, Idle, Status(9))),
+		f.RegisterSync("Y", answer(Success, Failure, Success, Failure, Skipped, Running)),
+		f.RegisterAction("A", Action{OnStart: answer(Running, Success, Failure), OnRunning: answer(Running, Success, Failure)}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	leaves := []string{`<C/>`, `<C/>`, `<Y/>`, `<Y/>`, `<A/>`, `<AlwaysSuccess/>`, `<AlwaysFailure/>`, `<Script code="n := n + 1"/>`,
+		`<SetBlackboard output_key="k" value="v"/>`, `<ScriptCondition code="n > 5"/>`, `<C _skipIf="n == 2"/>`}
+	composites := []string{"Sequence", "Sequence", "Fallback", "Fallback", "ReactiveSequence", "SequenceWithMemory", "Inverter"}
+	rnd := uint64(33)
+	next := func(n int) int {
+		rnd ^= rnd << 13
+		rnd ^= rnd >> 7
+		rnd ^= rnd << 17
+		return int(rnd % uint64(n))
+	}
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		if depth == 0 || next(4) == 0 {
+			return leaves[next(len(leaves))]
+		}
+		c := composites[next(len(composites))]
+		kids := 1 + next(4)
+		if c == "Inverter" {
+			kids = 1
+		}
+		s := "<" + c + ">"
+		for i := 0; i < kids; i++ {
+			s += gen(depth - 1)
+		}
+		return s + "</" + c + ">"
+	}
+	for tree := 0; tree < 1000; tree++ {
+		src := `<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>` + gen(5) + `</Sequence></BehaviorTree></root>`
+		doc, err := f.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v0, err := doc.Build("", WithEntry("n", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lt := &lawTree{name: src, v0: v0, o: o, once: tree%2 == 1}
+		run := func(off bool) ([]shown, [][]byte) {
+			freshOff = off
+			defer func() { freshOff = false }()
+			vs, ss := lt.run(v0, 20, uint64(tree))
+			var saves [][]byte
+			for _, v := range vs {
+				data, err := v.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				saves = append(saves, data)
+			}
+			return ss, saves
+		}
+		ws, wb := run(true)
+		gs, gb := run(false)
+		for k := range ws {
+			if !reflect.DeepEqual(ws[k], gs[k]) || !reflect.DeepEqual(wb[k], gb[k]) {
+				t.Fatalf("%s\ntick %d: execute gives %+v, fresh %+v", src, k+1, ws[k], gs[k])
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package btcpp
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"strconv"
 	"time"
@@ -339,7 +340,7 @@ func (t *ticker) execute(n int) (Status, error) {
 	}
 	if res != Skipped {
 		if res == Idle {
-			return Idle, t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+			return Idle, t.errIdle(n)
 		}
 		st = &t.st[n]
 		st.status = res
@@ -350,9 +351,154 @@ func (t *ticker) execute(n int) (Status, error) {
 		}
 	}
 	if h.bits&bSync != 0 && res == Running {
-		return Idle, t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+		return Idle, t.errSyncRunning(n)
 	}
 	return res, nil
+}
+
+// errIdle is the error of a tick that returned IDLE.
+func (t *ticker) errIdle(n int) error {
+	return t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+}
+
+// errSyncRunning is the error of a synchronous action that returned
+// RUNNING.
+func (t *ticker) errSyncRunning(n int) error {
+	return t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+}
+
+// Fresh execution: a Sequence or Fallback executed while it is IDLE, all
+// of its subtree IDLE too (as every version made by ticks, halts and
+// saves keeps it: a completed or halted Sequence resets its children and
+// its index), is executed by fresh instead of execute when its subtree
+// holds only nodes without pre- or post-conditions: Sequences and
+// Fallbacks of at most 64 children, and leaves whose tick keeps no state
+// (synchronous Go actions and conditions, AlwaysSuccess, AlwaysFailure,
+// Script, ScriptCondition, SetBlackboard): bFresh. It makes the same
+// calls and leaves the same states as execute and tickSequence do, but
+// it does not store a completed child's result, which its parent would
+// reset when it completes: when a child runs or fails with an error, it
+// stores the states that execute would have left (freshStop).
+
+// freshOff turns fresh execution off, for the tests that check it against
+// execute.
+var freshOff bool
+
+// freshLeaf reports whether a leaf of kind k keeps no state between ticks
+// and may be executed fresh.
+func freshLeaf(k *kind) bool {
+	if k.leaf != nil {
+		return k.leaf.kind != leafAction
+	}
+	switch k.id {
+	case "AlwaysSuccess", "AlwaysFailure", "Script", "ScriptCondition", "SetBlackboard":
+		return true
+	}
+	return false
+}
+
+// executeChild executes child c of a Sequence or Fallback: fresh when it
+// can, storing a completed result as execute does.
+func (t *ticker) executeChild(c int) (Status, error) {
+	if t.p.hotNode(c).bits&bFresh == 0 || t.st[c].status != Idle || freshOff {
+		return t.execute(c)
+	}
+	r, err := t.fresh(c)
+	if err == nil && (r == Success || r == Failure) {
+		t.st[c].status = r
+	}
+	return r, err
+}
+
+// fresh executes node n, which is IDLE with its subtree and bFresh, as
+// execute does, except that a SUCCESS or FAILURE is returned without
+// being stored (the node's state is otherwise as execute leaves it).
+func (t *ticker) fresh(n int) (Status, error) {
+	h := &t.p.hot[n]
+	if len(h.kids) == 0 {
+		res, err := h.tick(t, n)
+		switch {
+		case err != nil:
+			return Idle, t.nee(n, err)
+		case res == Success || res == Failure || res == Skipped:
+			return res, nil
+		case res == Idle:
+			return Idle, t.errIdle(n)
+		}
+		t.st[n].status = res
+		if h.bits&bSync != 0 && res == Running {
+			return Idle, t.errSyncRunning(n)
+		}
+		return res, nil
+	}
+	goOn, stop := Success, Failure
+	if h.bits&bFallback != 0 {
+		goOn, stop = Failure, Success
+	}
+	var skipped uint64 // the children that were skipped, by bit
+	for i, c := range h.kids {
+		r, err := t.fresh(c)
+		if err != nil {
+			t.freshStop(n, i, skipped, goOn)
+			return Idle, t.nee(n, err)
+		}
+		switch r {
+		case goOn:
+		case stop:
+			t.freshReset(n, skipped)
+			st := &t.st[n]
+			st.a, st.b = 0, int32(bits.OnesCount64(skipped))
+			return stop, nil
+		case Skipped:
+			skipped |= 1 << uint(i)
+		case Running:
+			t.freshStop(n, i, skipped, goOn)
+			return Running, nil
+		default:
+			// A status that is none of the five: go on as tickSequence
+			// does from this child.
+			t.freshStop(n, i, skipped, goOn)
+			return tickSequence(t, n)
+		}
+	}
+	t.freshReset(n, skipped)
+	st := &t.st[n]
+	st.a, st.b = 0, 0
+	if bits.OnesCount64(skipped) == len(h.kids) {
+		// execute does not store SKIPPED: the node keeps the RUNNING
+		// that tickSequence set.
+		st.status = Running
+		return Skipped, nil
+	}
+	return goOn, nil
+}
+
+// freshReset is resetChildren of n when it completes: the children that
+// returned SKIPPED and are Sequences or Fallbacks keep the RUNNING that
+// tickSequence set, and are halted (so IDLE, their subtree IDLE already);
+// the others are IDLE already.
+func (t *ticker) freshReset(n int, skipped uint64) {
+	for skipped != 0 {
+		j := bits.TrailingZeros64(skipped)
+		skipped &^= 1 << uint(j)
+		if c := t.p.hot[n].kids[j]; len(t.p.hot[c].kids) > 0 {
+			t.st[c].status = Idle
+		}
+	}
+}
+
+// freshStop stores the states that tickSequence leaves when child i of n
+// runs or throws: n RUNNING at i, with its skipped count, and the
+// children before i that were not skipped with their result, goOn.
+func (t *ticker) freshStop(n, i int, skipped uint64, goOn Status) {
+	kids := t.p.hot[n].kids
+	for j, c := range kids[:i] {
+		if skipped&(1<<uint(j)) == 0 {
+			t.st[c].status = goOn
+		}
+	}
+	st := &t.st[n]
+	st.status, st.a, st.b = Running, int32(i), int32(bits.OnesCount64(skipped))
 }
 
 // halt halts node n (README §4): its kind's halt, IDLE, then _onHalted.
@@ -437,6 +583,7 @@ const (
 	bYield                       // Sequence family: yields after a child's first SUCCESS (FAILURE)
 	bDecorator                   // the kind's decorator()
 	bSync                        // the kind's sync
+	bFresh                       // executed by fresh when IDLE
 )
 
 // hotNode is what a tick reads of a node most: a copy of some of its
@@ -502,7 +649,7 @@ func tickSequence(t *ticker, n int) (Status, error) {
 		if yield {
 			prev = t.st[c].status
 		}
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		st = &t.st[n]
 		if err != nil {
 			return Idle, err

@@ -275,6 +275,28 @@ func (p *program) finish() {
 			p.timed = true
 		}
 	}
+	// Fresh execution (tick.go), from the leaves up: children come after
+	// their parent in preorder.
+	for i := len(p.hot) - 1; i >= 0; i-- {
+		h := &p.hot[i]
+		k := p.nodes[i].k
+		if h.bits&bPlain == 0 {
+			continue
+		}
+		ok := false
+		switch {
+		case k.cat == catLeaf:
+			ok = freshLeaf(k)
+		case k.id == "Sequence" || k.id == "Fallback":
+			ok = len(h.kids) <= 64
+			for _, c := range h.kids {
+				ok = ok && p.hot[c].bits&bFresh != 0
+			}
+		}
+		if ok {
+			h.bits |= bFresh
+		}
+	}
 }
 
 // Build builds the tree mainTreeID (the empty string chooses as
