@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -419,7 +420,9 @@ func TestFreshRandomTrees(t *testing.T) {
 	}
 	leaves := []string{`<C/>`, `<C/>`, `<Y/>`, `<Y/>`, `<A/>`, `<AlwaysSuccess/>`, `<AlwaysFailure/>`, `<Script code="n := n + 1"/>`,
 		`<SetBlackboard output_key="k" value="v"/>`, `<ScriptCondition code="n > 5"/>`, `<C _skipIf="n == 2"/>`}
-	composites := []string{"Sequence", "Sequence", "Fallback", "Fallback", "ReactiveSequence", "SequenceWithMemory", "Inverter"}
+	composites := []string{"Sequence", "Sequence", "Fallback", "Fallback", "ReactiveSequence", "ReactiveFallback", "SequenceWithMemory",
+		"Inverter", "ForceSuccess", "ForceFailure", "KeepRunningUntilFailure", `Repeat num_cycles="2"`, `RetryUntilSuccessful num_attempts="2"`,
+		"IfThenElse", "WhileDoElse", `Parallel success_count="1"`, "ParallelAll"}
 	rnd := uint64(33)
 	next := func(n int) int {
 		rnd ^= rnd << 13
@@ -433,15 +436,19 @@ func TestFreshRandomTrees(t *testing.T) {
 			return leaves[next(len(leaves))]
 		}
 		c := composites[next(len(composites))]
+		name, _, _ := strings.Cut(c, " ")
 		kids := 1 + next(4)
-		if c == "Inverter" {
+		switch name {
+		case "Inverter", "ForceSuccess", "ForceFailure", "KeepRunningUntilFailure", "Repeat", "RetryUntilSuccessful":
 			kids = 1
+		case "IfThenElse", "WhileDoElse":
+			kids = 2 + next(2)
 		}
 		s := "<" + c + ">"
 		for i := 0; i < kids; i++ {
 			s += gen(depth - 1)
 		}
-		return s + "</" + c + ">"
+		return s + "</" + name + ">"
 	}
 	for tree := 0; tree < 1000; tree++ {
 		src := `<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>` + gen(5) + `</Sequence></BehaviorTree></root>`

@@ -716,7 +716,7 @@ func tickReactive(t *ticker, n int) (Status, error) {
 	t.st[n].status = Running
 	allSkipped := true
 	for i, c := range kids {
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -797,7 +797,7 @@ func tickParallel(t *ticker, n int) (Status, error) {
 	}
 	for _, c := range kids {
 		if !t.st[c].has(fDone) {
-			r, err := t.execute(c)
+			r, err := t.executeChild(c)
 			if err != nil {
 				return Idle, err
 			}
@@ -851,7 +851,7 @@ func tickParallelAll(t *ticker, n int) (Status, error) {
 			done++
 			continue
 		}
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -892,7 +892,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 	}
 	t.st[n].status = Running
 	if t.st[n].a == 0 {
-		r, err := t.execute(kids[0])
+		r, err := t.executeChild(kids[0])
 		if err != nil {
 			return Idle, err
 		}
@@ -910,7 +910,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 			return Idle, t.errorf(n, StdLogicError, "something unexpected happened in IfThenElseNode")
 		}
 	}
-	r, err := t.execute(kids[t.st[n].a])
+	r, err := t.executeChild(kids[t.st[n].a])
 	if err != nil {
 		return Idle, err
 	}
@@ -937,7 +937,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 		return Idle, t.errorf(n, RuntimeError, "WhileDoElse must have 2 or 3 children")
 	}
 	t.st[n].status = Running
-	r0, err := t.execute(kids[0])
+	r0, err := t.executeChild(kids[0])
 	if err != nil {
 		return Idle, err
 	}
@@ -952,7 +952,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 				return Idle, err
 			}
 		}
-		if r, err = t.execute(kids[1]); err != nil {
+		if r, err = t.executeChild(kids[1]); err != nil {
 			return Idle, err
 		}
 	case Failure:
@@ -960,7 +960,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 			if err := t.resetChild(kids[1]); err != nil {
 				return Idle, err
 			}
-			if r, err = t.execute(kids[2]); err != nil {
+			if r, err = t.executeChild(kids[2]); err != nil {
 				return Idle, err
 			}
 		} else {
@@ -1127,7 +1127,7 @@ func haltDecorator(t *ticker, n int) error { return t.resetChildren(n) }
 func tickInverter(t *ticker, n int) (Status, error) {
 	c := t.kids(n)[0]
 	t.st[n].status = Running
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
@@ -1148,7 +1148,7 @@ func tickForce(t *ticker, n int) (Status, error) {
 	}
 	c := t.kids(n)[0]
 	t.st[n].status = Running
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
@@ -1162,7 +1162,7 @@ func tickForce(t *ticker, n int) (Status, error) {
 func tickKeepRunning(t *ticker, n int) (Status, error) {
 	c := t.kids(n)[0]
 	t.st[n].status = Running
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
@@ -1190,7 +1190,7 @@ func tickRepeat(t *ticker, n int) (Status, error) {
 	t.st[n].status = Running
 	for loop {
 		prev := t.st[c].status
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -1320,7 +1320,7 @@ func tickSubTree(t *ticker, n int) (Status, error) {
 		t.st[n].status = Running
 	}
 	c := t.kids(n)[0]
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
