@@ -367,18 +367,22 @@ func (t *ticker) errSyncRunning(n int) error {
 	return t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
 }
 
-// Fresh execution: a Sequence or Fallback executed while it is IDLE, all
-// of its subtree IDLE too (as every version made by ticks, halts and
-// saves keeps it: a completed or halted Sequence resets its children and
-// its index), is executed by fresh instead of execute when its subtree
-// holds only nodes without pre- or post-conditions: Sequences and
-// Fallbacks of at most 64 children, and leaves whose tick keeps no state
+// Fresh execution: a node that is IDLE, all of its subtree IDLE too (as
+// every version made by ticks, halts and saves keeps it: a completed or
+// halted Sequence resets its children and its index), and whose subtree
+// holds only nodes without pre- or post-conditions, Sequences and
+// Fallbacks of at most 64 children over leaves whose tick keeps no state
 // (synchronous Go actions and conditions, AlwaysSuccess, AlwaysFailure,
-// Script, ScriptCondition, SetBlackboard): bFresh. It makes the same
-// calls and leaves the same states as execute and tickSequence do, but
-// it does not store a completed child's result, which its parent would
-// reset when it completes: when a child runs or fails with an error, it
-// stores the states that execute would have left (freshStop).
+// Script, ScriptCondition, SetBlackboard): bFresh, is executed by fresh
+// when its parent executes it through executeChild (the Sequence family,
+// the reactive controls, IfThenElse, WhileDoElse, Parallel, ParallelAll,
+// SubTree and the plain decorators do). fresh makes the same calls and
+// leaves the same states as execute and tickSequence, but does not store
+// the result of a child that completes, which tickSequence would reset
+// when the node completes: when a child runs or throws, it stores the
+// states that execute would have left (freshStop). The tests
+// TestFreshSameAsExecute and TestFreshRandomTrees check that both ways
+// make the same versions, byte for byte.
 
 // freshOff turns fresh execution off, for the tests that check it against
 // execute.
