@@ -6,8 +6,10 @@ package btcpp
 //
 //	newBoard()                  one root scope (index 0, path ""). O(1).
 //	b.addScope(info)            a SubTree's new scope (build time). O(1).
-//	b.clone()                   the next version's board: O(s) (copies s pointers); the
-//	                            clone and b share every scope until one of them writes.
+//	b.clone(), b.next()         the next version's board: O(1), no allocation (next; clone
+//	                            allocates the board); the clone shares b's scopes, and its
+//	                            slice of them, until its first write copies the slice
+//	                            (O(s)); then each scope until it writes to it.
 //	b.lookup(scope, key)        §6.1 lookup (@k, remapping, _autoremap). O(log n) per scope
 //	                            visited; no allocation.
 //	b.createEntry(scope, key, declared)
@@ -34,10 +36,10 @@ package btcpp
 //	b.setBlackboard(scope, outputKeyRaw, valueRaw)
 //	                                SetBlackboard's tick (§5.3): false is FAILURE.
 //
-// Costs in allocations: clone 2 (the board, and 8 bytes per scope); the
-// first write to an existing entry after a clone 3 (the scope, its pointer
-// slice, the entry: about 200 bytes for a scope of 9 entries); further
-// writes to it none.
+// Costs in allocations: next none, clone 1 (the board); the first write
+// after a clone 1 (8 bytes per scope); the first write to an existing
+// entry after a clone 3 more (the scope, its pointer slice, the entry:
+// about 200 bytes for a scope of 9 entries); further writes to it none.
 //
 // Writes: scopes and entries are copy-on-write. The first write to a scope
 // after a clone copies that scope's slice of entry pointers (one allocation
@@ -79,6 +81,9 @@ type scopeData struct {
 }
 
 // board is the blackboard of one version of a tree: every scope's entries.
+// tok is the token of the board, 0 until its first write (own): a board
+// with no token shares its slice of scopes with the board it was cloned
+// from.
 type board struct {
 	info   []scopeInfo
 	scopes []*scopeData
@@ -104,14 +109,16 @@ func (b *board) addScope(info scopeInfo) int {
 	return len(b.scopes) - 1
 }
 
-// clone returns the next version's board in O(scopes). Writes to the clone
-// never show in b; b itself must not be written afterwards.
+// clone returns the next version's board (next, allocated). Writes to the
+// clone never show in b; b itself must not be written afterwards.
 func (b *board) clone() *board {
-	nb := &board{info: b.info, tok: newToken()}
-	nb.scopes = make([]*scopeData, len(b.scopes))
-	copy(nb.scopes, b.scopes)
-	return nb
+	nb := b.next()
+	return &nb
 }
+
+// next returns the next version's board in O(1): it shares b's scopes
+// until its first write (own).
+func (b *board) next() board { return board{info: b.info, scopes: b.scopes} }
 
 // index returns the position of key in scope s, or where it would go.
 func (b *board) index(s int, key string) (int, bool) {
@@ -139,6 +146,12 @@ func (b *board) index(s int, key string) (int, bool) {
 // own makes scope s writable by b (copying it if it is shared) and returns
 // its entries.
 func (b *board) own(s int, grow int) *scopeData {
+	if b.tok == 0 {
+		b.tok = newToken()
+		scopes := make([]*scopeData, len(b.scopes))
+		copy(scopes, b.scopes)
+		b.scopes = scopes
+	}
 	sd := b.scopes[s]
 	if sd.owner != b.tok {
 		nd := &scopeData{owner: b.tok, entries: make([]*entry, len(sd.entries), len(sd.entries)+grow)}

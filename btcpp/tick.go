@@ -2,6 +2,7 @@ package btcpp
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"strconv"
 	"time"
@@ -28,8 +29,10 @@ const (
 )
 
 // nodeState is the running state of one node in one version of a tree:
-// its stored status and its kind's fields. A version holds one per node,
-// in preorder; a tick copies the slice.
+// its stored status and its kind's counters. A version holds one per
+// node, in preorder. It holds no pointer and is 12 bytes, so that a tick
+// copies and compares the slice quickly; the fields of the few kinds that
+// need more are in a nodeExt.
 type nodeState struct {
 	status Status
 	last   Status // RunOnce: the child's result
@@ -38,6 +41,12 @@ type nodeState struct {
 	// skipped; Parallel nS, nF; ParallelAll -, nF; IfThenElse k; Switch
 	// running+1; Repeat and RetryUntilSuccessful count.
 	a, b int32
+}
+
+// nodeExt is the rest of the state of the nodes whose kinds need it (the
+// Loop nodes, the timed nodes and the entry-updated nodes: hasExt), one
+// per such node in preorder (program.extOf).
+type nodeExt struct {
 	// seq is the write counter last seen (WasEntryUpdated,
 	// SkipUnlessUpdated, WaitValueUpdate); for timers, the arming order.
 	seq uint64
@@ -45,6 +54,34 @@ type nodeState struct {
 	deadline time.Duration
 	// list is a Loop node's working list; it is never modified in place.
 	list []Value
+}
+
+// hasExt reports whether the nodes of kind k have a nodeExt.
+func hasExt(k *kind) bool {
+	switch k.id {
+	case "Delay", "Timeout", "Sleep", "SkipUnlessUpdated", "WaitValueUpdate", "WasEntryUpdated":
+		return true
+	}
+	return k.loop != ""
+}
+
+// xr returns node n's nodeExt to read (the zero one for a node without).
+func (t *ticker) xr(n int) nodeExt {
+	if i := t.p.extIndex(n); i >= 0 && t.ext != nil {
+		return t.ext[i]
+	}
+	return nodeExt{}
+}
+
+// x returns node n's nodeExt to write: the first write of a tick copies
+// the slice, which the version ticked shares until then.
+func (t *ticker) x(n int) *nodeExt {
+	if !t.extOwned {
+		e := make([]nodeExt, t.p.extCount())
+		copy(e, t.ext)
+		t.ext, t.extOwned = e, true
+	}
+	return &t.ext[t.p.extIndex(n)]
 }
 
 func (s *nodeState) has(f uint16) bool { return s.flags&f != 0 }
@@ -60,12 +97,25 @@ func (s *nodeState) set(f uint16, on bool) {
 // ticker is the working state of one tick of one version: the new
 // version's node states and board, which the rules change in place.
 type ticker struct {
-	p      *program
-	st     []nodeState
-	bb     *board
-	wake   bool          // the tree's wake-up flag (README §3)
-	now    time.Duration // the clock (TIMED.md §5), constant during a tick
-	armSeq uint64        // how many timers were armed so far
+	p  *program
+	st []nodeState
+	bb *board
+	// next is the version being made (Tree.begin, ticker.end).
+	next Tree
+	// scratch is the ticker's own buffer of node states, which st is
+	// while it ticks, kept between ticks (tickers).
+	scratch []nodeState
+	// mirror is the first node state of the version whose states the
+	// buffer holds (the last one the ticker made), so that ticking it
+	// needs no copy.
+	mirror *nodeState
+	// ext is the nodeExts, shared with the version ticked until
+	// extOwned (x).
+	ext      []nodeExt
+	extOwned bool
+	wake     bool          // the tree's wake-up flag (README §3)
+	now      time.Duration // the clock (TIMED.md §5), constant during a tick
+	armSeq   uint64        // how many timers were armed so far
 	// rootTicks counts the executions of the root in which its tick ran;
 	// budget, when > 0, is the most allowed (the error is ErrBudget).
 	rootTicks, budget int
@@ -76,7 +126,10 @@ type ticker struct {
 
 // callFor returns the call handle for node n.
 func (t *ticker) callFor(n int) *Call {
-	t.call = Call{t: t, n: n}
+	if t.call.t != t {
+		t.call.t = t
+	}
+	t.call.n = n
 	return &t.call
 }
 
@@ -84,7 +137,7 @@ func (t *ticker) callFor(n int) *Call {
 func (t *ticker) node(n int) *nodeDef { return &t.p.nodes[n] }
 
 // kids returns the children of n.
-func (t *ticker) kids(n int) []int { return t.p.nodes[n].kids }
+func (t *ticker) kids(n int) []int { return t.p.hotNode(n).kids }
 
 // nee wraps err as the NodeExecutionError of node n, unless it already is
 // one (README §9: the innermost node whose tick was running).
@@ -212,8 +265,13 @@ func (t *ticker) execute(n int) (Status, error) {
 	nd := t.node(n)
 	st := &t.st[n]
 	res, decided := Idle, false
+	h := t.p.hotNode(n)
+	plain := h.bits&bPlain != 0
 	switch st.status {
 	case Idle:
+		if plain {
+			break
+		}
 		for i, s := range nd.pre {
 			if s == nil {
 				continue
@@ -237,7 +295,7 @@ func (t *ticker) execute(n int) (Status, error) {
 			}
 		}
 	case Running:
-		if s := nd.pre[preWhile]; s != nil {
+		if s := nd.pre[preWhile]; s != nil && !plain {
 			b, err := t.evalBool(n, s)
 			if err != nil {
 				return Idle, err
@@ -258,20 +316,21 @@ func (t *ticker) execute(n int) (Status, error) {
 			}
 		}
 		var err error
-		res, err = nd.k.tick(t, n)
+		res, err = h.tick(t, n)
 		if err != nil {
 			return Idle, t.nee(n, err)
 		}
 	}
-	switch res {
-	case Success:
+	switch {
+	case plain:
+	case res == Success:
 		if err := t.run(n, nd.post[postOnSuccess]); err != nil {
 			return Idle, err
 		}
 		if err := t.run(n, nd.post[postPost]); err != nil {
 			return Idle, err
 		}
-	case Failure:
+	case res == Failure:
 		if err := t.run(n, nd.post[postOnFailure]); err != nil {
 			return Idle, err
 		}
@@ -281,20 +340,169 @@ func (t *ticker) execute(n int) (Status, error) {
 	}
 	if res != Skipped {
 		if res == Idle {
-			return Idle, t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+			return Idle, t.errIdle(n)
 		}
 		st = &t.st[n]
 		st.status = res
 	}
-	if nd.k.decorator() {
-		if c := nd.kids[0]; t.st[c].status.completed() {
+	if h.bits&bDecorator != 0 {
+		if c := h.kids[0]; t.st[c].status.completed() {
 			t.st[c].status = Idle
 		}
 	}
-	if nd.k.sync && res == Running {
-		return Idle, t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+	if h.bits&bSync != 0 && res == Running {
+		return Idle, t.errSyncRunning(n)
 	}
 	return res, nil
+}
+
+// errIdle is the error of a tick that returned IDLE.
+func (t *ticker) errIdle(n int) error {
+	return t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+}
+
+// errSyncRunning is the error of a synchronous action that returned
+// RUNNING.
+func (t *ticker) errSyncRunning(n int) error {
+	return t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+}
+
+// Fresh execution: a node that is IDLE, all of its subtree IDLE too (as
+// every version made by ticks, halts and saves keeps it: a completed or
+// halted Sequence resets its children and its index), and whose subtree
+// holds only nodes without pre- or post-conditions, Sequences and
+// Fallbacks of at most 64 children over leaves whose tick keeps no state
+// (synchronous Go actions and conditions, AlwaysSuccess, AlwaysFailure,
+// Script, ScriptCondition, SetBlackboard): bFresh, is executed by fresh
+// when its parent executes it through executeChild (the Sequence family,
+// the reactive controls, IfThenElse, WhileDoElse, Parallel, ParallelAll,
+// SubTree and the plain decorators do). fresh makes the same calls and
+// leaves the same states as execute and tickSequence, but does not store
+// the result of a child that completes, which tickSequence would reset
+// when the node completes: when a child runs or throws, it stores the
+// states that execute would have left (freshStop). The tests
+// TestFreshSameAsExecute and TestFreshRandomTrees check that both ways
+// make the same versions, byte for byte.
+
+// freshOff turns fresh execution off, for the tests that check it against
+// execute.
+var freshOff bool
+
+// freshLeaf reports whether a leaf of kind k keeps no state between ticks
+// and may be executed fresh.
+func freshLeaf(k *kind) bool {
+	if k.leaf != nil {
+		return k.leaf.kind != leafAction
+	}
+	switch k.id {
+	case "AlwaysSuccess", "AlwaysFailure", "Script", "ScriptCondition", "SetBlackboard":
+		return true
+	}
+	return false
+}
+
+// executeChild executes child c of a Sequence or Fallback: fresh when it
+// can, storing a completed result as execute does.
+func (t *ticker) executeChild(c int) (Status, error) {
+	if t.p.hotNode(c).bits&bFresh == 0 || t.st[c].status != Idle || freshOff {
+		return t.execute(c)
+	}
+	r, err := t.fresh(c)
+	if err == nil && (r == Success || r == Failure) {
+		t.st[c].status = r
+	}
+	return r, err
+}
+
+// fresh executes node n, which is IDLE with its subtree and bFresh, as
+// execute does, except that a SUCCESS or FAILURE is returned without
+// being stored (the node's state is otherwise as execute leaves it).
+func (t *ticker) fresh(n int) (Status, error) {
+	h := &t.p.hot[n]
+	if len(h.kids) == 0 {
+		res, err := h.tick(t, n)
+		switch {
+		case err != nil:
+			return Idle, t.nee(n, err)
+		case res == Success || res == Failure || res == Skipped:
+			return res, nil
+		case res == Idle:
+			return Idle, t.errIdle(n)
+		}
+		t.st[n].status = res
+		if h.bits&bSync != 0 && res == Running {
+			return Idle, t.errSyncRunning(n)
+		}
+		return res, nil
+	}
+	goOn, stop := Success, Failure
+	if h.bits&bFallback != 0 {
+		goOn, stop = Failure, Success
+	}
+	var skipped uint64 // the children that were skipped, by bit
+	for i, c := range h.kids {
+		r, err := t.fresh(c)
+		if err != nil {
+			t.freshStop(n, i, skipped, goOn)
+			return Idle, t.nee(n, err)
+		}
+		switch r {
+		case goOn:
+		case stop:
+			t.freshReset(n, skipped)
+			st := &t.st[n]
+			st.a, st.b = 0, int32(bits.OnesCount64(skipped))
+			return stop, nil
+		case Skipped:
+			skipped |= 1 << uint(i)
+		case Running:
+			t.freshStop(n, i, skipped, goOn)
+			return Running, nil
+		default:
+			// A status that is none of the five: go on as tickSequence
+			// does from this child.
+			t.freshStop(n, i, skipped, goOn)
+			return tickSequence(t, n)
+		}
+	}
+	t.freshReset(n, skipped)
+	st := &t.st[n]
+	st.a, st.b = 0, 0
+	if bits.OnesCount64(skipped) == len(h.kids) {
+		// execute does not store SKIPPED: the node keeps the RUNNING
+		// that tickSequence set.
+		st.status = Running
+		return Skipped, nil
+	}
+	return goOn, nil
+}
+
+// freshReset is resetChildren of n when it completes: the children that
+// returned SKIPPED and are Sequences or Fallbacks keep the RUNNING that
+// tickSequence set, and are halted (so IDLE, their subtree IDLE already);
+// the others are IDLE already.
+func (t *ticker) freshReset(n int, skipped uint64) {
+	for skipped != 0 {
+		j := bits.TrailingZeros64(skipped)
+		skipped &^= 1 << uint(j)
+		if c := t.p.hot[n].kids[j]; len(t.p.hot[c].kids) > 0 {
+			t.st[c].status = Idle
+		}
+	}
+}
+
+// freshStop stores the states that tickSequence leaves when child i of n
+// runs or throws: n RUNNING at i, with its skipped count, and the
+// children before i that were not skipped with their result, goOn.
+func (t *ticker) freshStop(n, i int, skipped uint64, goOn Status) {
+	kids := t.p.hot[n].kids
+	for j, c := range kids[:i] {
+		if skipped&(1<<uint(j)) == 0 {
+			t.st[c].status = goOn
+		}
+	}
+	st := &t.st[n]
+	st.status, st.a, st.b = Running, int32(i), int32(bits.OnesCount64(skipped))
 }
 
 // halt halts node n (README §4): its kind's halt, IDLE, then _onHalted.
@@ -340,6 +548,10 @@ func (t *ticker) resetChild(c int) error {
 // resetChildren resets every child of n in order.
 func (t *ticker) resetChildren(n int) error {
 	for _, c := range t.kids(n) {
+		if s := &t.st[c]; s.status != Running {
+			s.status = Idle
+			continue
+		}
 		if err := t.resetChild(c); err != nil {
 			return err
 		}
@@ -367,12 +579,70 @@ func (t *ticker) tickRoot(once bool) (Status, error) {
 
 // --- Controls (README §5.1) ---
 
+// The bits of a node that the program works out once (program.bits).
+const (
+	bPlain     uint8 = 1 << iota // no pre- or post-condition attribute
+	bFallback                    // Sequence family: goes on after FAILURE
+	bMemory                      // Sequence family: SequenceWithMemory
+	bYield                       // Sequence family: yields after a child's first SUCCESS (FAILURE)
+	bDecorator                   // the kind's decorator()
+	bSync                        // the kind's sync
+	bFresh                       // executed by fresh when IDLE
+)
+
+// hotNode is what a tick reads of a node most: a copy of some of its
+// nodeDef and kind, in a small record (program.hot).
+type hotNode struct {
+	tick func(t *ticker, n int) (Status, error)
+	kids []int
+	leaf *leafReg
+	bits uint8
+}
+
+// seqBits returns the bits of the row facts of kind k that the Sequence
+// family's rules read (tickSequence and fresh): the result after which it
+// goes on (bFallback, the row's mirror), whether it keeps its index when a
+// child fails (bMemory), and whether it yields (bYield). Other kinds get
+// them too, from their own rows, and nothing reads them there.
+func seqBits(k *kind) uint8 {
+	var b uint8
+	if k.mirror {
+		b |= bFallback
+	}
+	if k.memory {
+		b |= bMemory
+	}
+	if k.yield {
+		b |= bYield
+	}
+	return b
+}
+
+// hotOf returns the hotNode of node nd.
+func hotOf(nd *nodeDef) hotNode {
+	b := seqBits(nd.k)
+	if nd.pre == [4]*script{} && nd.post == [4]*script{} {
+		b |= bPlain
+	}
+	if nd.k.decorator() {
+		b |= bDecorator
+	}
+	if nd.k.sync {
+		b |= bSync
+	}
+	return hotNode{tick: nd.k.tick, kids: nd.kids, leaf: nd.k.leaf, bits: b}
+}
+
 // tickSequence is the tick of Sequence, Fallback, AsyncSequence,
-// AsyncFallback and SequenceWithMemory (and SequenceStar).
+// AsyncFallback and SequenceWithMemory (and SequenceStar), by seqBits.
 func tickSequence(t *ticker, n int) (Status, error) {
-	k := t.node(n).k
-	goOn, stop := k.goOn(), k.stop() // the result that moves on, the one that ends
-	memory, yield := k.memory, k.yield
+	bits := t.p.hotNode(n).bits
+	goOn, stop := Success, Failure // the result that moves on, the one that ends
+	if bits&bFallback != 0 {
+		goOn, stop = Failure, Success
+	}
+	memory := bits&bMemory != 0
+	yield := bits&bYield != 0
 	kids := t.kids(n)
 	st := &t.st[n]
 	if st.status == Idle {
@@ -381,8 +651,11 @@ func tickSequence(t *ticker, n int) (Status, error) {
 	st.status = Running
 	for int(st.a) < len(kids) {
 		c := kids[st.a]
-		prev := t.st[c].status
-		r, err := t.execute(c)
+		prev := Idle
+		if yield {
+			prev = t.st[c].status
+		}
+		r, err := t.executeChild(c)
 		st = &t.st[n]
 		if err != nil {
 			return Idle, err
@@ -447,7 +720,7 @@ func tickReactive(t *ticker, n int) (Status, error) {
 	t.st[n].status = Running
 	allSkipped := true
 	for i, c := range kids {
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -528,7 +801,7 @@ func tickParallel(t *ticker, n int) (Status, error) {
 	}
 	for _, c := range kids {
 		if !t.st[c].has(fDone) {
-			r, err := t.execute(c)
+			r, err := t.executeChild(c)
 			if err != nil {
 				return Idle, err
 			}
@@ -582,7 +855,7 @@ func tickParallelAll(t *ticker, n int) (Status, error) {
 			done++
 			continue
 		}
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -623,7 +896,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 	}
 	t.st[n].status = Running
 	if t.st[n].a == 0 {
-		r, err := t.execute(kids[0])
+		r, err := t.executeChild(kids[0])
 		if err != nil {
 			return Idle, err
 		}
@@ -641,7 +914,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 			return Idle, t.errorf(n, StdLogicError, "something unexpected happened in IfThenElseNode")
 		}
 	}
-	r, err := t.execute(kids[t.st[n].a])
+	r, err := t.executeChild(kids[t.st[n].a])
 	if err != nil {
 		return Idle, err
 	}
@@ -668,7 +941,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 		return Idle, t.errorf(n, RuntimeError, "WhileDoElse must have 2 or 3 children")
 	}
 	t.st[n].status = Running
-	r0, err := t.execute(kids[0])
+	r0, err := t.executeChild(kids[0])
 	if err != nil {
 		return Idle, err
 	}
@@ -683,7 +956,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 				return Idle, err
 			}
 		}
-		if r, err = t.execute(kids[1]); err != nil {
+		if r, err = t.executeChild(kids[1]); err != nil {
 			return Idle, err
 		}
 	case Failure:
@@ -691,7 +964,7 @@ func tickWhileDoElse(t *ticker, n int) (Status, error) {
 			if err := t.resetChild(kids[1]); err != nil {
 				return Idle, err
 			}
-			if r, err = t.execute(kids[2]); err != nil {
+			if r, err = t.executeChild(kids[2]); err != nil {
 				return Idle, err
 			}
 		} else {
@@ -860,7 +1133,7 @@ func haltDecorator(t *ticker, n int) error { return t.resetChildren(n) }
 func tickMapped(t *ticker, n int) (Status, error) {
 	c := t.kids(n)[0]
 	t.st[n].status = Running
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
@@ -884,7 +1157,7 @@ func tickRepeat(t *ticker, n int) (Status, error) {
 	t.st[n].status = Running
 	for loop {
 		prev := t.st[c].status
-		r, err := t.execute(c)
+		r, err := t.executeChild(c)
 		if err != nil {
 			return Idle, err
 		}
@@ -1014,7 +1287,7 @@ func tickSubTree(t *ticker, n int) (Status, error) {
 		t.st[n].status = Running
 	}
 	c := t.kids(n)[0]
-	r, err := t.execute(c)
+	r, err := t.executeChild(c)
 	if err != nil {
 		return Idle, err
 	}
@@ -1031,10 +1304,10 @@ func tickLoop(t *ticker, n int) (Status, error) {
 	st := &t.st[n]
 	if st.status == Idle {
 		st.set(fChildRunning, false)
-		st.list = nil
+		t.x(n).list = nil
 		st.set(fHasList, false)
 		if !nd.listRef {
-			st.list = nd.list
+			t.x(n).list = nd.list
 			st.set(fHasList, true)
 		}
 	}
@@ -1047,13 +1320,13 @@ func tickLoop(t *ticker, n int) (Status, error) {
 			}
 			st = &t.st[n]
 			if !st.has(fHasList) {
-				st.list = list
+				t.x(n).list = list
 				st.set(fHasList, true)
 			}
 		}
-		if len(st.list) > 0 {
-			v := st.list[0]
-			st.list = st.list[1:]
+		if list := t.xr(n).list; len(list) > 0 {
+			v := list[0]
+			t.x(n).list = list[1:]
 			popped = true
 			if err := t.writePort(n, "value", nd.k.loop, v); err != nil {
 				return Idle, err
@@ -1126,11 +1399,11 @@ func tickUnlessUpdated(t *ticker, n int) (Status, error) {
 			return nd.k.notUpdated, nil
 		}
 		cnt := e.seq
-		prev := t.st[n].seq
-		t.st[n].seq = cnt
+		prev := t.xr(n).seq
 		if prev == cnt {
 			return nd.k.notUpdated, nil
 		}
+		t.x(n).seq = cnt
 	}
 	r, err := t.execute(c)
 	if err != nil {
@@ -1211,9 +1484,8 @@ func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
 		return Failure, nil
 	}
 	cnt := e.seq
-	prev := t.st[n].seq
-	t.st[n].seq = cnt
-	if cnt != prev {
+	if prev := t.xr(n).seq; cnt != prev {
+		t.x(n).seq = cnt
 		return Success, nil
 	}
 	return Failure, nil
@@ -1221,7 +1493,7 @@ func tickWasEntryUpdated(t *ticker, n int) (Status, error) {
 
 // tickGoLeaf is the tick of a registered Go leaf.
 func tickGoLeaf(t *ticker, n int) (Status, error) {
-	r := t.node(n).k.leaf
+	r := t.p.hotNode(n).leaf
 	c := t.callFor(n)
 	switch r.kind {
 	case leafAction:
@@ -1244,10 +1516,24 @@ func tickGoLeaf(t *ticker, n int) (Status, error) {
 		if res == Idle {
 			return Idle, t.errorf(n, LogicError, "a stateful action must not return IDLE")
 		}
-		return res, nil
+		return t.checkStatus(n, res)
 	default:
-		return r.fn(c)
+		res, err := r.fn(c)
+		if err != nil {
+			return res, err
+		}
+		return t.checkStatus(n, res)
 	}
+}
+
+// checkStatus returns res, which a Go leaf of node n returned, or a
+// LogicError when res is none of the five statuses (the rules index their
+// tables by status).
+func (t *ticker) checkStatus(n int, res Status) (Status, error) {
+	if res > Skipped {
+		return Idle, t.errorf(n, LogicError, "a Go leaf returned %d, which is not a Status", int(res))
+	}
+	return res, nil
 }
 
 // haltGoLeaf calls a running Go action's OnHalted.
@@ -1275,10 +1561,10 @@ func (t *ticker) readMsec(n int, port string) (time.Duration, error) {
 // arm arms n's timer for d from now.
 func (t *ticker) arm(n int, d time.Duration) {
 	t.armSeq++
-	st := &t.st[n]
-	st.set(fArmed, true)
-	st.deadline = t.now + d
-	st.seq = t.armSeq
+	t.st[n].set(fArmed, true)
+	x := t.x(n)
+	x.deadline = t.now + d
+	x.seq = t.armSeq
 }
 
 // tickDelay is Delay's tick.
@@ -1393,12 +1679,12 @@ func (t *ticker) advance(now time.Duration) error {
 	t.now = now
 	var due []int
 	for i := range t.st {
-		if t.st[i].has(fArmed) && t.st[i].deadline <= now {
+		if t.st[i].has(fArmed) && t.xr(i).deadline <= now {
 			due = append(due, i)
 		}
 	}
 	sort.SliceStable(due, func(i, j int) bool {
-		a, b := &t.st[due[i]], &t.st[due[j]]
+		a, b := t.xr(due[i]), t.xr(due[j])
 		if a.deadline != b.deadline {
 			return a.deadline < b.deadline
 		}

@@ -7,7 +7,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
+	"unsafe"
 )
 
 // Factory is the registry of node types a document is read against: the
@@ -243,6 +245,84 @@ type program struct {
 	enums  map[string]int64
 	delta  func() time.Duration // nil: the wall clock
 	budget int
+	// extOf is each node's index in a version's nodeExts, -1 for none;
+	// nExt is how many there are. Both are set when the build ends.
+	extOf []int32
+	nExt  int
+	// timed is whether a node is a Delay, Timeout or Sleep: without one,
+	// a tree on the wall clock does not read it.
+	timed bool
+	// hot is each node's hotNode, set when the build ends.
+	hot []hotNode
+}
+
+// hotNode returns node n's hotNode (made again while the tree is being
+// built, when a failed build halts it).
+func (p *program) hotNode(n int) *hotNode {
+	if n < len(p.hot) {
+		return &p.hot[n]
+	}
+	return p.buildingHot(n)
+}
+
+// buildingHot returns node n's hotNode while the tree is being built.
+//
+//go:noinline
+func (p *program) buildingHot(n int) *hotNode {
+	h := hotOf(&p.nodes[n])
+	return &h
+}
+
+// extIndex returns node n's index in the nodeExts, or -1.
+func (p *program) extIndex(n int) int {
+	if n < len(p.extOf) {
+		return int(p.extOf[n])
+	}
+	return -1
+}
+
+// extCount returns the number of nodeExts of a version.
+func (p *program) extCount() int { return p.nExt }
+
+// finish sets what the program knows of its nodes once they are built.
+func (p *program) finish() {
+	p.extOf = make([]int32, len(p.nodes))
+	p.hot = make([]hotNode, len(p.nodes))
+	for i := range p.nodes {
+		p.hot[i] = hotOf(&p.nodes[i])
+		k := p.nodes[i].k
+		p.extOf[i] = -1
+		if hasExt(k) {
+			p.extOf[i] = int32(p.nExt)
+			p.nExt++
+		}
+		switch k.id {
+		case "Delay", "Timeout", "Sleep":
+			p.timed = true
+		}
+	}
+	// Fresh execution (tick.go), from the leaves up: children come after
+	// their parent in preorder.
+	for i := len(p.hot) - 1; i >= 0; i-- {
+		h := &p.hot[i]
+		k := p.nodes[i].k
+		if h.bits&bPlain == 0 {
+			continue
+		}
+		ok := false
+		switch {
+		case k.cat == catLeaf:
+			ok = freshLeaf(k)
+		case k.id == "Sequence" || k.id == "Fallback":
+			ok = len(h.kids) <= 64
+			for _, c := range h.kids {
+				ok = ok && p.hot[c].bits&bFresh != 0
+			}
+		}
+		if ok {
+			h.bits |= bFresh
+		}
+	}
 }
 
 // Build builds the tree mainTreeID (the empty string chooses as
@@ -290,7 +370,12 @@ func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
 	if err := b.build(mainTreeID); err != nil {
 		return nil, err
 	}
-	return &Tree{p: p, st: make([]nodeState, len(p.nodes)), bb: bb}, nil
+	p.finish()
+	t := &Tree{p: p, st: make([]nodeState, len(p.nodes)), bb: *bb}
+	if p.nExt > 0 {
+		t.ext = make([]nodeExt, p.nExt)
+	}
+	return t, nil
 }
 
 // containsAny reports whether s holds any byte of chars.
@@ -313,7 +398,8 @@ func containsAny(s, chars string) bool {
 type Tree struct {
 	p         *program
 	st        []nodeState
-	bb        *board
+	ext       []nodeExt
+	bb        board
 	wake      bool
 	now       time.Duration
 	armSeq    uint64
@@ -337,18 +423,113 @@ func (t *Tree) Tick() (*Tree, Status, error) { return t.tick(false) }
 // tick budget's number of times (WithTickBudget).
 func (t *Tree) TickOnce() (*Tree, Status, error) { return t.tick(true) }
 
+// tickers holds the working state of ticks, with their copies of the
+// node states, between ticks.
+var tickers = sync.Pool{New: func() any { return new(ticker) }}
+
+// begin returns the ticker that makes the next version of t, working on
+// a copy of t's node states; the version itself (the ticker's next, its
+// node states still t's) is made by end.
+func (t *Tree) begin(ticks int) *ticker {
+	tk := tickers.Get().(*ticker)
+	scratch := tk.scratch
+	if cap(scratch) < len(t.st) {
+		scratch = make([]nodeState, len(t.st))
+	}
+	scratch = scratch[:len(t.st)]
+	if len(t.st) > 0 && tk.mirror != &t.st[0] {
+		copy(scratch, t.st) // else the buffer holds t's states already
+	}
+	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
+		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}}
+	tk.bb = &tk.next.bb
+	return tk
+}
+
+// withStates is a version allocated with its node states, for small
+// trees: one allocation instead of two.
+type withStates[A any] struct {
+	t Tree
+	s A
+}
+
+// end returns the version that tk made from t, and puts the ticker back.
+// The node states are t's when the tick left them as they were (no
+// allocation), else a copy of the ticker's, allocated with the version
+// for trees of up to 32 nodes.
+func (tk *ticker) end(t *Tree) *Tree {
+	tk.next.ext = tk.ext
+	tk.next.wake, tk.next.armSeq = tk.wake, tk.armSeq
+	var nt *Tree
+	n := len(tk.st)
+	switch {
+	case equalStates(tk.st, t.st):
+		nt = new(Tree)
+		*nt = tk.next
+	case n <= 8:
+		h := &withStates[[8]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	case n <= 16:
+		h := &withStates[[16]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	case n <= 32:
+		h := &withStates[[32]nodeState]{t: tk.next}
+		copy(h.s[:], tk.st)
+		nt = &h.t
+		nt.st = h.s[:n:n]
+	default:
+		nt = new(Tree)
+		*nt = tk.next
+		nt.st = make([]nodeState, n)
+		copy(nt.st, tk.st)
+	}
+	*tk = ticker{scratch: tk.scratch}
+	if n > 0 {
+		tk.mirror = &nt.st[0]
+	}
+	tickers.Put(tk)
+	return nt
+}
+
+// nodeStateSize is the size of a nodeState, which has no padding (so
+// that equalStates may compare bytes): the two arrays fail to compile
+// otherwise.
+const nodeStateSize = 12
+
+var (
+	_ [nodeStateSize - unsafe.Sizeof(nodeState{})]byte
+	_ [unsafe.Sizeof(nodeState{}) - nodeStateSize]byte
+)
+
+// equalStates reports whether two versions' node states are equal.
+func equalStates(a, b []nodeState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*nodeStateSize)
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b)*nodeStateSize)
+	return string(ab) == string(bb)
+}
+
 // tick makes the next version.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
-	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks + 1}
-	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	tk := t.begin(t.ticks + 1)
+	nt := &tk.next
 	if once {
 		tk.budget = t.p.budget
 	}
 	var err error
-	if t.p.delta == nil {
+	if t.p.delta == nil && t.p.timed {
 		nt.wall = time.Now()
 	}
-	if t.ticks > 0 {
+	if t.ticks > 0 && (t.p.delta != nil || t.p.timed) {
 		var d time.Duration
 		if t.p.delta != nil {
 			d = t.p.delta()
@@ -368,9 +549,9 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	if err == nil {
 		res, err = tk.tickRoot(once)
 	}
-	nt.wake, nt.now, nt.armSeq, nt.rootTicks = tk.wake, tk.now, tk.armSeq, tk.rootTicks
+	nt.now, nt.rootTicks = tk.now, tk.rootTicks
 	nt.status = res
-	return nt, res, err
+	return tk.end(t), res, err
 }
 
 // Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
@@ -379,11 +560,10 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 // the new version; on error (an _onHalted script that throws) the version
 // holds the state right after the exception.
 func (t *Tree) Halt() (*Tree, error) {
-	nt := &Tree{p: t.p, st: slices.Clone(t.st), bb: t.bb.clone(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: t.ticks, wall: t.wall}
-	tk := &ticker{p: t.p, st: nt.st, bb: nt.bb, wake: t.wake, now: t.now, armSeq: t.armSeq}
+	tk := t.begin(t.ticks)
+	tk.next.wall = t.wall
 	err := tk.haltTree()
-	nt.wake, nt.armSeq = tk.wake, tk.armSeq
-	return nt, err
+	return tk.end(t), err
 }
 
 // Status returns the status the tick that made this version returned
@@ -397,7 +577,8 @@ func (t *Tree) RootTicks() int { return t.rootTicks }
 
 // Clock returns the time of the timed nodes' clock at this version's
 // tick: 0 at the first tick, then advanced between ticks (WithDeltaTime,
-// WithTurnClock, or the wall clock).
+// WithTurnClock, or the wall clock). A tree without Delay, Timeout or
+// Sleep does not read the wall clock: on it, Clock stays 0.
 func (t *Tree) Clock() time.Duration { return t.now }
 
 // Ticks returns how many ticks made this version.
