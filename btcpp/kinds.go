@@ -72,6 +72,10 @@ type kind struct {
 	//   - cond: ScriptCondition, whose script's value decides (Script's is
 	//     ignored).
 	mirror, memory, yield, cond bool
+	// fresh marks the built-ins that fresh execution may run (tick.go):
+	// the leaves whose tick keeps no state between ticks, and Sequence
+	// and Fallback. (A Go leaf's row says it by its registration.)
+	fresh bool
 	// onChild is, for the decorators that only map their child's result
 	// (Inverter, ForceSuccess, ForceFailure, KeepRunningUntilFailure),
 	// what each result of the child becomes, indexed by Status.
@@ -148,8 +152,8 @@ func loopPorts(t string) []Port {
 // (TIMED.md §8), so they are unknown here too.
 var builtinKinds = []*kind{
 	// README §5.1 controls.
-	{id: "Sequence", cat: catControl, minKids: 1, sec5: true, tick: tickSequence, halt: haltSequence},
-	{id: "Fallback", cat: catControl, minKids: 1, sec5: true, mirror: true, tick: tickSequence, halt: haltSequence},
+	{id: "Sequence", cat: catControl, minKids: 1, sec5: true, fresh: true, tick: tickSequence, halt: haltSequence},
+	{id: "Fallback", cat: catControl, minKids: 1, sec5: true, mirror: true, fresh: true, tick: tickSequence, halt: haltSequence},
 	{id: "AsyncSequence", cat: catControl, minKids: 1, sec5: true, yield: true, tick: tickSequence, halt: haltSequence},
 	{id: "AsyncFallback", cat: catControl, minKids: 1, sec5: true, mirror: true, yield: true, tick: tickSequence, halt: haltSequence},
 	{id: "SequenceWithMemory", cat: catControl, minKids: 1, sec5: true, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
@@ -208,15 +212,15 @@ var builtinKinds = []*kind{
 	}},
 
 	// README §5.3 leaves.
-	{id: "AlwaysSuccess", cat: catLeaf, sec5: true, sync: true, tick: tickAlways, halt: haltNothing},
-	{id: "AlwaysFailure", cat: catLeaf, sec5: true, sync: true, mirror: true, tick: tickAlways, halt: haltNothing},
-	{id: "Script", cat: catLeaf, sec5: true, sync: true, tick: tickScript, halt: haltNothing, ports: []Port{
+	{id: "AlwaysSuccess", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickAlways, halt: haltNothing},
+	{id: "AlwaysFailure", cat: catLeaf, sec5: true, sync: true, mirror: true, fresh: true, tick: tickAlways, halt: haltNothing},
+	{id: "Script", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickScript, halt: haltNothing, ports: []Port{
 		InputPort("code", "string"),
 	}},
-	{id: "ScriptCondition", cat: catLeaf, sec5: true, cond: true, tick: tickScript, halt: haltNothing, ports: []Port{
+	{id: "ScriptCondition", cat: catLeaf, sec5: true, cond: true, fresh: true, tick: tickScript, halt: haltNothing, ports: []Port{
 		InputPort("code", "any"),
 	}},
-	{id: "SetBlackboard", cat: catLeaf, sec5: true, sync: true, tick: tickSetBlackboard, halt: haltNothing, ports: []Port{
+	{id: "SetBlackboard", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickSetBlackboard, halt: haltNothing, ports: []Port{
 		InputPort("value", "any"),
 		InOutPort("output_key", "any"),
 	}},

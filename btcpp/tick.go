@@ -394,11 +394,7 @@ func freshLeaf(k *kind) bool {
 	if k.leaf != nil {
 		return k.leaf.kind != leafAction
 	}
-	switch k.id {
-	case "AlwaysSuccess", "AlwaysFailure", "Script", "ScriptCondition", "SetBlackboard":
-		return true
-	}
-	return false
+	return k.fresh
 }
 
 // executeChild executes child c of a Sequence or Fallback: fresh when it

@@ -313,7 +313,7 @@ func (p *program) finish() {
 		switch {
 		case k.cat == catLeaf:
 			ok = freshLeaf(k)
-		case k.id == "Sequence" || k.id == "Fallback":
+		case k.cat == catControl && k.fresh: // Sequence, Fallback
 			ok = len(h.kids) <= 64
 			for _, c := range h.kids {
 				ok = ok && p.hot[c].bits&bFresh != 0
