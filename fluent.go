@@ -14,19 +14,10 @@ package behaviortree
 import (
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
-
-// TimeData is what a tick passes to every leaf (FluentBehaviourTree's
-// TimeData): DeltaTime, the time since the last tick. Nothing accumulates
-// it: every leaf of one tick sees the same value. FluentBehaviourTree's
-// deltaTime, a float of seconds, is DeltaTime.Seconds().
-type TimeData struct {
-	DeltaTime time.Duration
-}
 
 // Fluent is the leaf value of a FluentBehaviourTree tree: its name, and the
 // function its leaf calls: Do for an action leaf ([Leaf]), If for a

@@ -14,45 +14,6 @@ import (
 	"github.com/zipbt/behaviortree/memory"
 )
 
-// State is the state of a node of a stepped tree, or of the whole tree
-// (its root's): Mistreevous's READY, RUNNING, SUCCEEDED and FAILED.
-type State uint8
-
-// The states.
-const (
-	StateReady     State = iota // not visited since its last reset
-	StateRunning                // in progress: resumed at the next step
-	StateSucceeded              // completed with success
-	StateFailed                 // completed with failure
-)
-
-var stateNames = [...]string{"READY", "RUNNING", "SUCCEEDED", "FAILED"}
-
-// String returns "READY", "RUNNING", "SUCCEEDED" or "FAILED", as
-// Mistreevous spells them.
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("State(%d)", uint8(s))
-}
-
-// Result is what an action returns: a Status (Success, Failure, or
-// Running for work still under way), or a pending [Async] result, with
-// Status left Running. The zero Result is Running, as an action that
-// returns nothing is in Mistreevous.
-type Result struct {
-	Status Status
-	Async  *Async
-}
-
-// The results of synchronous actions.
-var (
-	ResultSuccess = Result{Status: Success}
-	ResultFailure = Result{Status: Failure}
-	ResultRunning = Result{Status: Running}
-)
-
 // Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
 // for a condition node and for guards ([attr.While], [attr.Until])
 // Condition, and for callbacks ([attr.Entry], [attr.OnStep], [attr.Exit])
