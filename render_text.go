@@ -171,4 +171,3 @@ func (p Picture) check() ([]bool, error) {
 	last[0] = true
 	return last, nil
 }
-
