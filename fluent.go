@@ -2,10 +2,10 @@
 //
 // Package fluent (fluent/) builds trees with FluentBehaviourTree's calls;
 // this file holds what the engine needs to run them: the leaf type
-// [Fluent] and the [TimeData] of a tick, the reactive kinds' constructors
-// (whose rules live in stepped.go: reactive, reactiveParallel), the error
-// of a tick of an inverter without a child ([ErrEmptyInverter]), and the
-// fast path of a memoryless tree of Fluent leaves (newFluent,
+// [Fluent], the reactive kinds' constructors (whose rules live in
+// stepped_rules.go: run's case for the sequences, reactiveParallel), the
+// error of a tick of an inverter without a child ([ErrEmptyInverter]),
+// and the fast path of a memoryless tree of Fluent leaves (newFluent,
 // machine.fluent), which package fluent reaches through internal/hook.
 // The pure evaluation of memoryless subtrees, which any stepped tree with
 // reactive nodes uses, is in stepped_pure.go.

@@ -448,7 +448,7 @@ func TestWriteDOTShapesAndColours(t *testing.T) {
 	}
 }
 
-// mermaidLine is the grammar of the lines WriteMermaid writes: a subset
+// The mermaid patterns are the grammar of the lines WriteMermaid writes: a subset
 // of Mermaid's flowchart grammar (flow.jison) in which node texts are
 // double-quoted strings holding no quote and no '#' other than entity
 // codes, so that nothing in a label can be read as syntax.

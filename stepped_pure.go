@@ -6,7 +6,8 @@ import "github.com/zipbt/behaviortree/kind"
 // all reactive composites, Negate, AlwaysSucceed, AlwaysFail, actions,
 // conditions or empty inverters, without guards or callbacks, keeps
 // nothing between updates: updating it afresh gives what the engine's
-// general rules (stepped.go: reactive, reactiveParallel) give. Without
+// general rules (stepped_rules.go: run's case for the sequences,
+// reactiveParallel) give. Without
 // events and pending async results, the engine clears its states at once
 // and evaluates it afresh (stepped_fresh.go), writing each node's state as
 // it is decided.
