@@ -158,19 +158,19 @@ func cleanLabel(s string) string {
 // the version can tell).
 func (t Tree[L]) Picture() Picture {
 	p := t.Definition().Picture()
-	states, focus := t.NodeStates(nil)
-	for i, s := range states {
+	for i, s := range t.NodeStates(nil) {
 		p.Nodes[i].State = s
 	}
-	p.Nodes[focus].Focus = true
+	p.Nodes[t.FocusIndex()].Focus = true
 	return p
 }
 
 // NodeStates returns the state of every node of t's definition in preorder,
-// as [Tree.Picture] shows them, appended to dst[:0], and the preorder index
-// of the focused leaf. It allocates only when dst is too short, so a
-// viewer can call it for every version of a long [History].
-func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
+// as [Tree.Picture] shows them, appended to dst[:0]. It allocates only
+// when dst is too short, so a viewer can call it for every version of a
+// long [History]. [Tree.FocusIndex] is the focused leaf's index, and
+// [Stepped.NodeStates] the same for the stepped style.
+func (t Tree[L]) NodeStates(dst []State) []State {
 	root := t.Definition()
 	n := root.n.size
 	if cap(dst) < n {
@@ -179,7 +179,6 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 		dst = dst[:n]
 		clear(dst)
 	}
-	focus = int(t.z.focus.id)
 	for p := t.z.focus; p != nil; p = p.parent {
 		dst[p.id] = StateRunning
 		up := p.parent
@@ -191,7 +190,42 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 			dst[sib.id] = done
 		}
 	}
-	return dst, focus
+	return dst
+}
+
+// NodeState returns the state of node i of t's definition (in preorder; 0
+// is the root), as [Tree.NodeStates] gives it, in O(depth). It panics if i
+// is out of range.
+func (t Tree[L]) NodeState(i int) State {
+	root := t.Definition()
+	if i < 0 || i >= root.n.size {
+		panic(fmt.Sprintf("behaviortree.Tree.NodeState: index %d out of range [0,%d)", i, root.n.size))
+	}
+	for p := t.z.focus; p != nil; p = p.parent {
+		if int(p.id) == i {
+			return StateRunning
+		}
+		up := p.parent
+		if up == nil || int(up.id) >= i || i >= int(p.id) || kinds[up.kind].passed == StateReady {
+			continue
+		}
+		for _, sib := range up.children[:p.index] {
+			if int(sib.id) == i {
+				return kinds[up.kind].passed
+			}
+		}
+	}
+	return StateReady
+}
+
+// FocusIndex returns the preorder index of the focused leaf, the one
+// [Tree.Value] names (0 is the root), as [Tree.NodeStates] and
+// [Tree.Picture] number the nodes.
+func (t Tree[L]) FocusIndex() int {
+	if t.z.focus == nil {
+		zeroTree("FocusIndex")
+	}
+	return int(t.z.focus.id)
 }
 
 // Picture returns the stepped version t as a [Picture]: its nodes with the

@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -321,10 +322,29 @@ func (t Stepped[L]) WithMemory(m memory.Map) Stepped[L] {
 // Definition returns the tree's definition.
 func (t Stepped[L]) Definition() Node[L] { return t.mustM("Definition").def }
 
-// State returns the state of the tree: its root's.
+// State returns the state of the tree: its root's, as Mistreevous's
+// getState gives it (READY before the first step and after a reset,
+// RUNNING while the root runs, SUCCEEDED or FAILED after the step that
+// completed it). [Stepped.Status] tells the same outcome in the words of
+// [Tree.Status].
 func (t Stepped[L]) State() State {
 	t.mustM("State")
 	return t.nodeState(0)
+}
+
+// Status tells whether the step that made this version completed the
+// whole tree, as [Tree.Status] does for a signal: Success or Failure if the
+// root ended that way (the next step starts it afresh), Running if it did
+// not. A version made by [NewStepped] or [Stepped.Reset] is Running.
+func (t Stepped[L]) Status() Status {
+	t.mustM("Status")
+	switch t.nodeState(0) {
+	case StateSucceeded:
+		return Success
+	case StateFailed:
+		return Failure
+	}
+	return Running
 }
 
 // NodeState returns the state of node i (in preorder; 0 is the root).
@@ -335,6 +355,62 @@ func (t Stepped[L]) NodeState(i int) State {
 		panic(fmt.Sprintf("behaviortree.Stepped.NodeState: index %d out of range [0,%d)", i, len(m.p.nodes)))
 	}
 	return t.nodeState(int32(i))
+}
+
+// NodeStates returns the state of every node in preorder, as
+// [Stepped.NodeState] gives them, appended to dst[:0]. It allocates only
+// when dst is too short, so a viewer can call it for every version of a
+// long [History]. [Tree.NodeStates] is the same for the Value/Succeed/Fail
+// style.
+func (t Stepped[L]) NodeStates(dst []State) []State {
+	n := len(t.mustM("NodeStates").p.nodes)
+	if cap(dst) < n {
+		dst = make([]State, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = t.nodeState(int32(i))
+	}
+	return dst
+}
+
+// Equal reports whether t and u are the same version: versions of the
+// same compiled definition (as [NewStepped] made it, whatever the agent)
+// with the same node states, counts, waits, lotto picks and random state,
+// the same pending async results (by node and id, each settled alike),
+// and the same memory (the same keys, with values that reflect.DeepEqual
+// finds equal, or that save to the same bytes, as a NaN does), as
+// [Tree.Equal] is for the Value/Succeed/Fail style. Versions reached by
+// separate but identical runs are Equal even though they share no memory;
+// == on Stepped versions compares memory. The agent and the options are
+// not compared.
+func (t Stepped[L]) Equal(u Stepped[L]) bool {
+	if t.mustM("Equal").p != u.mustM("Equal").p || t.small != u.small {
+		return false
+	}
+	if t.words != u.words && !slices.Equal(t.wordsOf(), u.wordsOf()) {
+		return false
+	}
+	if t.x == u.x {
+		return true
+	}
+	var tx, ux steppedExtra
+	if t.x != nil {
+		tx = *t.x
+	}
+	if u.x != nil {
+		ux = *u.x
+	}
+	if tx.ids != ux.ids || !tx.mem.Equal(ux.mem) {
+		return false
+	}
+	a, b := tx.async, ux.async
+	for ; a != nil && b != nil && a != b; a, b = a.next, b.next {
+		if a.node != b.node || a.id != b.id || a.looks != b.looks || (a.a != b.a && a.a.v.load() != b.a.v.load()) {
+			return false
+		}
+	}
+	return a == b
 }
 
 func (t Stepped[L]) nodeState(i int32) State {

@@ -296,7 +296,7 @@ func (e *elixirEngine) restore(data []byte) (any, error) {
 func (e *elixirEngine) step(v any, r *run) (out stepped, err error) {
 	t := v.(bt.Tree[string])
 	val := t.Value()
-	_, focus := t.NodeStates(nil)
+	focus := t.FocusIndex()
 	var ans string
 	func() {
 		defer func() {
