@@ -1,6 +1,8 @@
 package behaviortree_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -159,5 +161,59 @@ func TestSteppedStatusAndNodeStates(t *testing.T) {
 	}
 	if tr = tr.Succeed().Succeed(); tr.Status() != bt.Success {
 		t.Errorf("after the root succeeded: Status %v", tr.Status())
+	}
+}
+
+// savedFingerprint returns the fingerprint in the JSON form of s.
+func savedFingerprint[L any](t *testing.T, s bt.Saved[L]) string {
+	t.Helper()
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct{ Fingerprint string }
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	return j.Fingerprint
+}
+
+// TestFingerprintOfSaves: Node.Fingerprint is what a save of the
+// definition carries, in each style.
+func TestFingerprintOfSaves(t *testing.T) {
+	stepped := []bt.Node[string]{
+		bt.Root(bt.Sequence(bt.Leaf("a").With(attr.While("c")), bt.Wait[string](10*time.Millisecond))),
+		facesDef(),
+		bt.Sequence(bt.Leaf("a"), bt.Retry(bt.Leaf("b"))),
+	}
+	for _, def := range stepped {
+		tr, err := bt.NewStepped(def, facesAgent(nil), bt.WithTurnClock(time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := tr.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := savedFingerprint(t, s), fmt.Sprintf("%016x", def.Fingerprint()); got != want {
+			t.Errorf("%v: a stepped save carries %s, Fingerprint is %s", def, got, want)
+		}
+	}
+	trees := []bt.Node[string]{
+		bt.Sequence(bt.Leaf("a"), bt.RepeatN(2, bt.Leaf("b"))),
+		bt.Select(bt.Leaf("a"), bt.Leaf("b")),
+		bt.RandomWeighted(bt.WithWeight(3, bt.Leaf("a")), bt.WithWeight(1, bt.Leaf("b"))),
+	}
+	for _, def := range trees {
+		s, err := bt.Start(def, bt.WithSeed(1)).Succeed().Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := savedFingerprint(t, s), fmt.Sprintf("%016x", def.Fingerprint()); got != want {
+			t.Errorf("%v: a Tree save carries %s, Fingerprint is %s", def, got, want)
+		}
 	}
 }
