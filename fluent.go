@@ -2,13 +2,15 @@
 //
 // Package fluent (fluent/) builds trees with FluentBehaviourTree's calls;
 // this file holds what the engine needs to run them: the leaf type
-// [Fluent], the reactive kinds' constructors (whose rules live in
-// stepped_rules.go: run's case for the sequences, reactiveParallel), the
-// error of a tick of an inverter without a child ([ErrEmptyInverter]),
-// and the fast path of a memoryless tree of Fluent leaves (newFluent,
-// machine.fluent), which package fluent reaches through internal/hook.
-// The pure evaluation of memoryless subtrees, which any stepped tree with
-// reactive nodes uses, is in stepped_pure.go.
+// [Fluent], the inverter without a child and the error of a tick that
+// reaches it ([EmptyInverter], [ErrEmptyInverter]), and the fast path of
+// a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
+// package fluent reaches through internal/hook.
+// The reactive kinds' constructors are with the other stepped kinds'
+// (stepped_nodes.go; their rules live in stepped_rules.go: run's case for
+// the sequences, reactiveParallel), and the pure evaluation of memoryless
+// subtrees, which any stepped tree with reactive nodes uses, is in
+// stepped_pure.go.
 
 package behaviortree
 
@@ -99,39 +101,6 @@ func nameFresh[L any](n Node[L], name string) Node[L] {
 type fluentFuncs struct {
 	do   []func(TimeData) Status
 	cond []func(TimeData) bool
-}
-
-// ReactiveSequence returns a node that, at every update, updates its
-// children from the first: it goes on while they succeed, and the first
-// that fails or is running decides (a child that had completed is updated
-// afresh; the children after the deciding one are aborted or reset). It
-// succeeds when every child succeeds, and at once when it has no children.
-// It is FluentBehaviourTree's Sequence, and keeps nothing between updates.
-// It runs on the stepped engine only. It panics when a child is the zero
-// Node.
-func ReactiveSequence[L any](children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveSequence, kind.Params{}, children)
-}
-
-// ReactiveSelect is [ReactiveSequence]'s mirror image (FluentBehaviourTree's
-// Selector): it goes on while its children fail, the first that succeeds
-// or is running decides, and it fails when every child fails, and at once
-// when it has no children.
-func ReactiveSelect[L any](children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveSelect, kind.Params{}, children)
-}
-
-// ReactiveParallel returns FluentBehaviourTree's Parallel(failN,
-// succeedN): at every update it updates all its children (a child that
-// had completed afresh), then counts the successes and failures of this
-// update only. It succeeds when succeedN > 0 children succeeded (checked
-// first), fails when failN > 0 failed, and is running otherwise: a count of
-// 0 or less switches that outcome off, and one above the number of
-// children is never reached. Children still running are not stopped. It
-// runs on the stepped engine only. It panics when a child is the zero
-// Node.
-func ReactiveParallel[L any](failN, succeedN int, children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveParallel, kind.Params{Success: succeedN, Failure: failN}, children)
 }
 
 // EmptyInverter returns FluentBehaviourTree's Inverter without a child,
