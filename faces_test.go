@@ -217,3 +217,59 @@ func TestFingerprintOfSaves(t *testing.T) {
 		}
 	}
 }
+
+// TestSteppedEqualAsync: versions waiting for async results are Equal
+// when they wait at the same nodes by the same ids, with the same results
+// (a restored save, whose Async is another, included), and not when the
+// results differ.
+func TestSteppedEqualAsync(t *testing.T) {
+	def := bt.Root(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
+	start := func() (bt.Stepped[string], *[]*bt.Async) {
+		var as []*bt.Async
+		ag := bt.Agent[string]{Action: func(string) bt.Result {
+			a := bt.NewAsync()
+			as = append(as, a)
+			return a.Result()
+		}}
+		tr, err := bt.NewStepped(def, ag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if tr, err = tr.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tr, &as
+	}
+	a, aa := start()
+	b, ba := start()
+	if !a.Equal(b) {
+		t.Fatal("two identical runs waiting for an async result are not Equal")
+	}
+	restore := func(v bt.Stepped[string]) bt.Stepped[string] {
+		s, err := v.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.RestoreStepped(def, bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if !restore(a).Equal(a) {
+		t.Error("a restored save of a version waiting for a result is not Equal to it")
+	}
+	(*aa)[0].Succeed()
+	if a.Equal(b) {
+		t.Error("a version whose result succeeded is Equal to one whose result is pending")
+	}
+	(*ba)[0].Fail()
+	if a.Equal(b) {
+		t.Error("a version whose result succeeded is Equal to one whose result failed")
+	}
+	if !restore(a).Equal(a) || !restore(b).Equal(b) {
+		t.Error("a restored save of a version with a settled result is not Equal to it")
+	}
+}

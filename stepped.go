@@ -377,7 +377,8 @@ func (t Stepped[L]) NodeStates(dst []State) []State {
 // Equal reports whether t and u are the same version: versions of the
 // same compiled definition (as [NewStepped] made it, whatever the agent)
 // with the same node states, counts, waits, lotto picks and random state,
-// the same pending async results (by node and id, each settled alike),
+// the same pending async results (by node and id, each with the result
+// and the delay a save would keep),
 // and the same memory (the same keys, with values that reflect.DeepEqual
 // finds equal, or that save to the same bytes, as a NaN does), as
 // [Tree.Equal] is for the Value/Succeed/Fail style. Versions reached by
@@ -404,13 +405,30 @@ func (t Stepped[L]) Equal(u Stepped[L]) bool {
 	if tx.ids != ux.ids || !tx.mem.Equal(ux.mem) {
 		return false
 	}
-	a, b := tx.async, ux.async
-	for ; a != nil && b != nil && a != b; a, b = a.next, b.next {
-		if a.node != b.node || a.id != b.id || a.looks != b.looks || (a.a != b.a && a.a.v.load() != b.a.v.load()) {
+	if tx.async == ux.async {
+		return true
+	}
+	as, bs := t.live(), u.live()
+	if len(as) != len(bs) {
+		return false
+	}
+	for i, a := range as {
+		b := bs[i]
+		if a.node != b.node || a.id != b.id {
+			return false
+		}
+		if a.a == b.a && a.looks == b.looks {
+			continue
+		}
+		// What a save keeps of it: its result, and the looks that still
+		// see it pending.
+		ra, da := a.a.fixed(a.looks + 1)
+		rb, db := b.a.fixed(b.looks + 1)
+		if ra != rb || da != db {
 			return false
 		}
 	}
-	return a == b
+	return true
 }
 
 func (t Stepped[L]) nodeState(i int32) State {
