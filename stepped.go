@@ -384,7 +384,8 @@ func (t Stepped[L]) NodeStates(dst []State) []State {
 // [Tree.Equal] is for the Value/Succeed/Fail style. Versions reached by
 // separate but identical runs are Equal even though they share no memory;
 // == on Stepped versions compares memory. The agent and the options are
-// not compared.
+// not compared. Comparing a settled async result fixes the step at which
+// the versions see it, as a save does (see [Async]).
 func (t Stepped[L]) Equal(u Stepped[L]) bool {
 	if t.mustM("Equal").p != u.mustM("Equal").p || t.small != u.small {
 		return false
