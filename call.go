@@ -57,15 +57,6 @@ func (c Call) String() string {
 	return b.String()
 }
 
-// checkArg reports whether a is a valid argument.
-func checkArg(a any) error {
-	switch a.(type) {
-	case nil, bool, float64, string, Property:
-		return nil
-	}
-	return fmt.Errorf("argument of type %T: must be nil, bool, float64, string or Property", a)
-}
-
 // Functions is an agent for trees of [Call]s, as a registry of functions
 // by name. [Functions.Agent] checks a definition against it and makes the
 // [Agent] that [NewStepped] takes.

@@ -5,7 +5,7 @@ import "github.com/zipbt/behaviortree/kind"
 // This file holds the repeating decorators of the Value/Succeed/Fail
 // style: RepeatUntilFail (the seed documentation's Continually, which
 // names the file), RepeatUntilSucceed and RepeatN. The stepped style's
-// are Repeat, Retry and their counted forms (attrs.go).
+// are Repeat, Retry and their counted forms (stepped_nodes.go).
 
 // RepeatUntilFail returns a decorator that restarts its child (enters it
 // afresh) each time the child succeeds, and succeeds when the child fails.

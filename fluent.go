@@ -2,31 +2,25 @@
 //
 // Package fluent (fluent/) builds trees with FluentBehaviourTree's calls;
 // this file holds what the engine needs to run them: the leaf type
-// [Fluent] and the [TimeData] of a tick, the reactive kinds' constructors
-// (whose rules live in stepped.go: reactive, reactiveParallel), the error
-// of a tick of an inverter without a child ([ErrEmptyInverter]), and the
-// fast path of a memoryless tree of Fluent leaves (newFluent,
-// machine.fluent), which package fluent reaches through internal/hook.
-// The pure evaluation of memoryless subtrees is at the end.
+// [Fluent], the inverter without a child and the error of a tick that
+// reaches it ([EmptyInverter], [ErrEmptyInverter]), and the fast path of
+// a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
+// package fluent reaches through internal/hook.
+// The reactive kinds' constructors are with the other stepped kinds'
+// (stepped_nodes.go; their rules live in stepped_rules.go: run's case for
+// the sequences, reactiveParallel), and the pure evaluation of memoryless
+// subtrees, which any stepped tree with reactive nodes uses, is in
+// stepped_pure.go.
 
 package behaviortree
 
 import (
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
-
-// TimeData is what a tick passes to every leaf (FluentBehaviourTree's
-// TimeData): DeltaTime, the time since the last tick. Nothing accumulates
-// it: every leaf of one tick sees the same value. FluentBehaviourTree's
-// deltaTime, a float of seconds, is DeltaTime.Seconds().
-type TimeData struct {
-	DeltaTime time.Duration
-}
 
 // Fluent is the leaf value of a FluentBehaviourTree tree: its name, and the
 // function its leaf calls: Do for an action leaf ([Leaf]), If for a
@@ -109,39 +103,6 @@ type fluentFuncs struct {
 	cond []func(TimeData) bool
 }
 
-// ReactiveSequence returns a node that, at every update, updates its
-// children from the first: it goes on while they succeed, and the first
-// that fails or is running decides (a child that had completed is updated
-// afresh; the children after the deciding one are aborted or reset). It
-// succeeds when every child succeeds, and at once when it has no children.
-// It is FluentBehaviourTree's Sequence, and keeps nothing between updates.
-// It runs on the stepped engine only. It panics when a child is the zero
-// Node.
-func ReactiveSequence[L any](children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveSequence, kind.Params{}, children)
-}
-
-// ReactiveSelect is [ReactiveSequence]'s mirror image (FluentBehaviourTree's
-// Selector): it goes on while its children fail, the first that succeeds
-// or is running decides, and it fails when every child fails, and at once
-// when it has no children.
-func ReactiveSelect[L any](children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveSelect, kind.Params{}, children)
-}
-
-// ReactiveParallel returns FluentBehaviourTree's Parallel(failN,
-// succeedN): at every update it updates all its children (a child that
-// had completed afresh), then counts the successes and failures of this
-// update only. It succeeds when succeedN > 0 children succeeded (checked
-// first), fails when failN > 0 failed, and is running otherwise: a count of
-// 0 or less switches that outcome off, and one above the number of
-// children is never reached. Children still running are not stopped. It
-// runs on the stepped engine only. It panics when a child is the zero
-// Node.
-func ReactiveParallel[L any](failN, succeedN int, children ...Node[L]) Node[L] {
-	return mustBuild(kind.ReactiveParallel, kind.Params{Success: succeedN, Failure: failN}, children)
-}
-
 // EmptyInverter returns FluentBehaviourTree's Inverter without a child,
 // which its builder accepts: updating it makes the step fail with
 // [ErrEmptyInverter] (the version stepped stays as it was). An Inverter
@@ -154,47 +115,3 @@ func EmptyInverter[L any]() Node[L] {
 // its text is the message of FluentBehaviourTree's ApplicationException,
 // "InverterNode must have a child node!". Step's error wraps it.
 var ErrEmptyInverter = errors.New("InverterNode must have a child node!")
-
-// The pure evaluation of memoryless subtrees. A subtree whose nodes are
-// all reactive composites, Negate, AlwaysSucceed, AlwaysFail, actions,
-// conditions or empty inverters, without guards or callbacks, keeps
-// nothing between updates: updating it afresh gives what the engine's
-// general rules (stepped.go: reactive, reactiveParallel) give. Without
-// events and pending async results, the engine clears its states at once
-// and evaluates it afresh (stepped_fresh.go), writing each node's state as
-// it is decided.
-
-// markPure sets p.pure for the roots of pure subtrees, if p has any
-// reactive node.
-func markPure[L any](p *sprogram[L]) {
-	has := false
-	for i := range p.nodes {
-		k := p.nodes[i].kind
-		has = has || k == kind.ReactiveSequence || k == kind.ReactiveSelect || k == kind.ReactiveParallel
-	}
-	if !has {
-		return
-	}
-	p.pure = make([]bool, len(p.nodes))
-	for i := len(p.nodes) - 1; i >= 0; i-- { // children come after their parent
-		s := &p.nodes[i]
-		ok := kinds[s.kind].pure && s.g < 0 && s.at == nil
-		for _, c := range s.kids {
-			ok = ok && p.pure[c]
-		}
-		p.pure[i] = ok
-	}
-}
-
-// pureUpdate evaluates the pure subtree n afresh.
-func (s *stepper[L]) pureUpdate(n int32) {
-	s.clearSubtree(n)
-	s.fresh(n)
-}
-
-// badStatus abandons the step: action n returned r, an invalid status.
-//
-//go:noinline
-func (s *stepper[L]) badStatus(n int32, r Status) {
-	s.fail(n, "action returned an invalid status %d", r)
-}

@@ -11,7 +11,7 @@ import (
 // This file holds the random choices of the Value/Succeed/Fail style:
 // the constructors Random and RandomWeighted, their weights, and the draw
 // from a Tree's own generator (seeded by WithSeed, kept in every version).
-// The stepped style's random choice is Lotto (attrs.go), drawn from its
+// The stepped style's random choice is Lotto (stepped_nodes.go), drawn from its
 // own random function.
 
 // Random returns a node that, each time it is entered, picks one of its

@@ -151,8 +151,13 @@ func TestTreeNodeStatesMatchPath(t *testing.T) {
 	var buf []bt.State
 	for i := 0; i < 200; i++ {
 		want, wantFocus := pathStates(tr)
-		var focus int
-		buf, focus = tr.NodeStates(buf)
+		buf = tr.NodeStates(buf)
+		focus := tr.FocusIndex()
+		for j := range buf {
+			if s := tr.NodeState(j); s != buf[j] {
+				t.Fatalf("version %d: NodeState(%d) = %v, NodeStates has %v", i, j, s, buf[j])
+			}
+		}
 		if focus != wantFocus || fmt.Sprint(buf) != fmt.Sprint(want) {
 			t.Fatalf("version %d: NodeStates = %v, focus %d; want %v, focus %d", i, buf, focus, want, wantFocus)
 		}
@@ -171,7 +176,7 @@ func TestTreeNodeStatesMatchPath(t *testing.T) {
 			tr = tr.Succeed()
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { buf, _ = tr.NodeStates(buf) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { buf = tr.NodeStates(buf) }); n != 0 {
 		t.Errorf("NodeStates with a long enough buffer allocates %v times", n)
 	}
 }
@@ -448,7 +453,7 @@ func TestWriteDOTShapesAndColours(t *testing.T) {
 	}
 }
 
-// mermaidLine is the grammar of the lines WriteMermaid writes: a subset
+// The mermaid patterns are the grammar of the lines WriteMermaid writes: a subset
 // of Mermaid's flowchart grammar (flow.jison) in which node texts are
 // double-quoted strings holding no quote and no '#' other than entity
 // codes, so that nothing in a label can be read as syntax.

@@ -191,12 +191,18 @@ func (s Saved[L]) RestoreStepped(def Node[L], agent Agent[L], opts ...Option) (S
 	return RestoreStepped(def, agent, []byte(s.stepped), opts...)
 }
 
-// RestoreStepped returns the stepped version saved in data, in either
-// form (as [Stepped.Restore] reads it), running on def with agent and
-// opts: it is [NewStepped] followed by [Stepped.Restore], for a program
-// that has no version of the tree yet (one that has, restores onto it). Its
-// errors are those of NewStepped and of Restore: data saved from another
-// definition wraps [ErrWrongDefinition].
+// RestoreStepped returns the stepped version saved in data, running on def
+// with agent and opts, as [Restore] does for the Value/Succeed/Fail style
+// ([NewStepped] is to [Start] what RestoreStepped is to Restore): data is
+// either form, the binary one of [Stepped.MarshalBinary] or the JSON one
+// of [Stepped.MarshalJSON] (an object: its first byte, after any white
+// space, is '{'). It resumes exactly: the same node states, memory and
+// pending async results (by id: see [Async]), and the same future. It
+// returns the errors of NewStepped, and an error, never a panic, for data
+// saved from another definition ([ErrWrongDefinition], wrapped), for a
+// tree's saved state, and for damaged data; in JSON, unknown fields, data
+// after the object and a fingerprint that disagrees with the state are
+// errors.
 func RestoreStepped[L any](def Node[L], agent Agent[L], data []byte, opts ...Option) (Stepped[L], error) {
 	t, err := NewStepped(def, agent, opts...)
 	if err != nil {
@@ -208,7 +214,7 @@ func RestoreStepped[L any](def Node[L], agent Agent[L], data []byte, opts ...Opt
 // checkSteppedForm checks data against the layout of the binary form of a
 // stepped version (stepped_state.go) without its definition: the header,
 // the words, and the memory section, with nothing after them.
-// [Stepped.Restore] checks the rest against the definition.
+// [RestoreStepped] checks the rest against the definition.
 func checkSteppedForm(data []byte) error {
 	bad := func(off int, msg string) error {
 		return &StateError{Where: fmt.Sprintf("stepped state, byte %d", off), Msg: msg}

@@ -6,51 +6,13 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/zipbt/behaviortree/attr"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/memory"
-)
-
-// State is the state of a node of a stepped tree, or of the whole tree
-// (its root's): Mistreevous's READY, RUNNING, SUCCEEDED and FAILED.
-type State uint8
-
-// The states.
-const (
-	StateReady     State = iota // not visited since its last reset
-	StateRunning                // in progress: resumed at the next step
-	StateSucceeded              // completed with success
-	StateFailed                 // completed with failure
-)
-
-var stateNames = [...]string{"READY", "RUNNING", "SUCCEEDED", "FAILED"}
-
-// String returns "READY", "RUNNING", "SUCCEEDED" or "FAILED", as
-// Mistreevous spells them.
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("State(%d)", uint8(s))
-}
-
-// Result is what an action returns: a Status (Success, Failure, or
-// Running for work still under way), or a pending [Async] result, with
-// Status left Running. The zero Result is Running, as an action that
-// returns nothing is in Mistreevous.
-type Result struct {
-	Status Status
-	Async  *Async
-}
-
-// The results of synchronous actions.
-var (
-	ResultSuccess = Result{Status: Success}
-	ResultFailure = Result{Status: Failure}
-	ResultRunning = Result{Status: Running}
 )
 
 // Agent is what a stepped tree calls: for an action node ([Leaf]) Action,
@@ -360,10 +322,29 @@ func (t Stepped[L]) WithMemory(m memory.Map) Stepped[L] {
 // Definition returns the tree's definition.
 func (t Stepped[L]) Definition() Node[L] { return t.mustM("Definition").def }
 
-// State returns the state of the tree: its root's.
+// State returns the state of the tree: its root's, as Mistreevous's
+// getState gives it (READY before the first step and after a reset,
+// RUNNING while the root runs, SUCCEEDED or FAILED after the step that
+// completed it). [Stepped.Status] tells the same outcome in the words of
+// [Tree.Status].
 func (t Stepped[L]) State() State {
 	t.mustM("State")
 	return t.nodeState(0)
+}
+
+// Status tells whether the step that made this version completed the
+// whole tree, as [Tree.Status] does for a signal: Success or Failure if the
+// root ended that way (the next step starts it afresh), Running if it did
+// not. A version made by [NewStepped] or [Stepped.Reset] is Running.
+func (t Stepped[L]) Status() Status {
+	t.mustM("Status")
+	switch t.nodeState(0) {
+	case StateSucceeded:
+		return Success
+	case StateFailed:
+		return Failure
+	}
+	return Running
 }
 
 // NodeState returns the state of node i (in preorder; 0 is the root).
@@ -374,6 +355,81 @@ func (t Stepped[L]) NodeState(i int) State {
 		panic(fmt.Sprintf("behaviortree.Stepped.NodeState: index %d out of range [0,%d)", i, len(m.p.nodes)))
 	}
 	return t.nodeState(int32(i))
+}
+
+// NodeStates returns the state of every node in preorder, as
+// [Stepped.NodeState] gives them, appended to dst[:0]. It allocates only
+// when dst is too short, so a viewer can call it for every version of a
+// long [History]. [Tree.NodeStates] is the same for the Value/Succeed/Fail
+// style.
+func (t Stepped[L]) NodeStates(dst []State) []State {
+	n := len(t.mustM("NodeStates").p.nodes)
+	if cap(dst) < n {
+		dst = make([]State, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = t.nodeState(int32(i))
+	}
+	return dst
+}
+
+// Equal reports whether t and u are the same version: versions of the
+// same compiled definition (as [NewStepped] made it, whatever the agent)
+// with the same node states, counts, waits, lotto picks and random state,
+// the same pending async results (by node and id, each with the result
+// and the delay a save would keep),
+// and the same memory (the same keys, with values that reflect.DeepEqual
+// finds equal, or that save to the same bytes, as a NaN does), as
+// [Tree.Equal] is for the Value/Succeed/Fail style. Versions reached by
+// separate but identical runs are Equal even though they share no memory;
+// == on Stepped versions compares memory. The agent and the options are
+// not compared. Comparing a settled async result fixes the step at which
+// the versions see it, as a save does (see [Async]).
+func (t Stepped[L]) Equal(u Stepped[L]) bool {
+	if t.mustM("Equal").p != u.mustM("Equal").p || t.small != u.small {
+		return false
+	}
+	if t.words != u.words && !slices.Equal(t.wordsOf(), u.wordsOf()) {
+		return false
+	}
+	if t.x == u.x {
+		return true
+	}
+	var tx, ux steppedExtra
+	if t.x != nil {
+		tx = *t.x
+	}
+	if u.x != nil {
+		ux = *u.x
+	}
+	if tx.ids != ux.ids || !tx.mem.Equal(ux.mem) {
+		return false
+	}
+	if tx.async == ux.async {
+		return true
+	}
+	as, bs := t.live(), u.live()
+	if len(as) != len(bs) {
+		return false
+	}
+	for i, a := range as {
+		b := bs[i]
+		if a.node != b.node || a.id != b.id {
+			return false
+		}
+		if a.a == b.a && a.looks == b.looks {
+			continue
+		}
+		// What a save keeps of it: its result, and the looks that still
+		// see it pending.
+		ra, da := a.a.fixed(a.looks + 1)
+		rb, db := b.a.fixed(b.looks + 1)
+		if ra != rb || da != db {
+			return false
+		}
+	}
+	return true
 }
 
 func (t Stepped[L]) nodeState(i int32) State {

@@ -41,7 +41,7 @@ type sprogram[L any] struct {
 	depth  int32
 	draws  bool // some node draws at random
 	uses   [numAttrs + 2]bool
-	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (fluent.go), or nil
+	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (stepped_pure.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
 	moves     []smove
 	writes    []moveWrite

@@ -21,13 +21,14 @@ type steppedJSON struct {
 }
 
 // MarshalJSON encodes the version's state as a JSON object, which
-// [Stepped.Restore] and [RestoreStepped] read back against the same
+// [RestoreStepped] and [Saved.RestoreStepped] read back against the same
 // definition:
 //
 //	{"format":"behaviortree-stepped/1","fingerprint":"927918047884878d","state":"QlRTMQ..."}
 //
-// "fingerprint" is the definition's [Node.Fingerprint] in 16 hex digits,
-// and "state" the bytes of [Stepped.MarshalBinary] in standard base64. It
+// "fingerprint" is the definition's stepped fingerprint in 16 hex digits
+// (its [Node.Fingerprint] when only the stepped style runs it), and
+// "state" the bytes of [Stepped.MarshalBinary] in standard base64. It
 // fails as MarshalBinary does, and for the zero Stepped, so that
 // encoding/json never writes a version that cannot be restored.
 func (t Stepped[L]) MarshalJSON() ([]byte, error) {
@@ -51,13 +52,11 @@ func steppedStateJSON(b []byte) ([]byte, error) {
 }
 
 // Restore returns the version saved in data, with t's definition, agent
-// and options (t's own state is not used): data is either form, the
-// binary one of [Stepped.MarshalBinary] or the JSON one of
-// [Stepped.MarshalJSON] (an object: its first byte, after any white
-// space, is '{'). It returns an error, never panics, for data saved from
-// another definition ([ErrWrongDefinition], wrapped), for a tree's saved
-// state, and for damaged data; in JSON, unknown fields, data after the
-// object and a fingerprint that disagrees with the state are errors.
+// and options (t's own state is not used), as [RestoreStepped] reads it.
+//
+// Deprecated: use [RestoreStepped] (or [Saved.RestoreStepped]), as
+// [Restore] (or [Saved.Restore]) for a Tree: one way to restore each
+// style, beside NewStepped and Start.
 func (t Stepped[L]) Restore(data []byte) (Stepped[L], error) {
 	t.mustM("Restore")
 	return t.restore(data, "Stepped.Restore")

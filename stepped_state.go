@@ -64,7 +64,7 @@ func (p *sprogram[L]) fingerprint() uint64 {
 var ErrPendingAsync = errors.New("an action has a pending async result")
 
 // MarshalBinary returns the version's state in a compact binary form, for
-// [Stepped.Restore]: its node states and their extras, its own generator,
+// [RestoreStepped]: its node states and their extras, its own generator,
 // its async results (a pending one by its id: see [Async]) and its
 // memory. It fails with a [*memory.Error] for a value in memory that has
 // no saved form (see [memory.NewKey]).

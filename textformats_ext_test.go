@@ -11,7 +11,7 @@ import (
 // init hands the text formats to the internal tests (textformats_test.go).
 func init() {
 	bt.HookParseMistreevous = mistreevous.Parse
-	bt.HookMarshalMistreevous = mistreevous.Marshal
+	bt.HookMarshalMistreevous = mistreevous.Format
 	bt.HookParseMDSL = mdsl.Parse
 }
 

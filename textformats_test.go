@@ -26,7 +26,7 @@ const (
 // parseMistreevous is mistreevous.Parse.
 func parseMistreevous(data []byte) (Node[Call], error) { return HookParseMistreevous(data) }
 
-// marshalMistreevous is mistreevous.Marshal.
+// marshalMistreevous is mistreevous.Format.
 func marshalMistreevous(def Node[Call]) ([]byte, error) { return HookMarshalMistreevous(def) }
 
 // parseMDSL is mdsl.Parse.

@@ -3,38 +3,9 @@ package behaviortree
 import (
 	"iter"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/zipbt/behaviortree/memory"
 )
-
-// Status is how a node, or the whole tree, ended: Success or Failure; or
-// Running, while it has not ended.
-type Status int8
-
-// The statuses.
-const (
-	Running Status = iota
-	Success
-	Failure
-)
-
-// String returns "running", "success" or "failure", and "Status(N)" for a
-// value that is none of them.
-func (s Status) String() string {
-	switch s {
-	case Running:
-		return "running"
-	case Success:
-		return "success"
-	case Failure:
-		return "failure"
-	}
-	return "Status(" + strconv.Itoa(int(s)) + ")"
-}
-
-// valid reports whether s is Running, Success or Failure.
-func (s Status) valid() bool { return s == Running || s == Success || s == Failure }
 
 // Tree is a running behavior tree: a definition with a focus on one of its
 // leaves. Its methods never modify it: [Tree.Succeed] and [Tree.Fail] return

@@ -60,10 +60,28 @@ func clipMessage(s string) string {
 	return s[:n] + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
-// Fingerprint returns a hash of n's structure: kinds, child counts, RepeatN
-// counts, weights and custom node types, not leaf values. Saved states
-// carry it to refuse restoring against another definition.
-func (n Node[L]) Fingerprint() uint64 { return compiled(n.must("Fingerprint")).fingerprint }
+// Fingerprint returns a hash of n's structure (kinds, child counts,
+// counts, durations, weights and custom node types, not leaf values): the
+// fingerprint that a saved state of n carries, in its binary form and in
+// the "fingerprint" of its JSON form, and by which a restore refuses a
+// state saved from another definition. A definition that only the stepped
+// style runs (one with a stepped kind, such as [Root] or [Wait], or with
+// attributes) has the fingerprint of its stepped saves ([Stepped.Save]);
+// any other, that of its Value/Succeed/Fail saves ([Tree.Save]). A
+// definition that both styles run (Leaf, Select, Sequence, Negate,
+// AlwaysSucceed, AlwaysFail) also has a stepped fingerprint, which its
+// stepped saves carry: the stepped engine runs it under an implicit Root.
+func (n Node[L]) Fingerprint() uint64 {
+	root := n.must("Fingerprint")
+	if root.stepped {
+		if p, err := steppedCompiled(root); err == nil {
+			return p.fingerprint()
+		}
+		// Too big to run (maxSteppedNodes), so it has no saves: the
+		// structure's hash will do.
+	}
+	return compiled(root).fingerprint
+}
 
 // fingerprint hashes the structure of a compiled program.
 func fingerprintOf[L any](all []place[L]) uint64 {

@@ -187,7 +187,9 @@ func RestoreBot(name string, state []byte) (Bot, error) {
 		return Bot{}, err
 	}
 	if b.strategy.stepped != nil {
-		b.steps, err = b.steps.Restore(state)
+		agent, c := b.strategy.stepped.agent()
+		b.steps, err = bt.RestoreStepped(b.strategy.stepped.def, agent, state)
+		b.ctx = c
 	} else {
 		b.tree, err = bt.Restore(b.strategy.tree, state)
 	}

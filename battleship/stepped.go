@@ -52,8 +52,18 @@ type stepContext struct {
 	plan   planner // bot E's buffers
 }
 
-// start returns a new stepped tree of the plan, with its agent.
+// start returns a new stepped tree of the plan, with its agent's context.
 func (s *steppedPlan) start() (bt.Stepped[Intent], *stepContext) {
+	agent, c := s.agent()
+	t, err := bt.NewStepped(s.def, agent)
+	if err != nil {
+		panic("battleship: unreachable: the stepped tree does not start: " + err.Error())
+	}
+	return t, c
+}
+
+// agent returns a new agent of the plan, and the context it reads.
+func (s *steppedPlan) agent() (bt.Agent[Intent], *stepContext) {
 	c := new(stepContext)
 	agent := bt.Agent[Intent]{
 		MemoryAction: func(in Intent, bb *bt.Blackboard) bt.Result {
@@ -79,11 +89,7 @@ func (s *steppedPlan) start() (bt.Stepped[Intent], *stepContext) {
 			return ok
 		},
 	}
-	t, err := bt.NewStepped(s.def, agent)
-	if err != nil {
-		panic("battleship: unreachable: the stepped tree does not start: " + err.Error())
-	}
-	return t, c
+	return agent, c
 }
 
 // decide steps the tree until an action names a shot, for at most

@@ -14,14 +14,15 @@ import (
 
 // This file writes Mistreevous JSON definitions.
 
-// Marshal writes def as a Mistreevous JSON definition: an array holding
+// Format writes def as a Mistreevous JSON definition (the verb of
+// mdsl.Format, as Parse is mdsl.Parse's): an array holding
 // one root (def, or a root over def when def is not a [bt.Root]). Shared
 // subtrees are written out at every place (there are no branch nodes in
 // the output). It fails for Elixir-only kinds, for arguments that are not
 // nil, bool, finite float64, string or [bt.Property], and for trees
 // deeper than [MaxDepth] or of more than [MaxNodes] nodes. Errors are
 // of type [*bt.DefinitionError], naming the place.
-func Marshal(def bt.Node[bt.Call]) ([]byte, error) {
+func Format(def bt.Node[bt.Call]) ([]byte, error) {
 	if def.IsZero() {
 		return nil, &bt.DefinitionError{Msg: "cannot marshal the zero Node"}
 	}

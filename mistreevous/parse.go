@@ -1,7 +1,7 @@
 // Package mistreevous reads and writes the JSON definitions of
 // Mistreevous 4.3.1 (https://github.com/nikkorn/mistreevous): [Parse]
 // reads one into a [bt.Node] of [bt.Call] leaves for [bt.NewStepped], and
-// [Marshal] writes one back. The MDSL text form of the same definitions
+// [Format] writes one back. The MDSL text form of the same definitions
 // is package mdsl.
 //
 //	def, err := mistreevous.Parse(data)
@@ -25,12 +25,12 @@ import (
 
 // This file reads Mistreevous JSON definitions.
 
-// Limits on definitions, enforced by [Parse] and [Marshal], and by package
+// Limits on definitions, enforced by [Parse] and [Format], and by package
 // mdsl for MDSL texts.
 const (
 	// MaxNodes is the most nodes a tree may have in the text formats, MDSL
 	// and Mistreevous JSON, once branches are expanded, counting every
-	// node, the root included: [Parse], [Marshal] and package mdsl's Parse
+	// node, the root included: [Parse], [Format] and package mdsl's Parse
 	// and Format take a tree of this many nodes and refuse one more. A
 	// definition that is not a [bt.Root] is written inside one, which
 	// counts. [bt.NewStepped] runs trees of this many nodes.

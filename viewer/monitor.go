@@ -335,9 +335,8 @@ func (treeCodec[L]) layout(v bt.Tree[L]) bt.Picture {
 	return v.Definition().Picture()
 }
 func (treeCodec[L]) states(v bt.Tree[L], st *encoder) {
-	var f int
-	st.states, f = v.NodeStates(st.states)
-	st.focus = append(st.focus[:0], f)
+	st.states = v.NodeStates(st.states)
+	st.focus = append(st.focus[:0], v.FocusIndex())
 }
 func (treeCodec[L]) memory(v bt.Tree[L]) memory.Map { return v.Memory() }
 func (treeCodec[L]) label(v bt.Tree[L], n uint64) string {

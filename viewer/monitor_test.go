@@ -120,7 +120,7 @@ func fullStates(states []bt.State, focus []int) string {
 }
 
 func treeStep(v bt.Tree[string]) string {
-	states, f := v.NodeStates(nil)
+	states, f := v.NodeStates(nil), v.FocusIndex()
 	return fullStates(states, []int{f})
 }
 

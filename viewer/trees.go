@@ -30,7 +30,7 @@ func TreesReplay[L any](title string, def bt.Node[L], versions iter.Seq[bt.Tree[
 		if v.Definition() != def {
 			return nil, fmt.Errorf("viewer.TreesReplay: version %d is of another definition (%v)", k, v.Definition())
 		}
-		states, focus[0] = v.NodeStates(states)
+		states, focus[0] = v.NodeStates(states), v.FocusIndex()
 		s, sig := treeStep(v, states, focus, v.Memory())
 		if err := r.add(s, sig); err != nil {
 			return nil, fmt.Errorf("viewer.TreesReplay: %w", err)
@@ -86,8 +86,8 @@ func HistoryReplay[V Version](title string, h bt.History[V]) (*Replay, error) {
 		var err error
 		switch tv := any(v).(type) {
 		case treeVersion:
-			var f int
-			if states, f = tv.NodeStates(states); len(states) != len(layout.Nodes) {
+			f := tv.FocusIndex()
+			if states = tv.NodeStates(states); len(states) != len(layout.Nodes) {
 				return nil, fmt.Errorf("viewer.HistoryReplay: version %d has %d nodes, version 0 %d", k, len(states), len(layout.Nodes))
 			}
 			focus = append(focus[:0], f)
@@ -136,7 +136,8 @@ func HistoryReplay[V Version](title string, h bt.History[V]) (*Replay, error) {
 // treeVersion is what a [bt.Tree] has, whatever its leaf type, that
 // TreesReplay draws.
 type treeVersion interface {
-	NodeStates(dst []bt.State) ([]bt.State, int)
+	NodeStates(dst []bt.State) []bt.State
+	FocusIndex() int
 	LastSignal() bt.Status
 	Status() bt.Status
 }

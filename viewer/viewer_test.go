@@ -58,7 +58,7 @@ func TestWriteHistory(t *testing.T) {
 	states, focus := viewertest.Decode(t, len(r.Nodes), r.Steps)
 	k := 0
 	for v := range h.All() {
-		want, f := v.NodeStates(nil)
+		want, f := v.NodeStates(nil), v.FocusIndex()
 		if states[k] != letters(want) || focus[k] != strconv.Itoa(f) {
 			t.Errorf("step %d: %s focus %s, want %s focus %d", k, states[k], focus[k], letters(want), f)
 		}

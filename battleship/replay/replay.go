@@ -216,7 +216,7 @@ func NewReplay(g Game) (*viewer.Replay, error) {
 	def := v.Definition()
 	var states []bt.State
 	focus := make([]int, 1)
-	states, focus[0] = v.NodeStates(states)
+	states, focus[0] = v.NodeStates(states), v.FocusIndex()
 	start := viewer.Step{Label: fmt.Sprintf("start: bot %s on a %dx%d board, fleet %v; the tree is at %v", bot.Name(), g.Cols, g.Rows, g.Fleet, v.Value()),
 		States: states, Focus: focus, Memory: bot.Memory()}
 	if err := r.Add(start); err != nil {
@@ -279,7 +279,7 @@ func NewReplay(g Game) (*viewer.Replay, error) {
 		if next.Status() != bt.Running {
 			events = append(events, fmt.Sprintf("the root ended with %v; the tree started over", next.Status()))
 		}
-		states, focus[0] = v.NodeStates(states)
+		states, focus[0] = v.NodeStates(states), v.FocusIndex()
 		step := viewer.Step{Label: fmt.Sprintf("turn %d: %v fires at %v: %s", i+1, v.Value(), p, answer),
 			States: states, Focus: focus, Events: events, Shot: &viewer.Shot{X: p.X, Y: p.Y, Answer: t.Answer, Ship: t.Ship}}
 		v = next

@@ -59,7 +59,7 @@ func botShows(b battleship.Bot) (string, []int) {
 		}
 		return letters(states), focus
 	}
-	states, f := b.Tree().NodeStates(nil)
+	states, f := b.Tree().NodeStates(nil), b.Tree().FocusIndex()
 	return letters(states), []int{f}
 }
 

@@ -315,8 +315,8 @@ func expect(h bt.History[bt.Tree[string]]) expected {
 	var e expected
 	var buf []bt.State
 	for v := range h.All() {
-		var f int
-		buf, f = v.NodeStates(buf)
+		buf = v.NodeStates(buf)
+		f := v.FocusIndex()
 		b := make([]byte, len(buf))
 		for i, s := range buf {
 			b[i] = viewer.Letter(s)

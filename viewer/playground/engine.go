@@ -186,6 +186,8 @@ func newEngine(def Definition, seed uint64) (engine, error) {
 // sets under its lock.
 type steppedEngine struct {
 	first bt.Stepped[bt.Call]
+	agent bt.Agent[bt.Call]
+	opts  []bt.Option
 	cur   *run
 }
 
@@ -208,9 +210,11 @@ func newSteppedEngine(def bt.Node[bt.Call], seed uint64) (*steppedEngine, error)
 		OnStep:    func(bt.Call) {},
 		Exit:      func(bt.Call, bool, bool) {},
 	}
-	t, err := bt.NewStepped(def, agent, bt.WithSeed(seed), bt.WithDeltaTime(func() time.Duration {
+	e.agent = agent
+	e.opts = []bt.Option{bt.WithSeed(seed), bt.WithDeltaTime(func() time.Duration {
 		return time.Duration(math.Round(e.cur.delta * 1e9)) // seconds, checked by Script.check
-	}))
+	})}
+	t, err := bt.NewStepped(def, agent, e.opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +234,7 @@ func (e *steppedEngine) marshal(v any) ([]byte, error) {
 	return v.(bt.Stepped[bt.Call]).MarshalBinary()
 }
 func (e *steppedEngine) restore(data []byte) (any, error) {
-	return e.first.Restore(data)
+	return bt.RestoreStepped(e.first.Definition(), e.agent, data, e.opts...)
 }
 
 func (e *steppedEngine) step(v any, r *run) (stepped, error) {
@@ -301,7 +305,7 @@ func (e *elixirEngine) restore(data []byte) (any, error) {
 func (e *elixirEngine) step(v any, r *run) (out stepped, err error) {
 	t := v.(bt.Tree[string])
 	val := t.Value()
-	_, focus := t.NodeStates(nil)
+	focus := t.FocusIndex()
 	var ans string
 	func() {
 		defer func() {

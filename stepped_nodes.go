@@ -9,7 +9,8 @@ import (
 	"github.com/zipbt/behaviortree/kind"
 )
 
-// This file holds the constructors of the stepped kinds and the attributes
+// This file holds the constructors of the stepped kinds (Mistreevous's,
+// and the reactive kinds of FluentBehaviourTree) and the attributes
 // (guards and callbacks) that any node of a stepped tree may carry.
 
 // Root returns a Mistreevous root over child: the top of a stepped tree.
@@ -176,6 +177,39 @@ func RetryCount[L any](n int, child Node[L]) Node[L] {
 // Stepped only, as [RetryCount].
 func RetryRange[L any](minN, maxN int, child Node[L]) Node[L] {
 	return mustBuild(kind.Retry, kind.Params{Bound: kind.Ranged, Min: minN, Max: maxN}, []Node[L]{child})
+}
+
+// ReactiveSequence returns a node that, at every update, updates its
+// children from the first: it goes on while they succeed, and the first
+// that fails or is running decides (a child that had completed is updated
+// afresh; the children after the deciding one are aborted or reset). It
+// succeeds when every child succeeds, and at once when it has no children.
+// It is FluentBehaviourTree's Sequence, and keeps nothing between updates.
+// It runs on the stepped engine only. It panics when a child is the zero
+// Node.
+func ReactiveSequence[L any](children ...Node[L]) Node[L] {
+	return mustBuild(kind.ReactiveSequence, kind.Params{}, children)
+}
+
+// ReactiveSelect is [ReactiveSequence]'s mirror image (FluentBehaviourTree's
+// Selector): it goes on while its children fail, the first that succeeds
+// or is running decides, and it fails when every child fails, and at once
+// when it has no children.
+func ReactiveSelect[L any](children ...Node[L]) Node[L] {
+	return mustBuild(kind.ReactiveSelect, kind.Params{}, children)
+}
+
+// ReactiveParallel returns FluentBehaviourTree's Parallel(failN,
+// succeedN): at every update it updates all its children (a child that
+// had completed afresh), then counts the successes and failures of this
+// update only. It succeeds when succeedN > 0 children succeeded (checked
+// first), fails when failN > 0 failed, and is running otherwise: a count of
+// 0 or less switches that outcome off, and one above the number of
+// children is never reached. Children still running are not stopped. It
+// runs on the stepped engine only. It panics when a child is the zero
+// Node.
+func ReactiveParallel[L any](failN, succeedN int, children ...Node[L]) Node[L] {
+	return mustBuild(kind.ReactiveParallel, kind.Params{Success: succeedN, Failure: failN}, children)
 }
 
 // numAttrs is one more than the largest kind of attribute.

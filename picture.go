@@ -1,9 +1,7 @@
 package behaviortree
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,10 +13,9 @@ import (
 )
 
 // This file holds Picture, the drawable form of a definition or of a
-// version with its node states, and its text rendering (ASCII and
-// Unicode). render_dot.go and render_mermaid.go draw the same Picture as
-// Graphviz DOT and Mermaid; package viewer draws a sequence of them as an
-// HTML replay.
+// version with its node states. render_text.go draws a Picture as text
+// (ASCII and Unicode), render_dot.go and render_mermaid.go as Graphviz DOT
+// and Mermaid; package viewer draws a sequence of them as an HTML replay.
 
 // Picture is a tree as it is drawn: its nodes in depth-first preorder, each
 // with its kind, label and parameters, its state, and whether it is the
@@ -175,19 +172,19 @@ func termLabel(s string) string { return termsafe.Text(cleanLabel(s)) }
 // the version can tell).
 func (t Tree[L]) Picture() Picture {
 	p := t.Definition().Picture()
-	states, focus := t.NodeStates(nil)
-	for i, s := range states {
+	for i, s := range t.NodeStates(nil) {
 		p.Nodes[i].State = s
 	}
-	p.Nodes[focus].Focus = true
+	p.Nodes[t.FocusIndex()].Focus = true
 	return p
 }
 
 // NodeStates returns the state of every node of t's definition in preorder,
-// as [Tree.Picture] shows them, appended to dst[:0], and the preorder index
-// of the focused leaf. It allocates only when dst is too short, so a
-// viewer can call it for every version of a long [History].
-func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
+// as [Tree.Picture] shows them, appended to dst[:0]. It allocates only
+// when dst is too short, so a viewer can call it for every version of a
+// long [History]. [Tree.FocusIndex] is the focused leaf's index, and
+// [Stepped.NodeStates] the same for the stepped style.
+func (t Tree[L]) NodeStates(dst []State) []State {
 	root := t.Definition()
 	n := root.n.size
 	if cap(dst) < n {
@@ -196,7 +193,6 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 		dst = dst[:n]
 		clear(dst)
 	}
-	focus = int(t.z.focus.id)
 	for p := t.z.focus; p != nil; p = p.parent {
 		dst[p.id] = StateRunning
 		up := p.parent
@@ -208,7 +204,42 @@ func (t Tree[L]) NodeStates(dst []State) (states []State, focus int) {
 			dst[sib.id] = done
 		}
 	}
-	return dst, focus
+	return dst
+}
+
+// NodeState returns the state of node i of t's definition (in preorder; 0
+// is the root), as [Tree.NodeStates] gives it, in O(depth). It panics if i
+// is out of range.
+func (t Tree[L]) NodeState(i int) State {
+	root := t.Definition()
+	if i < 0 || i >= root.n.size {
+		panic(fmt.Sprintf("behaviortree.Tree.NodeState: index %d out of range [0,%d)", i, root.n.size))
+	}
+	for p := t.z.focus; p != nil; p = p.parent {
+		if int(p.id) == i {
+			return StateRunning
+		}
+		up := p.parent
+		if up == nil || int(up.id) >= i || i >= int(p.id) || kinds[up.kind].passed == StateReady {
+			continue
+		}
+		for _, sib := range up.children[:p.index] {
+			if int(sib.id) == i {
+				return kinds[up.kind].passed
+			}
+		}
+	}
+	return StateReady
+}
+
+// FocusIndex returns the preorder index of the focused leaf, the one
+// [Tree.Value] names (0 is the root), as [Tree.NodeStates] and
+// [Tree.Picture] number the nodes.
+func (t Tree[L]) FocusIndex() int {
+	if t.z.focus == nil {
+		zeroTree("FocusIndex")
+	}
+	return int(t.z.focus.id)
 }
 
 // Picture returns the stepped version t as a [Picture]: its nodes with the
@@ -240,169 +271,6 @@ func (t Stepped[L]) Picture() Picture {
 		p.Nodes[i].Focus = p.Nodes[i].State == StateRunning && !runningKid[i]
 	}
 	return p
-}
-
-// TextStyle says how [Picture.WriteText] draws branches and states.
-type TextStyle uint8
-
-// The text styles.
-const (
-	// Unicode draws branches with box-drawing characters (├─ └─ │), states
-	// as ○ ready, ▶ running, ✔ succeeded, ✘ failed, and marks the focus
-	// with "◀ focus".
-	Unicode TextStyle = iota
-	// ASCII draws branches with |- `- and |, states as [ ] ready,
-	// [>] running, [+] succeeded, [x] failed, and marks the focus with
-	// "<- focus".
-	ASCII
-)
-
-// textGlyphs are the pieces of one TextStyle.
-type textGlyphs struct {
-	tee, elbow, pipe, blank string
-	states                  [4]string
-	focus                   string
-}
-
-var glyphs = [...]textGlyphs{
-	Unicode: {"├─ ", "└─ ", "│  ", "   ", [4]string{"○", "▶", "✔", "✘"}, "  ◀ focus"},
-	ASCII:   {"|- ", "`- ", "|  ", "   ", [4]string{"[ ]", "[>]", "[+]", "[x]"}, "  <- focus"},
-}
-
-// maxTextIndent is the number of levels of branches that [Picture.WriteText]
-// draws in front of a node.
-const maxTextIndent = 48
-
-// WriteText writes p to w in the given style, one node per line: the
-// branches from its parent, its state, its kind (as the table of kinds
-// names it), its parameters, its label (a leaf's value), its attributes,
-// and the focus mark. For example, in the ASCII style:
-//
-//	[>] sequence
-//	|- [+] leaf top_left
-//	`- [>] repeat_until_fail
-//	   `- [>] select
-//	      |- [x] leaf go_right
-//	      `- [>] leaf beginning_of_next_row  <- focus
-//
-// A node more than 48 levels deep is drawn with its depth in front
-// ("…(depth 5000) ") and only the last 48 levels of branches, so that a
-// chain of 100,000 decorators prints in linear space. It uses no
-// recursion, and returns an error for a Picture whose nodes are not in
-// preorder (see [Picture]) or that w refuses.
-func (p Picture) WriteText(w io.Writer, style TextStyle) error {
-	if int(style) >= len(glyphs) {
-		return fmt.Errorf("behaviortree.Picture.WriteText: unknown style %d", style)
-	}
-	last, err := p.check()
-	if err != nil {
-		return fmt.Errorf("behaviortree.Picture.WriteText: %w", err)
-	}
-	g := &glyphs[style]
-	bw := bufio.NewWriter(w)
-	more := make([]bool, 0, 64) // more[d]: the ancestor at depth d has siblings after it
-	for i := range p.Nodes {
-		nd := &p.Nodes[i]
-		d := nd.Depth
-		more = append(more[:min(d, len(more))], false)
-		if d > 0 {
-			from := 1
-			if d-1 > maxTextIndent {
-				from = d - maxTextIndent
-				if style == ASCII {
-					fmt.Fprintf(bw, "...(depth %d) ", d)
-				} else {
-					fmt.Fprintf(bw, "…(depth %d) ", d)
-				}
-			}
-			for k := from; k < d; k++ {
-				if more[k] {
-					bw.WriteString(g.pipe)
-				} else {
-					bw.WriteString(g.blank)
-				}
-			}
-			if last[i] {
-				bw.WriteString(g.elbow)
-			} else {
-				bw.WriteString(g.tee)
-			}
-			more[d] = !last[i]
-		}
-		if int(nd.State) < len(g.states) {
-			bw.WriteString(g.states[nd.State])
-		} else {
-			bw.WriteString("?")
-		}
-		bw.WriteByte(' ')
-		bw.WriteString(nd.Word())
-		bw.WriteString(nd.Params)
-		if nd.Label != "" {
-			bw.WriteByte(' ')
-			bw.WriteString(termLabel(nd.Label))
-		}
-		if nd.Attrs != "" {
-			bw.WriteByte(' ')
-			bw.WriteString(termLabel(nd.Attrs))
-		}
-		if nd.Focus {
-			bw.WriteString(g.focus)
-		}
-		if err := bw.WriteByte('\n'); err != nil {
-			break
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("behaviortree.Picture.WriteText: %w", err)
-	}
-	return nil
-}
-
-// String returns p in the [Unicode] text style, or the error's message
-// for a Picture that is not in preorder.
-func (p Picture) String() string {
-	var b strings.Builder
-	if err := p.WriteText(&b, Unicode); err != nil {
-		return err.Error()
-	}
-	return b.String()
-}
-
-// check checks that p's nodes are in preorder (see [Picture]) and returns,
-// for each node, whether it is its parent's last child.
-func (p Picture) check() ([]bool, error) {
-	if len(p.Nodes) == 0 {
-		return nil, fmt.Errorf("the picture has no nodes")
-	}
-	if p.Nodes[0].Parent != -1 || p.Nodes[0].Depth != 0 {
-		return nil, fmt.Errorf("node 0 has parent %d and depth %d, want -1 and 0", p.Nodes[0].Parent, p.Nodes[0].Depth)
-	}
-	last := make([]bool, len(p.Nodes))
-	lastKid := make([]int, len(p.Nodes))
-	// open holds the path from the root to the previous node: a node's
-	// parent must be on it, since its subtree must be contiguous.
-	open := []int{0}
-	for i := 1; i < len(p.Nodes); i++ {
-		nd := &p.Nodes[i]
-		par := nd.Parent
-		if par < 0 || par >= i {
-			return nil, fmt.Errorf("node %d has parent %d: want a node before it", i, par)
-		}
-		if nd.Depth != p.Nodes[par].Depth+1 {
-			return nil, fmt.Errorf("node %d has depth %d, but its parent %d has depth %d", i, nd.Depth, par, p.Nodes[par].Depth)
-		}
-		pd := p.Nodes[par].Depth
-		if pd >= len(open) || open[pd] != par {
-			return nil, fmt.Errorf("node %d: its parent %d's subtree has ended (nodes not in preorder)", i, par)
-		}
-		open = append(open[:pd+1], i)
-		lastKid[par] = i
-	}
-	for i := 1; i < len(p.Nodes); i++ {
-		last[i] = lastKid[p.Nodes[i].Parent] == i
-	}
-	last[0] = true
-	return last, nil
 }
 
 // stateName is the lower-case name of a state, for DOT and Mermaid
