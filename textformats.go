@@ -11,7 +11,6 @@ import (
 // (kindFacts) through package internal/hook, and the text formats, to
 // save a copy of every node with attributes, withFresh.
 func init() {
-	hook.Kind = kindFacts
 	hook.WithAttrs = withFresh[Call]
 	hook.SetSource = setSource
 }

@@ -15,15 +15,20 @@ import (
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
-// keywords is the MDSL keyword of every kind, from the table of
-// kinds (kindInfo.mdsl in the root's kinds.go). The arguments each kind
-// takes follow from its param there: ParamN [n], ParamWeights [w, ...]
+// numAttrs is one more than the last attribute kind.
+const numAttrs = attr.KindExit + 1
+
+// maxInt31 is the largest count or weight: 2^31-1, as kind.Params says.
+const maxInt31 = 1<<31 - 1
+
+// keywords is the MDSL keyword of every kind (kind.Kind.MDSL), by kind.
+// The arguments each kind takes follow from its kind.Param: ParamN [n], ParamWeights [w, ...]
 // (one per child), ParamLotto [w, ...] (optional), ParamBound [n] or
 // [min, max] (optional), ParamThreshold [success, failure], ParamCounts
 // [fail, succeed]; leaves that carry a value take a call.
 var keywords = func() (kw [256]string) {
-	for k := range kinds {
-		kw[k] = kinds[k].MDSL
+	for k := range kw {
+		kw[k] = kind.Kind(k).MDSL()
 	}
 	return kw
 }()
@@ -335,9 +340,9 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 	var out bt.Node[L]
 	height := 0
 	params := b.params(n)
-	switch kinds[n.kind].Arity {
-	case hook.NoChildren:
-		if kinds[n.kind].Carries {
+	switch n.kind.Arity() {
+	case kind.NoChildren:
+		if n.kind.Carries() {
 			v, err := b.leaf(p, p.calls[n.call-1])
 			if err != nil {
 				return built[L]{}, err
@@ -382,25 +387,25 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 
 // params returns a node's parameters from its counts or weights.
 func (b *builder[L]) params(n *node) kind.Params {
-	if n.kind == kwBranch || kinds[n.kind].Param == hook.ParamNone {
+	if n.kind == kwBranch || n.kind.Param() == kind.ParamNone {
 		return kind.Params{}
 	}
 	ints := b.p.ints[n.ilo:n.ihi]
-	switch kinds[n.kind].Param {
-	case hook.ParamN:
+	switch n.kind.Param() {
+	case kind.ParamN:
 		return kind.Params{N: ints[0]}
-	case hook.ParamWeights:
+	case kind.ParamWeights:
 		return kind.Params{Weights: append([]int(nil), ints...)}
-	case hook.ParamLotto:
+	case kind.ParamLotto:
 		if len(ints) == 0 {
 			return kind.Params{}
 		}
 		return kind.Params{Weights: append([]int(nil), ints...)}
-	case hook.ParamThreshold:
+	case kind.ParamThreshold:
 		return kind.Params{Success: ints[0], Failure: ints[1]}
-	case hook.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
+	case kind.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
 		return kind.Params{Failure: ints[0], Success: ints[1]}
-	case hook.ParamBound:
+	case kind.ParamBound:
 		switch len(ints) {
 		case 1:
 			return kind.Params{Bound: kind.Fixed, Min: ints[0], Max: ints[0]}

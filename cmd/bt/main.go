@@ -46,7 +46,6 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 	"github.com/zipbt/behaviortree/mistreevous"
@@ -381,7 +380,7 @@ func convert(args []string, stdout, _ io.Writer) error {
 // engine runs (no Mistreevous form).
 func hasElixirKinds[L any](n bt.Node[L]) bool {
 	for c := range n.Preorder() {
-		if hook.Kind(uint8(c.Kind())).Mistreevous == "" {
+		if c.Kind().Mistreevous() == "" {
 			return true
 		}
 	}
@@ -465,7 +464,7 @@ func elixirTree(t tree) (bt.Node[string], error) {
 		s = s.Child(0)
 	}
 	for c := range s.Preorder() {
-		if hook.Kind(uint8(c.Kind())).Stepped {
+		if !c.Kind().RunsOn(kind.ValueSucceedFail) {
 			return s, fmt.Errorf("%s nodes run only on the stepped engine: no Elixir form", c.Kind())
 		}
 		if len(c.Attrs()) > 0 {
