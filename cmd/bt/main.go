@@ -376,11 +376,14 @@ func convert(args []string, stdout, _ io.Writer) error {
 	return err
 }
 
-// hasElixirKinds reports whether a tree has kinds that only the Elixir
-// engine runs (no Mistreevous form).
+// hasElixirKinds reports whether a tree has kinds that only the
+// Value/Succeed/Fail style (Elixir's) runs, which Mistreevous JSON cannot
+// hold: -to json writes such a tree in the Elixir JSON form. A kind
+// without a Mistreevous name that the stepped engine runs (the reactive
+// kinds) does not make a tree Elixir's.
 func hasElixirKinds[L any](n bt.Node[L]) bool {
 	for c := range n.Preorder() {
-		if c.Kind().Mistreevous() == "" {
+		if !c.Kind().RunsOn(kind.Stepped) {
 			return true
 		}
 	}
