@@ -1,9 +1,14 @@
 // Package hook holds what package behaviortree lends its own clients (the
-// text formats mdsl and mistreevous, the builder fluent, package
-// proptest, the bt command and the viewer) without exporting it: it
-// cannot import behaviortree, which imports it, so the values are set by
-// behaviortree's init, as functions of types declared here or held as any
-// (the clients assert their types once).
+// text formats mdsl and mistreevous, and the builder fluent) without
+// exporting it: functions that write a value the root has just built and
+// that nothing else holds yet (a node's attributes, its name, the source
+// of a text), and fluent.New's fast path. It cannot import behaviortree,
+// which imports it, and so cannot name the root's types: the variables are
+// set by behaviortree's init, held as any, and asserted once by each
+// client at its init, to the type each doc gives (the root's side converts
+// its function to that type, which the compiler checks). The facts of the
+// kinds are package kind's, which every client reads directly. DESIGN.md
+// says why these four are not typed across the seam.
 package hook
 
 import "github.com/zipbt/behaviortree/attr"
