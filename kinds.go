@@ -65,8 +65,8 @@ type kindInfo struct {
 	frontier bool
 	// passed is what [Tree.Picture] shows for the children of a node of
 	// this kind before the one that the focus path goes through: succeeded
-	// for a sequence, failed for a select; StateReady (not known) for the
-	// other kinds.
+	// for a sequence, failed for a select (seqRules' goOn, set by
+	// withFacts); StateReady (not known) for the other kinds.
 	passed State
 	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
 	// the zero look draws as lookUnknown, which no kind should have.
@@ -129,8 +129,8 @@ func lookOf(k kind.Kind) look {
 // each row from there (withFacts), for the engines' quick reads.
 var kinds = withFacts([numKinds]kindInfo{
 	kind.Leaf:               {ctor: "Leaf", look: lookAction, pure: true},
-	kind.Select:             {elixir: true, ctor: "Select", passed: StateFailed, look: lookSelect},
-	kind.Sequence:           {elixir: true, ctor: "Sequence", passed: StateSucceeded, look: lookSequence},
+	kind.Select:             {elixir: true, ctor: "Select", look: lookSelect},
+	kind.Sequence:           {elixir: true, ctor: "Sequence", look: lookSequence},
 	kind.RepeatUntilFail:    {alias: "continually", elixir: true, ctor: "RepeatUntilFail", look: lookDecorator},
 	kind.RepeatUntilSucceed: {elixir: true, ctor: "RepeatUntilSucceed", look: lookDecorator},
 	kind.RepeatN:            {elixir: true, ctor: "RepeatN", look: lookDecorator},
@@ -156,13 +156,17 @@ var kinds = withFacts([numKinds]kindInfo{
 	kind.EmptyInverter:      {ctor: "EmptyInverter", look: dashed(lookDecorator), pure: true},
 })
 
-// withFacts returns t with the facts of each row's kind from package kind.
+// withFacts returns t with the facts of each row's kind from package kind,
+// and passed from the rule of sequences and selects (seqRules).
 func withFacts(t [numKinds]kindInfo) [numKinds]kindInfo {
 	for i := range t {
 		k, info := kind.Kind(i), &t[i]
 		info.arity, info.param, info.bound = k.Arity(), k.Param(), k.BoundName()
 		info.mistreevous, info.mdsl, info.carries = k.Mistreevous(), k.MDSL(), k.Carries()
 		info.stepped = !k.RunsOn(kind.ValueSucceedFail)
+		if r := seqRules[k]; r.is && !r.reactive {
+			info.passed = r.goOn // the children before the focused one went on
+		}
 	}
 	return t
 }
@@ -249,6 +253,19 @@ func thresholds(p kind.Params, n int) (success, failure int, err error) {
 		return 0, 0, fmt.Errorf("threshold: failure count %d is not 1 to %d (or -1 to -%d) for %d children", p.Failure, n, n, n)
 	}
 	return success, failure, nil
+}
+
+// concurrentNeeds is the rule of Parallel and Race, in both styles: over n
+// children, a node of kind k fails once fail children have failed, and
+// succeeds once succeed children have succeeded. A Parallel fails at the
+// first failure and succeeds when all succeed; a Race is its mirror image.
+// The stepped engine reads it in concurrent, the Value/Succeed/Fail style
+// in parallelNeeds (with Threshold, whose counts are its parameters).
+func concurrentNeeds(k kind.Kind, n int) (fail, succeed int) {
+	if k == kind.Race {
+		return n, 1
+	}
+	return 1, n
 }
 
 // checkLottoWeights checks a Lotto's optional weights.
