@@ -82,15 +82,8 @@ func TestCheckEveryError(t *testing.T) {
 // Mistreevous JSON has no form for it, not that it has no Elixir form.
 func TestConvertJSONGuessesByStyle(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	reactive := write("reactive.mdsl", "root {\n  reactive_sequence {\n    action [A]\n    action [B]\n  }\n}\n")
-	elixir := write("elixir.mdsl", "root {\n  repeat_until_fail {\n    action [A]\n  }\n}\n")
+	reactive := writeTestFile(t, dir, "reactive.mdsl", "root {\n  reactive_sequence {\n    action [A]\n    action [B]\n  }\n}\n")
+	elixir := writeTestFile(t, dir, "elixir.mdsl", "root {\n  repeat_until_fail {\n    action [A]\n  }\n}\n")
 
 	var out, errs bytes.Buffer
 	if code := run([]string{"convert", "-to", "json", reactive}, &out, &errs); code == 0 {
@@ -109,4 +102,14 @@ func TestConvertJSONGuessesByStyle(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &tree); err != nil || tree.Type != "repeat_until_fail" {
 		t.Errorf("convert -to json of a repeat_until_fail wrote %s (%v): want the Elixir form, one node of type repeat_until_fail", out.String(), err)
 	}
+}
+
+// writeTestFile writes text to the file name in dir and returns its path.
+func writeTestFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
