@@ -10,7 +10,9 @@ import "github.com/zipbt/behaviortree/kind"
 // place its own position, with a parent link, its index there, its next
 // sibling and its precomputed first descent, and works out for each
 // position and outcome where the traversal goes next: the runtime rule of
-// every Value/Succeed/Fail kind is in [place.ended].
+// every Value/Succeed/Fail kind is in [place.ended], which reads the rule of
+// sequences and selects from seqRules, as the stepped engine does, and the
+// thresholds of parallel kinds from parallelNeeds.
 
 // program is a compiled definition: a transition table. Its rows are the
 // positions in preorder; a row's up field holds the moves to make when that
@@ -138,22 +140,21 @@ func (p *place[L]) ended(ok bool) move[L] {
 	if par == nil {
 		return move[L]{to: p, kind: moveRestart, ok: ok}
 	}
+	if r := seqRules[par.kind]; r.is {
+		// A sequence or a select (Start refuses their reactive twins): the
+		// stepped engine's rule, read from its table. It goes on to the
+		// next child after the outcome goOn; any other outcome, or the
+		// last child's, is its own.
+		if ok == (r.goOn == StateSucceeded) && p.next != nil {
+			return move[L]{to: p.next}
+		}
+		if ok {
+			return par.up[1]
+		}
+		return par.up[0]
+	}
 	up := par.up[0]
 	switch par.kind {
-	case kind.Sequence:
-		if ok && p.next != nil {
-			return move[L]{to: p.next}
-		}
-		if ok {
-			up = par.up[1]
-		}
-	case kind.Select:
-		if !ok && p.next != nil {
-			return move[L]{to: p.next}
-		}
-		if ok {
-			up = par.up[1]
-		}
 	case kind.RepeatUntilFail:
 		if ok {
 			return move[L]{to: p}

@@ -50,8 +50,9 @@ func (f Fluent) String() string { return f.Name }
 
 // Package fluent builds and runs trees of Fluent leaves through these.
 func init() {
-	hook.NewFluent = newFluent
-	hook.NameFluent = nameFresh[Fluent]
+	// Of the types that hook's doc gives, and package fluent asserts.
+	hook.NewFluent = (func(Node[Fluent], Agent[Fluent], Agent[Fluent], []Option) (Stepped[Fluent], error))(newFluent)
+	hook.NameFluent = (func(Node[Fluent], string) Node[Fluent])(nameFresh[Fluent])
 }
 
 // newFluent returns a ready stepped tree for def, run by a, the agent of

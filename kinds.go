@@ -5,45 +5,43 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
-// This file is the table of node kinds: for every kind, its names (Elixir
-// JSON, Mistreevous JSON, MDSL), how many children it takes, which
-// parameters it has and how they are checked and printed, and how it is
-// drawn, and whether the stepped engine may evaluate it afresh (pure).
-// The constructors, String, the Elixir JSON form and the pictures
-// (render*.go) read it here; the module's clients (packages mdsl,
-// mistreevous and proptest, the bt command, the viewer) read its rows
-// through package internal/hook (kindFacts). So a new kind is one entry
-// here plus its runtime rule (for the Value/Succeed/Fail traversal, in
-// [place.ended] in compile.go).
+// This file is the table of node kinds: for every kind, what the root
+// alone needs of it (its Elixir JSON names, its constructor, whether it
+// draws, how it is drawn, whether the stepped engine may evaluate it
+// afresh), beside the facts that package kind holds (names, arity,
+// parameter, styles), which withFacts copies into each row. Parameters are
+// checked and printed here. The constructors, String, the Elixir JSON form
+// and the pictures (render*.go) read the table; the module's clients
+// (packages mdsl, mistreevous and proptest, the bt command, the viewer)
+// read package kind. So a new kind is one row there, one row here, plus
+// its runtime rules (see DESIGN.md, "A new kind").
 
 // numKinds is the number of kinds: the table below has a row for each.
 const numKinds = kind.EmptyInverter + 1
 
 // arity is how many children a kind takes, and param the parameter a kind
-// may take besides its children. Their values are package internal/hook's,
-// which lends the table's rows to this module's clients (kindFacts).
+// may take besides its children: package kind's.
 type (
-	arity = hook.Arity
-	param = hook.Param
+	arity = kind.Arity
+	param = kind.Param
 )
 
 const (
-	noChildren   = hook.NoChildren   // a leaf
-	oneChild     = hook.OneChild     // a decorator
-	someChildren = hook.SomeChildren // one or more
-	anyChildren  = hook.AnyChildren  // zero or more (the reactive kinds)
+	noChildren   = kind.NoChildren   // a leaf
+	oneChild     = kind.OneChild     // a decorator
+	someChildren = kind.SomeChildren // one or more
+	anyChildren  = kind.AnyChildren  // zero or more (the reactive kinds)
 
-	paramNone      = hook.ParamNone
-	paramN         = hook.ParamN         // Params.N: a count >= 2 (RepeatN)
-	paramWeights   = hook.ParamWeights   // Params.Weights: one weight > 0 per child (RandomWeighted)
-	paramLotto     = hook.ParamLotto     // Params.Weights: none, or one weight >= 0 per child (Lotto)
-	paramBound     = hook.ParamBound     // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
-	paramThreshold = hook.ParamThreshold // Params.Success, Failure: M-of-N counts (Threshold)
-	paramCounts    = hook.ParamCounts    // Params.Failure, Success: any ints, per-step counts (ReactiveParallel)
+	paramNone      = kind.ParamNone
+	paramN         = kind.ParamN         // Params.N: a count >= 2 (RepeatN)
+	paramWeights   = kind.ParamWeights   // Params.Weights: one weight > 0 per child (RandomWeighted)
+	paramLotto     = kind.ParamLotto     // Params.Weights: none, or one weight >= 0 per child (Lotto)
+	paramBound     = kind.ParamBound     // Params.Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
+	paramThreshold = kind.ParamThreshold // Params.Success, Failure: M-of-N counts (Threshold)
+	paramCounts    = kind.ParamCounts    // Params.Failure, Success: any ints, per-step counts (ReactiveParallel)
 )
 
 // kindInfo is one entry of the table of kinds.
@@ -51,26 +49,24 @@ type kindInfo struct {
 	alias  string // another Elixir JSON name read as this kind, or ""
 	elixir bool   // the kind is in the Elixir JSON form (ParseJSON, Node.MarshalJSON)
 	ctor   string // the Go constructor, for its panics
-	arity  arity
-	param  param
-	draws  bool // entering it draws from the tree's random state
-	// mistreevous is the kind's type name in Mistreevous JSON definitions
-	// ("selector", "flip", ...), or "" for kinds the stepped engine refuses.
+	draws  bool   // entering it draws from the tree's random state
+	// The facts of package kind, copied by withFacts: Kind.Arity,
+	// Param, Mistreevous, MDSL, Carries and BoundName, and stepped, which
+	// is !RunsOn(kind.ValueSucceedFail) (Start refuses it).
+	arity       arity
+	param       param
 	mistreevous string
-	stepped     bool // only the stepped engine runs it: Start refuses it
-	carries     bool // a leaf kind that carries a value L (Leaf, Condition)
+	mdsl        string
+	bound       string
+	stepped     bool
+	carries     bool
 	// frontier: in the Value/Succeed/Fail style, entering it enters every
 	// child at once, and it ends by M-of-N thresholds (parallel.go).
 	frontier bool
-	// mdsl is the kind's MDSL keyword (mdsl.go): Mistreevous's type name
-	// where the kind has one, and a keyword of our own in the same syntax
-	// for the kinds that Mistreevous has no node for; "" for a kind with
-	// no text form (custom nodes).
-	mdsl string
 	// passed is what [Tree.Picture] shows for the children of a node of
 	// this kind before the one that the focus path goes through: succeeded
-	// for a sequence, failed for a select; StateReady (not known) for the
-	// other kinds.
+	// for a sequence, failed for a select (seqRules' goOn, set by
+	// withFacts); StateReady (not known) for the other kinds.
 	passed State
 	// look is how [Picture.WriteDOT] and [Picture.WriteMermaid] draw it;
 	// the zero look draws as lookUnknown, which no kind should have.
@@ -79,9 +75,6 @@ type kindInfo struct {
 	// stepped engine when it has no guard or callback, so that a subtree
 	// of pure nodes may be evaluated afresh at once (markPure, fluent.go).
 	pure bool
-	// bound names a paramBound kind's count or duration: its field in
-	// Mistreevous JSON definitions, and its name in messages.
-	bound string
 }
 
 // look is how a kind is drawn: its Graphviz shape and style, its Mermaid
@@ -131,34 +124,51 @@ func lookOf(k kind.Kind) look {
 	return lookUnknown
 }
 
-// kinds is the table of node kinds, indexed by Kind.
-var kinds = [numKinds]kindInfo{
-	kind.Leaf:               {ctor: "Leaf", arity: noChildren, mistreevous: "action", carries: true, mdsl: "action", look: lookAction, pure: true},
-	kind.Select:             {elixir: true, ctor: "Select", arity: someChildren, mistreevous: "selector", passed: StateFailed, mdsl: "selector", look: lookSelect},
-	kind.Sequence:           {elixir: true, ctor: "Sequence", arity: someChildren, mistreevous: "sequence", passed: StateSucceeded, mdsl: "sequence", look: lookSequence},
-	kind.RepeatUntilFail:    {alias: "continually", elixir: true, ctor: "RepeatUntilFail", arity: oneChild, mdsl: "repeat_until_fail", look: lookDecorator},
-	kind.RepeatUntilSucceed: {elixir: true, ctor: "RepeatUntilSucceed", arity: oneChild, mdsl: "repeat_until_succeed", look: lookDecorator},
-	kind.RepeatN:            {elixir: true, ctor: "RepeatN", arity: oneChild, param: paramN, mdsl: "repeat_n", look: lookDecorator},
-	kind.Random:             {elixir: true, ctor: "Random", arity: someChildren, draws: true, mdsl: "random", look: lookRandom},
-	kind.RandomWeighted:     {elixir: true, ctor: "RandomWeighted", arity: someChildren, param: paramWeights, draws: true, mdsl: "random_weighted", look: lookRandom},
-	kind.AlwaysSucceed:      {elixir: true, ctor: "AlwaysSucceed", arity: oneChild, mistreevous: "succeed", mdsl: "succeed", look: lookDecorator, pure: true},
-	kind.AlwaysFail:         {elixir: true, ctor: "AlwaysFail", arity: oneChild, mistreevous: "fail", mdsl: "fail", look: lookDecorator, pure: true},
-	kind.Negate:             {elixir: true, ctor: "Negate", arity: oneChild, mistreevous: "flip", mdsl: "flip", look: lookDecorator, pure: true},
-	kind.Custom:             {ctor: "CustomNode", arity: someChildren, look: lookCustom},
-	kind.Root:               {ctor: "Root", arity: oneChild, mistreevous: "root", stepped: true, mdsl: "root", look: lookRoot, pure: true},
-	kind.Condition:          {ctor: "Condition", arity: noChildren, mistreevous: "condition", stepped: true, carries: true, mdsl: "condition", look: lookCondition, pure: true},
-	kind.Wait:               {ctor: "Wait", arity: noChildren, param: paramBound, mistreevous: "wait", stepped: true, mdsl: "wait", look: lookWait, bound: "duration"},
-	kind.Parallel:           {ctor: "Parallel", arity: someChildren, mistreevous: "parallel", frontier: true, mdsl: "parallel", look: lookParallel},
-	kind.Race:               {ctor: "Race", arity: someChildren, mistreevous: "race", frontier: true, mdsl: "race", look: lookParallel},
-	kind.All:                {ctor: "All", arity: someChildren, mistreevous: "all", stepped: true, mdsl: "all", look: lookParallel},
-	kind.Lotto:              {ctor: "Lotto", arity: someChildren, param: paramLotto, mistreevous: "lotto", stepped: true, mdsl: "lotto", look: lookRandom},
-	kind.Repeat:             {ctor: "Repeat", arity: oneChild, param: paramBound, mistreevous: "repeat", stepped: true, mdsl: "repeat", look: lookDecorator, bound: "iterations"},
-	kind.Retry:              {ctor: "Retry", arity: oneChild, param: paramBound, mistreevous: "retry", stepped: true, mdsl: "retry", look: lookDecorator, bound: "attempts"},
-	kind.Threshold:          {ctor: "Threshold", arity: someChildren, param: paramThreshold, frontier: true, mdsl: "threshold", look: lookThreshold},
-	kind.ReactiveSequence:   {ctor: "ReactiveSequence", arity: anyChildren, stepped: true, mdsl: "reactive_sequence", look: dashed(lookSequence), pure: true},
-	kind.ReactiveSelect:     {ctor: "ReactiveSelect", arity: anyChildren, stepped: true, mdsl: "reactive_selector", look: dashed(lookSelect), pure: true},
-	kind.ReactiveParallel:   {ctor: "ReactiveParallel", arity: anyChildren, param: paramCounts, stepped: true, mdsl: "reactive_parallel", look: dashed(lookParallel), pure: true},
-	kind.EmptyInverter:      {ctor: "EmptyInverter", arity: noChildren, stepped: true, mdsl: "empty_inverter", look: dashed(lookDecorator), pure: true},
+// kinds is the table of node kinds, indexed by Kind. The facts that
+// package kind holds (arity, parameter, names, styles) are copied into
+// each row from there (withFacts), for the engines' quick reads.
+var kinds = withFacts([numKinds]kindInfo{
+	kind.Leaf:               {ctor: "Leaf", look: lookAction, pure: true},
+	kind.Select:             {elixir: true, ctor: "Select", look: lookSelect},
+	kind.Sequence:           {elixir: true, ctor: "Sequence", look: lookSequence},
+	kind.RepeatUntilFail:    {alias: "continually", elixir: true, ctor: "RepeatUntilFail", look: lookDecorator},
+	kind.RepeatUntilSucceed: {elixir: true, ctor: "RepeatUntilSucceed", look: lookDecorator},
+	kind.RepeatN:            {elixir: true, ctor: "RepeatN", look: lookDecorator},
+	kind.Random:             {elixir: true, ctor: "Random", draws: true, look: lookRandom},
+	kind.RandomWeighted:     {elixir: true, ctor: "RandomWeighted", draws: true, look: lookRandom},
+	kind.AlwaysSucceed:      {elixir: true, ctor: "AlwaysSucceed", look: lookDecorator, pure: true},
+	kind.AlwaysFail:         {elixir: true, ctor: "AlwaysFail", look: lookDecorator, pure: true},
+	kind.Negate:             {elixir: true, ctor: "Negate", look: lookDecorator, pure: true},
+	kind.Custom:             {ctor: "CustomNode", look: lookCustom},
+	kind.Root:               {ctor: "Root", look: lookRoot, pure: true},
+	kind.Condition:          {ctor: "Condition", look: lookCondition, pure: true},
+	kind.Wait:               {ctor: "Wait", look: lookWait},
+	kind.Parallel:           {ctor: "Parallel", frontier: true, look: lookParallel},
+	kind.Race:               {ctor: "Race", frontier: true, look: lookParallel},
+	kind.All:                {ctor: "All", look: lookParallel},
+	kind.Lotto:              {ctor: "Lotto", look: lookRandom},
+	kind.Repeat:             {ctor: "Repeat", look: lookDecorator},
+	kind.Retry:              {ctor: "Retry", look: lookDecorator},
+	kind.Threshold:          {ctor: "Threshold", frontier: true, look: lookThreshold},
+	kind.ReactiveSequence:   {ctor: "ReactiveSequence", look: dashed(lookSequence), pure: true},
+	kind.ReactiveSelect:     {ctor: "ReactiveSelect", look: dashed(lookSelect), pure: true},
+	kind.ReactiveParallel:   {ctor: "ReactiveParallel", look: dashed(lookParallel), pure: true},
+	kind.EmptyInverter:      {ctor: "EmptyInverter", look: dashed(lookDecorator), pure: true},
+})
+
+// withFacts returns t with the facts of each row's kind from package kind,
+// and passed from the rule of sequences and selects (seqRules).
+func withFacts(t [numKinds]kindInfo) [numKinds]kindInfo {
+	for i := range t {
+		k, info := kind.Kind(i), &t[i]
+		info.arity, info.param, info.bound = k.Arity(), k.Param(), k.BoundName()
+		info.mistreevous, info.mdsl, info.carries = k.Mistreevous(), k.MDSL(), k.Carries()
+		info.stepped = !k.RunsOn(kind.ValueSucceedFail)
+		if r := seqRules[k]; r.is && !r.reactive {
+			info.passed = r.goOn // the children before the focused one went on
+		}
+	}
+	return t
 }
 
 // kindByMistreevous maps the Mistreevous JSON type names to their kinds
@@ -187,17 +197,6 @@ var kindByName = func() map[string]kind.Kind {
 	}
 	return m
 }()
-
-// kindFacts returns the row of kind k that the module's clients read
-// through package internal/hook (hook.Kind): the zero KindFacts for a k
-// that is not a kind.
-func kindFacts(k uint8) hook.KindFacts {
-	if k >= uint8(numKinds) {
-		return hook.KindFacts{}
-	}
-	info := &kinds[k]
-	return hook.KindFacts{MDSL: info.mdsl, Mistreevous: info.mistreevous, Arity: info.arity, Param: info.param, Carries: info.carries, Stepped: info.stepped, Bound: info.bound}
-}
 
 // Limits on parameters, the same on 32- and 64-bit platforms.
 const (
@@ -254,6 +253,19 @@ func thresholds(p kind.Params, n int) (success, failure int, err error) {
 		return 0, 0, fmt.Errorf("threshold: failure count %d is not 1 to %d (or -1 to -%d) for %d children", p.Failure, n, n, n)
 	}
 	return success, failure, nil
+}
+
+// concurrentNeeds is the rule of Parallel and Race, in both styles: over n
+// children, a node of kind k fails once fail children have failed, and
+// succeeds once succeed children have succeeded. A Parallel fails at the
+// first failure and succeeds when all succeed; a Race is its mirror image.
+// The stepped engine reads it in concurrent, the Value/Succeed/Fail style
+// in parallelNeeds (with Threshold, whose counts are its parameters).
+func concurrentNeeds(k kind.Kind, n int) (fail, succeed int) {
+	if k == kind.Race {
+		return n, 1
+	}
+	return 1, n
 }
 
 // checkLottoWeights checks a Lotto's optional weights.

@@ -3,32 +3,25 @@ package behaviortree
 import (
 	"testing"
 
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
-// TestKindFacts checks the rows that the module's clients read through
-// hook.Kind: each is its kind's row of the table, with its bound named
-// exactly when it takes one, and a number that is not a kind has the zero
-// row.
+// TestKindFacts checks that every row of the table of kinds holds package
+// kind's facts of its kind, and that a bound is named exactly when the kind
+// takes one.
 func TestKindFacts(t *testing.T) {
-	for i := range 256 {
-		k := kind.Kind(i)
-		f := hook.Kind(uint8(i))
-		if k >= numKinds {
-			if f != (hook.KindFacts{}) {
-				t.Errorf("Kind(%d), not a kind, has the row %+v", k, f)
-			}
-			continue
-		}
+	for k := kind.Kind(0); k < numKinds; k++ {
 		info := kinds[k]
-		want := hook.KindFacts{MDSL: info.mdsl, Mistreevous: info.mistreevous, Arity: info.arity, Param: info.param,
-			Carries: info.carries, Stepped: info.stepped, Bound: info.bound}
-		if f != want {
-			t.Errorf("%s: hook.Kind gives %+v, the table %+v", k, f, want)
+		if info.arity != k.Arity() || info.param != k.Param() || info.mistreevous != k.Mistreevous() ||
+			info.mdsl != k.MDSL() || info.bound != k.BoundName() || info.carries != k.Carries() ||
+			info.stepped == k.RunsOn(kind.ValueSucceedFail) {
+			t.Errorf("%s: the row %+v does not hold package kind's facts", k, info)
 		}
-		if (f.Param == hook.ParamBound) != (f.Bound != "") {
-			t.Errorf("%s: param %d with bound %q: a bound is named exactly when the kind takes one", k, f.Param, f.Bound)
+		if (k.Param() == kind.ParamBound) != (k.BoundName() != "") {
+			t.Errorf("%s: param %d with bound %q: a bound is named exactly when the kind takes one", k, k.Param(), k.BoundName())
+		}
+		if !k.RunsOn(kind.ValueSucceedFail) && !k.RunsOn(kind.Stepped) {
+			t.Errorf("%s: no style runs it", k)
 		}
 	}
 }

@@ -52,10 +52,9 @@ func Threshold[L any](success, failure int, children ...Node[L]) Node[L] {
 func parallelNeeds[L any](nd *node[L]) [2]int32 {
 	n := len(nd.children)
 	switch nd.kind {
-	case kind.Parallel:
-		return [2]int32{1, int32(n)}
-	case kind.Race:
-		return [2]int32{int32(n), 1}
+	case kind.Parallel, kind.Race:
+		f, s := concurrentNeeds(nd.kind, n)
+		return [2]int32{int32(f), int32(s)}
 	case kind.Threshold:
 		s, f, _ := thresholds(kind.Params{Success: nd.success, Failure: nd.failure}, n) // checked when built
 		return [2]int32{int32(f), int32(s)}

@@ -148,8 +148,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	for {
 		if nd != nil {
 			depth := base + len(stack)
-			info := kinds[nd.kind]
-			if info.mistreevous == "" && !info.stepped {
+			if !nd.kind.RunsOn(kind.Stepped) {
 				return nil, errors.New(styleRefusal(int(id), nd.kind.String(), true))
 			}
 			if nd.kind == kind.Root && parent >= 0 {

@@ -657,7 +657,9 @@ type seqRule struct {
 }
 
 // seqRules is that table, by kind: the one home of the rule, which run,
-// fresh evaluation (fresh) and the compiled moves (goesOn) apply.
+// fresh evaluation (fresh) and the compiled moves (goesOn) apply, and so
+// do the Value/Succeed/Fail style's compiler (place.ended) and its
+// pictures (kindInfo.passed, set by withFacts).
 var seqRules = [numKinds]seqRule{
 	kind.Sequence:         {StateSucceeded, false, true},
 	kind.Select:           {StateFailed, false, true},
@@ -997,9 +999,10 @@ func (s *stepper[L]) looked(n int32) {
 
 // concurrent is the update of a parallel, race or all node: every child
 // that is not completed, then its rule. A parallel or a race ends as soon
-// as one child has its early outcome (FAILED for a parallel, SUCCEEDED for
-// a race), aborting the children still running, and takes the other
-// outcome once every child has it; an all runs until every child has
+// as the children's outcomes reach one of its needs (concurrentNeeds, the
+// rule the Value/Succeed/Fail style reads too: a parallel fails at the
+// first failure and succeeds when all succeed, a race the mirror image),
+// aborting the children still running; an all runs until every child has
 // completed, then succeeds if one did.
 func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
 	nd := &s.p.nodes[n]
@@ -1013,13 +1016,7 @@ func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
 	}
 	k := len(nd.kids)
 	to, abort := StateRunning, false
-	early := StateFailed // kind.Parallel
-	if h.kind == kind.Race {
-		early = StateSucceeded
-	}
-	late := early ^ 1 // SUCCEEDED <-> FAILED
-	switch {
-	case h.kind == kind.All:
+	if h.kind == kind.All {
 		switch {
 		case count[StateSucceeded]+count[StateFailed] < k:
 		case count[StateSucceeded] > 0:
@@ -1027,10 +1024,17 @@ func (s *stepper[L]) concurrent(n int32, h *hotNode) int32 {
 		default:
 			to = StateFailed
 		}
-	case count[early] > 0:
-		to, abort = early, true
-	case count[late] == k:
-		to = late
+	} else {
+		// The rule of both styles (concurrentNeeds). At most one count
+		// reaches its need: a parallel needs one failure or all successes,
+		// a race the mirror image.
+		fail, succeed := concurrentNeeds(h.kind, k)
+		switch {
+		case count[StateFailed] >= fail:
+			to, abort = StateFailed, count[StateRunning] > 0
+		case count[StateSucceeded] >= succeed:
+			to, abort = StateSucceeded, count[StateRunning] > 0
+		}
 	}
 	s.set(n, to)
 	if abort {

@@ -262,13 +262,13 @@ func uvarint(data []byte) (x uint64, k int) {
 //     state, and those after it are READY; k is the last child when all
 //     went on. A reactive one without children is in the state that goes
 //     on.
-//   - Parallel, Race, All RUNNING: no child READY, one RUNNING; none FAILED
-//     (Parallel), none SUCCEEDED (Race). Completed: no child RUNNING (those
-//     left running are aborted, hence READY: Parallel FAILED, Race
-//     SUCCEEDED), and the outcome follows from the children: Parallel
-//     SUCCEEDED when all succeeded, FAILED when one failed; Race SUCCEEDED
-//     when one succeeded, FAILED when all failed; All with no child READY,
-//     SUCCEEDED when one succeeded, FAILED when all failed.
+//   - Parallel, Race, All RUNNING: no child READY, one RUNNING. Completed:
+//     no child RUNNING (those left running are aborted, hence READY).
+//     Parallel and Race follow their rule (concurrentNeeds, read here):
+//     RUNNING while neither need is reached, else the outcome whose need
+//     is. All has no child READY once completed, and it is SUCCEEDED when
+//     one succeeded, FAILED when all failed (its rule is concurrent's own
+//     and restated here).
 //   - Lotto (not READY): exactly one child is not READY, in n's state;
 //     while n is RUNNING, it is the child that n picked.
 //   - Repeat and Retry: "again" is the outcome that repeats (SUCCEEDED for
@@ -359,18 +359,20 @@ func (t Stepped[L]) checkReachable() error {
 				what = "running, it updated every child, and one still runs"
 			case st != StateRunning && running > 0:
 				what = "completed, no child runs"
-			case st == StateRunning && s.kind == kind.Parallel && failed > 0:
-				what = "running, no child failed"
-			case st == StateRunning && s.kind == kind.Race && succeeded > 0:
-				what = "running, no child succeeded"
-			case s.kind == kind.Parallel && st == StateSucceeded && succeeded != n:
-				what = "succeeded, every child succeeded"
-			case s.kind == kind.Parallel && st == StateFailed && failed == 0:
-				what = "failed, a child failed"
-			case s.kind == kind.Race && st == StateSucceeded && succeeded == 0:
-				what = "succeeded, a child succeeded"
-			case s.kind == kind.Race && st == StateFailed && failed != n:
-				what = "failed, every child failed"
+			case s.kind != kind.All:
+				// The rule of Parallel and Race (concurrentNeeds): running
+				// until a need is reached, then its outcome.
+				fail, succeed := concurrentNeeds(s.kind, n)
+				switch {
+				case st == StateRunning && failed >= fail:
+					what = fmt.Sprintf("running, but it fails at %d failed", fail)
+				case st == StateRunning && succeeded >= succeed:
+					what = fmt.Sprintf("running, but it succeeds at %d succeeded", succeed)
+				case st == StateSucceeded && succeeded < succeed:
+					what = fmt.Sprintf("succeeded, which needs %d succeeded", succeed)
+				case st == StateFailed && failed < fail:
+					what = fmt.Sprintf("failed, which needs %d failed", fail)
+				}
 			case s.kind == kind.All && st != StateRunning && ready > 0:
 				what = "completed, every child completed"
 			case s.kind == kind.All && st == StateSucceeded && succeeded == 0:

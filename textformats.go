@@ -5,15 +5,15 @@ import (
 	"github.com/zipbt/behaviortree/internal/hook"
 )
 
-// The module's clients (the text formats, packages mdsl and mistreevous,
-// and package proptest, the bt command and the viewer) build trees with
-// the exported constructors and Build; they read the table of kinds
-// (kindFacts) through package internal/hook, and the text formats, to
-// save a copy of every node with attributes, withFresh.
+// The text formats (packages mdsl and mistreevous) build trees with the
+// exported constructors and Build, and read the facts of kinds in package
+// kind; through package internal/hook they get withFresh, to save a copy
+// of every node with attributes, and mdsl.Parse setSource. The
+// conversions make the compiler check that each function has the type
+// that hook's doc gives and that the clients assert once, at their init.
 func init() {
-	hook.Kind = kindFacts
-	hook.WithAttrs = withFresh[Call]
-	hook.SetSource = setSource
+	hook.WithAttrs = (func(Node[Call], []attr.Attr[Call]) Node[Call])(withFresh[Call])
+	hook.SetSource = (func(Node[Call], *hook.Source) Node[Call])(setSource)
 }
 
 // setSource gives n, a root just built and held by nothing else yet, the

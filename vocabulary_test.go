@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
 )
@@ -33,7 +32,7 @@ func TestVocabularyTable(t *testing.T) {
 
 	keywords := map[string]bool{"while": true, "until": true, "entry": true, "step": true, "exit": true, "$name": true}
 	for k := kind.Kind(0); k.String() != "" && !strings.HasPrefix(k.String(), "Kind("); k++ {
-		if kw := hook.Kind(uint8(k)).MDSL; kw != "" {
+		if kw := k.MDSL(); kw != "" {
 			keywords[kw] = false // not yet seen in the table
 		}
 	}

@@ -10,9 +10,14 @@
 // renderer, an exporter, a custom node's traversal) switches on a node's
 // Kind.
 //
-// This package only names the kinds. What each kind does, and which
-// driving style runs it, is in the documentation of its constructor in
-// package behaviortree and in the README's vocabulary table.
+// Package kind also holds the facts of each kind that do not depend on
+// how a tree runs, as go/token's Token does for tokens: how many children
+// it takes ([Kind.Arity]), which parameter ([Kind.Param]), its names in
+// the text formats ([Kind.MDSL], [Kind.Mistreevous]), whether a node of
+// it carries a value ([Kind.Carries]), and which driving styles run it
+// ([Kind.RunsOn]). What each kind does is in the documentation of its
+// constructor in package behaviortree and in the README's vocabulary
+// table.
 package kind
 
 import "fmt"
@@ -63,41 +68,76 @@ const (
 	numKinds
 )
 
-var names = [numKinds]string{
-	Leaf:               "leaf",
-	Select:             "select",
-	Sequence:           "sequence",
-	RepeatUntilFail:    "repeat_until_fail",
-	RepeatUntilSucceed: "repeat_until_succeed",
-	RepeatN:            "repeat_n",
-	Random:             "random",
-	RandomWeighted:     "random_weighted",
-	AlwaysSucceed:      "always_succeed",
-	AlwaysFail:         "always_fail",
-	Negate:             "negate",
-	Custom:             "custom",
-	Root:               "root",
-	Condition:          "condition",
-	Wait:               "wait",
-	Parallel:           "parallel",
-	Race:               "race",
-	All:                "all",
-	Lotto:              "lotto",
-	Repeat:             "repeat",
-	Retry:              "retry",
-	Threshold:          "threshold",
-	ReactiveSequence:   "reactive_sequence",
-	ReactiveSelect:     "reactive_select",
-	ReactiveParallel:   "reactive_parallel",
-	EmptyInverter:      "empty_inverter",
+// table holds the facts of every kind, indexed by Kind: the one place
+// they are written. Package behaviortree's table of kinds reads them, and
+// so do the text formats, the generators of package proptest and the bt
+// command.
+var table = [numKinds]facts{
+	Leaf:               {name: "leaf", arity: NoChildren, carries: true, mdsl: "action", mistreevous: "action", runs: both},
+	Select:             {name: "select", arity: SomeChildren, mdsl: "selector", mistreevous: "selector", runs: both},
+	Sequence:           {name: "sequence", arity: SomeChildren, mdsl: "sequence", mistreevous: "sequence", runs: both},
+	RepeatUntilFail:    {name: "repeat_until_fail", arity: OneChild, mdsl: "repeat_until_fail", runs: vsf},
+	RepeatUntilSucceed: {name: "repeat_until_succeed", arity: OneChild, mdsl: "repeat_until_succeed", runs: vsf},
+	RepeatN:            {name: "repeat_n", arity: OneChild, param: ParamN, mdsl: "repeat_n", runs: vsf},
+	Random:             {name: "random", arity: SomeChildren, mdsl: "random", runs: vsf},
+	RandomWeighted:     {name: "random_weighted", arity: SomeChildren, param: ParamWeights, mdsl: "random_weighted", runs: vsf},
+	AlwaysSucceed:      {name: "always_succeed", arity: OneChild, mdsl: "succeed", mistreevous: "succeed", runs: both},
+	AlwaysFail:         {name: "always_fail", arity: OneChild, mdsl: "fail", mistreevous: "fail", runs: both},
+	Negate:             {name: "negate", arity: OneChild, mdsl: "flip", mistreevous: "flip", runs: both},
+	Custom:             {name: "custom", arity: SomeChildren, runs: vsf},
+	Root:               {name: "root", arity: OneChild, mdsl: "root", mistreevous: "root", runs: stepped},
+	Condition:          {name: "condition", arity: NoChildren, carries: true, mdsl: "condition", mistreevous: "condition", runs: stepped},
+	Wait:               {name: "wait", arity: NoChildren, param: ParamBound, bound: "duration", mdsl: "wait", mistreevous: "wait", runs: stepped},
+	Parallel:           {name: "parallel", arity: SomeChildren, mdsl: "parallel", mistreevous: "parallel", runs: both},
+	Race:               {name: "race", arity: SomeChildren, mdsl: "race", mistreevous: "race", runs: both},
+	All:                {name: "all", arity: SomeChildren, mdsl: "all", mistreevous: "all", runs: stepped},
+	Lotto:              {name: "lotto", arity: SomeChildren, param: ParamLotto, mdsl: "lotto", mistreevous: "lotto", runs: stepped},
+	Repeat:             {name: "repeat", arity: OneChild, param: ParamBound, bound: "iterations", mdsl: "repeat", mistreevous: "repeat", runs: stepped},
+	Retry:              {name: "retry", arity: OneChild, param: ParamBound, bound: "attempts", mdsl: "retry", mistreevous: "retry", runs: stepped},
+	Threshold:          {name: "threshold", arity: SomeChildren, param: ParamThreshold, mdsl: "threshold", runs: vsf},
+	ReactiveSequence:   {name: "reactive_sequence", arity: AnyChildren, mdsl: "reactive_sequence", runs: stepped},
+	ReactiveSelect:     {name: "reactive_select", arity: AnyChildren, mdsl: "reactive_selector", runs: stepped},
+	ReactiveParallel:   {name: "reactive_parallel", arity: AnyChildren, param: ParamCounts, mdsl: "reactive_parallel", runs: stepped},
+	EmptyInverter:      {name: "empty_inverter", arity: NoChildren, mdsl: "empty_inverter", runs: stepped},
 }
+
+// facts are what package kind knows of one kind.
+type facts struct {
+	name        string // String
+	arity       Arity
+	param       Param
+	bound       string // BoundName
+	carries     bool
+	mdsl        string
+	mistreevous string
+	runs        uint8 // a bit per Style: 1<<ValueSucceedFail, 1<<Stepped
+}
+
+// The sets of styles that run a kind, as facts.runs.
+const (
+	vsf     = 1 << ValueSucceedFail
+	stepped = 1 << Stepped
+	both    = vsf | stepped
+)
+
+// fact returns k's facts: the zero facts (a leaf with no names, which no
+// style runs) for a value that is no kind.
+func (k Kind) fact() *facts {
+	if k < numKinds {
+		return &table[k]
+	}
+	return &noFacts
+}
+
+// noFacts are the facts of a value that is no kind.
+var noFacts facts
 
 // String returns the kind's name as the Elixir library and JSON definitions
 // spell it, for example "repeat_until_fail" for [RepeatUntilFail], and
 // "Kind(N)" for a value that is no kind.
 func (k Kind) String() string {
 	if k < numKinds {
-		return names[k]
+		return table[k].name
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/custom"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -51,3 +52,74 @@ func ExampleKind() {
 	// repeat 3 times:
 	// do eat
 }
+
+// TestRunsOn checks RunsOn against the engines: Start takes a tree of a
+// kind exactly when it runs on ValueSucceedFail, NewStepped exactly when it
+// runs on Stepped. It also checks Carries against Node.Leaf and Arity
+// against the number of children Build takes.
+func TestRunsOn(t *testing.T) {
+	leaf := bt.Leaf("a")
+	p := kind.Params{N: 2, Weights: []int{1}, Success: 1, Failure: 1}
+	for k := kind.Leaf; k <= kind.EmptyInverter; k++ {
+		var n bt.Node[string]
+		var err error
+		switch k {
+		case kind.Leaf:
+			n = leaf
+		case kind.Condition:
+			n = bt.Condition("c")
+		case kind.Custom:
+			n = bt.CustomNode(passThrough{}, leaf)
+		default:
+			var kids []bt.Node[string]
+			if k.Arity() != kind.NoChildren {
+				kids = append(kids, leaf)
+			}
+			if n, err = bt.Build(k, p, kids...); err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+		}
+		if _, carries := n.Leaf(); carries != k.Carries() {
+			t.Errorf("%s: Node.Leaf says it carries a value: %v, Carries: %v", k, carries, k.Carries())
+		}
+		if k.Arity() == kind.NoChildren && n.Len() != 0 {
+			t.Errorf("%s: arity NoChildren, built with %d children", k, n.Len())
+		}
+		if k.Arity() == kind.OneChild || k.Arity() == kind.SomeChildren {
+			if _, err := bt.Build[string](k, p); err == nil && k != kind.Leaf && k != kind.Condition && k != kind.Custom {
+				t.Errorf("%s: arity %d, but Build takes no children", k, k.Arity())
+			}
+		}
+		started := func() (ok bool) {
+			defer func() { ok = recover() == nil }()
+			bt.Start(n)
+			return
+		}()
+		if started != k.RunsOn(kind.ValueSucceedFail) {
+			t.Errorf("%s: Start takes it: %v, RunsOn(ValueSucceedFail): %v", k, started, !started)
+		}
+		agent := bt.Agent[string]{Action: func(string) bt.Result { return bt.ResultSuccess }, Condition: func(string) bool { return true }}
+		_, err = bt.NewStepped(n, agent)
+		if (err == nil) != k.RunsOn(kind.Stepped) {
+			t.Errorf("%s: NewStepped's error %v, RunsOn(Stepped): %v", k, err, k.RunsOn(kind.Stepped))
+		}
+	}
+	for _, k := range []kind.Kind{kind.EmptyInverter + 1, 255} {
+		if k.RunsOn(kind.ValueSucceedFail) || k.RunsOn(kind.Stepped) || k.MDSL() != "" || k.Mistreevous() != "" || k.Carries() {
+			t.Errorf("%s, no kind, has facts", k)
+		}
+	}
+	if kind.Leaf.RunsOn(kind.Stepped + 1) {
+		t.Error("Leaf runs on a style that does not exist")
+	}
+}
+
+// passThrough is a custom node that goes to its first child and gives its
+// outcome.
+type passThrough struct{}
+
+func (p passThrough) Enter(custom.Context) (int, custom.Traversal) { return 0, p }
+func (p passThrough) OnSucceed(custom.Context) (custom.Move, custom.Traversal) {
+	return custom.Succeed, p
+}
+func (p passThrough) OnFail(custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, p }

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -38,7 +37,7 @@ func ToJSON(name string, src []byte) ([]byte, error) {
 	}
 	for i := range p.nodes {
 		n := &p.nodes[i]
-		if n.kind != kwBranch && kinds[n.kind].Mistreevous == "" {
+		if n.kind != kwBranch && n.kind.Mistreevous() == "" {
 			return nil, p.errAt(n.pos, "%s nodes have no Mistreevous form", keywords[n.kind])
 		}
 	}
@@ -64,19 +63,19 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 		b = appendJSString(b, n.name)
 		return append(b, '}')
 	}
-	info := kinds[n.kind]
-	b = appendJSString(b, info.Mistreevous)
+	info := n.kind
+	b = appendJSString(b, info.Mistreevous())
 	if n.kind == kind.Root && n.named {
 		b = append(b, `,"id":`...)
 		b = appendJSString(b, n.name)
 	}
-	if info.Carries {
+	if info.Carries() {
 		b = append(b, ',')
 		b = p.appendJSONCall(b, n.call)
 	}
 	ints := p.ints[n.ilo:n.ihi]
-	if info.Param == hook.ParamBound && len(ints) > 0 {
-		b = append(b, `,"`+info.Bound+`":`...)
+	if info.Param() == kind.ParamBound && len(ints) > 0 {
+		b = append(b, `,"`+info.BoundName()+`":`...)
 		if len(ints) == 1 {
 			b = strconv.AppendInt(b, int64(ints[0]), 10)
 		} else {
@@ -103,15 +102,15 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 		}
 		b = append(b, '}')
 	}
-	if info.Param == hook.ParamLotto && len(ints) > 0 {
+	if info.Param() == kind.ParamLotto && len(ints) > 0 {
 		b = append(b, `,"weights":`...)
 		b = appendJSONInts(b, ints)
 	}
-	switch info.Arity {
-	case hook.OneChild:
+	switch info.Arity() {
+	case kind.OneChild:
 		b = append(b, `,"child":`...)
 		b = p.appendJSON(b, n.first)
-	case hook.SomeChildren:
+	case kind.SomeChildren:
 		b = append(b, `,"children":[`...)
 		for c := n.first; c != -1; c = p.nextOf(c) {
 			if c != n.first {

@@ -16,15 +16,20 @@ import (
 	"github.com/zipbt/behaviortree/mistreevous"
 )
 
-// keywords is the MDSL keyword of every kind, from the table of
-// kinds (kindInfo.mdsl in the root's kinds.go). The arguments each kind
-// takes follow from its param there: ParamN [n], ParamWeights [w, ...]
+// numAttrs is one more than the last attribute kind.
+const numAttrs = attr.KindExit + 1
+
+// maxInt31 is the largest count or weight: 2^31-1, as kind.Params says.
+const maxInt31 = 1<<31 - 1
+
+// keywords is the MDSL keyword of every kind (kind.Kind.MDSL), by kind.
+// The arguments each kind takes follow from its kind.Param: ParamN [n], ParamWeights [w, ...]
 // (one per child), ParamLotto [w, ...] (optional), ParamBound [n] or
 // [min, max] (optional), ParamThreshold [success, failure], ParamCounts
 // [fail, succeed]; leaves that carry a value take a call.
 var keywords = func() (kw [256]string) {
-	for k := range kinds {
-		kw[k] = kinds[k].MDSL
+	for k := range kw {
+		kw[k] = kind.Kind(k).MDSL()
 	}
 	return kw
 }()
@@ -365,9 +370,9 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 	var out bt.Node[L]
 	height := 0
 	params := b.params(n)
-	switch kinds[n.kind].Arity {
-	case hook.NoChildren:
-		if kinds[n.kind].Carries {
+	switch n.kind.Arity() {
+	case kind.NoChildren:
+		if n.kind.Carries() {
 			v, err := b.leaf(p, p.calls[n.call-1])
 			if err != nil {
 				return built[L]{}, err
@@ -412,25 +417,25 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 
 // params returns a node's parameters from its counts or weights.
 func (b *builder[L]) params(n *node) kind.Params {
-	if n.kind == kwBranch || kinds[n.kind].Param == hook.ParamNone {
+	if n.kind == kwBranch || n.kind.Param() == kind.ParamNone {
 		return kind.Params{}
 	}
 	ints := b.p.ints[n.ilo:n.ihi]
-	switch kinds[n.kind].Param {
-	case hook.ParamN:
+	switch n.kind.Param() {
+	case kind.ParamN:
 		return kind.Params{N: ints[0]}
-	case hook.ParamWeights:
+	case kind.ParamWeights:
 		return kind.Params{Weights: append([]int(nil), ints...)}
-	case hook.ParamLotto:
+	case kind.ParamLotto:
 		if len(ints) == 0 {
 			return kind.Params{}
 		}
 		return kind.Params{Weights: append([]int(nil), ints...)}
-	case hook.ParamThreshold:
+	case kind.ParamThreshold:
 		return kind.Params{Success: ints[0], Failure: ints[1]}
-	case hook.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
+	case kind.ParamCounts: // in FluentBehaviourTree's order: fail, succeed
 		return kind.Params{Failure: ints[0], Success: ints[1]}
-	case hook.ParamBound:
+	case kind.ParamBound:
 		switch len(ints) {
 		case 1:
 			return kind.Params{Bound: kind.Fixed, Min: ints[0], Max: ints[0]}
@@ -473,14 +478,23 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 }
 
 // withAttrs gives n, just built and held by nothing else, the attributes
-// as: in place for trees of Calls (package internal/hook), with
-// bt.Node.With's copy for other leaf types.
+// as: in place for trees of Calls (withCallAttrs), with bt.Node.With's copy
+// for other leaf types.
 func withAttrs[L any](n bt.Node[L], as []attr.Attr[L]) bt.Node[L] {
-	if f, ok := hook.WithAttrs.(func(bt.Node[L], []attr.Attr[L]) bt.Node[L]); ok {
+	if f, ok := any(withCallAttrs).(func(bt.Node[L], []attr.Attr[L]) bt.Node[L]); ok { // L is bt.Call
 		return f(n, as)
 	}
 	return n.With(as...)
 }
+
+// What package behaviortree lends this one through internal/hook, of the
+// types its doc gives, asserted once: a program that links package mdsl
+// stops at its start if the root changed one, rather than falling back
+// without a word.
+var (
+	withCallAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call])
+	setSource     = hook.SetSource.(func(bt.Node[bt.Call], *hook.Source) bt.Node[bt.Call])
+)
 
 // trimBuild returns bt.Build's message without its "behaviortree.Build: ".
 func trimBuild(err error) string {

@@ -345,7 +345,7 @@ func TestMDSLKeywords(t *testing.T) {
 			t.Errorf("%s has no MDSL keyword", k)
 			continue
 		}
-		if m := kinds[k].Mistreevous; m != "" && m != kw {
+		if m := k.Mistreevous(); m != "" && m != kw {
 			t.Errorf("%s: keyword %q, but Mistreevous calls it %q", k, kw, m)
 		}
 		if j, dup := seen[kw]; dup {

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -512,7 +511,7 @@ func (p *parser) parse() error {
 				parent.nkids++
 			}
 			p.cur = -1 // the header is read
-			if nodeKind == kwBranch || kinds[nodeKind].Arity == hook.NoChildren {
+			if nodeKind == kwBranch || nodeKind.Arity() == kind.NoChildren {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
 			} else {
 				p.cur = t.pos
@@ -541,21 +540,21 @@ func (p *parser) parse() error {
 func (p *parser) validate(i int32) *Error {
 	n := &p.nodes[i]
 	kw := keywords[n.kind]
-	switch kinds[n.kind].Arity {
-	case hook.OneChild:
+	switch n.kind.Arity() {
+	case kind.OneChild:
 		if n.nkids == 0 {
 			return p.errAt(n.pos, "%s takes one child, got none", kw)
 		}
 		if n.nkids > 1 {
 			return p.errAt(n.second, "%s takes one child, got %d", kw, n.nkids)
 		}
-	case hook.SomeChildren:
+	case kind.SomeChildren:
 		if n.nkids == 0 {
 			return p.errAt(n.pos, "%s needs at least one child, got none", kw)
 		}
 	}
-	switch kinds[n.kind].Param {
-	case hook.ParamWeights, hook.ParamLotto:
+	switch n.kind.Param() {
+	case kind.ParamWeights, kind.ParamLotto:
 		if w := n.ihi - n.ilo; (w > 0 || n.kind == kind.RandomWeighted) && w != n.nkids {
 			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
 		}
@@ -592,7 +591,7 @@ func (p *parser) header(i int32, kw string) error {
 			n.name, n.named = args[0].str, true
 		}
 		p.args = p.args[:lo]
-	case kinds[nodeKind].Carries:
+	case nodeKind.Carries():
 		if !has {
 			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
 		}
@@ -601,7 +600,7 @@ func (p *parser) header(i int32, kw string) error {
 			return err
 		}
 		n.call = c
-	case kinds[nodeKind].Param == hook.ParamNone:
+	case nodeKind.Param() == kind.ParamNone:
 		if has {
 			return p.errAt(argPos, "%s takes no arguments", kw)
 		}
@@ -615,10 +614,10 @@ func (p *parser) header(i int32, kw string) error {
 				return p.errAt(a.pos, "%s arguments must be integers, got %s", kw, p.showArg(a))
 			}
 			min := 0
-			switch kinds[nodeKind].Param {
-			case hook.ParamWeights:
+			switch nodeKind.Param() {
+			case kind.ParamWeights:
 				min = 1
-			case hook.ParamThreshold, hook.ParamCounts:
+			case kind.ParamThreshold, kind.ParamCounts:
 				min = -maxInt31
 			}
 			if a.num < float64(min) || a.num > maxInt31 {
@@ -629,23 +628,23 @@ func (p *parser) header(i int32, kw string) error {
 		n.ihi = int32(len(p.ints))
 		p.args = p.args[:lo]
 		got := n.ihi - n.ilo
-		switch kinds[nodeKind].Param {
-		case hook.ParamN:
+		switch nodeKind.Param() {
+		case kind.ParamN:
 			if got != 1 {
 				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
 			}
 			if p.ints[n.ilo] < 2 {
 				return p.errAt(n.argPos, "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
 			}
-		case hook.ParamThreshold:
+		case kind.ParamThreshold:
 			if got != 2 {
 				return p.errAt(n.argPos, "%s takes two counts: %s [success, failure]", kw, kw)
 			}
-		case hook.ParamCounts:
+		case kind.ParamCounts:
 			if got != 2 {
 				return p.errAt(n.argPos, "%s takes two counts: %s [fail, succeed]", kw, kw)
 			}
-		case hook.ParamBound:
+		case kind.ParamBound:
 			if got > 2 {
 				return p.errAt(n.argPos, "%s takes [n] or [min, max], got %d numbers", kw, got)
 			}

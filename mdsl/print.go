@@ -11,7 +11,6 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -122,7 +121,7 @@ func formatIndent[L any](def bt.Node[L], call func([]byte, L, bool) ([]byte, err
 		if b, err = appendHeader(b, nd, call); err != nil {
 			return err
 		}
-		if kinds[nd.Kind()].Arity != hook.NoChildren { // braces even round no children (a reactive node may have none)
+		if nd.Kind().Arity() != kind.NoChildren { // braces even round no children (a reactive node may have none)
 			b = append(b, " {\n"...)
 			stack = append(stack, frame[L]{n: nd})
 		} else {
@@ -174,18 +173,18 @@ func appendHeader[L any](b []byte, nd bt.Node[L], call func([]byte, L, bool) ([]
 	}
 	b = append(b, kw...)
 	var err error
-	switch ps := nd.Params(); kinds[k].Param {
-	case hook.ParamN:
+	switch ps := nd.Params(); k.Param() {
+	case kind.ParamN:
 		b = appendInts(b, ps.N)
-	case hook.ParamWeights, hook.ParamLotto:
+	case kind.ParamWeights, kind.ParamLotto:
 		if ps.Weights != nil {
 			b = appendInts(b, ps.Weights...)
 		}
-	case hook.ParamThreshold:
+	case kind.ParamThreshold:
 		b = appendInts(b, ps.Success, ps.Failure)
-	case hook.ParamCounts:
+	case kind.ParamCounts:
 		b = appendInts(b, ps.Failure, ps.Success)
-	case hook.ParamBound:
+	case kind.ParamBound:
 		switch ps.Bound {
 		case kind.Fixed:
 			b = appendInts(b, ps.Min)
@@ -531,7 +530,7 @@ func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
 					return nil, err
 				}
 				f.item(len(stack), len(stack), n.pos, n.end, hdr)
-				if n.kind != kwBranch && kinds[n.kind].Arity != hook.NoChildren {
+				if n.kind != kwBranch && n.kind.Arity() != kind.NoChildren {
 					stack = append(stack, frame{i: c, next: n.first})
 				}
 				continue
@@ -583,7 +582,7 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 			b = append(b, " then succeed"...)
 		}
 	}
-	if kinds[n.kind].Arity != hook.NoChildren {
+	if n.kind.Arity() != kind.NoChildren {
 		b = append(b, " {"...)
 	}
 	return b, nil

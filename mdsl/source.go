@@ -16,14 +16,10 @@ import (
 // column). The places are worked out only when an error asks for them,
 // by reading a copy of the text again.
 func withSource(root bt.Node[bt.Call], name string, src []byte) bt.Node[bt.Call] {
-	set, ok := hook.SetSource.(func(bt.Node[bt.Call], *hook.Source) bt.Node[bt.Call])
-	if !ok {
-		return root
-	}
 	text := bytes.Clone(src)
 	var once sync.Once
 	var sites []hook.Site
-	return set(root, &hook.Source{File: name, Sites: func() []hook.Site {
+	return setSource(root, &hook.Source{File: name, Sites: func() []hook.Site {
 		once.Do(func() { sites = sitesOf(name, text) })
 		return sites
 	}})

@@ -48,7 +48,7 @@ func checkSites(t *testing.T, name string, text []byte) {
 			if got := at(s.At[0]); !strings.HasPrefix(got, call.Name) && !strings.HasPrefix(got, `"`) {
 				t.Errorf("%s: node %d (%s %s) placed at %d:%d, which reads %q", name, j, n.Kind(), call.Name, s.At[0].Line, s.At[0].Col, got)
 			}
-		} else if kw := hook.Kind(uint8(n.Kind())).MDSL; !strings.HasPrefix(strings.ToLower(at(s.At[0])), kw) { // keywords ignore case
+		} else if kw := n.Kind().MDSL(); !strings.HasPrefix(strings.ToLower(at(s.At[0])), kw) { // keywords ignore case
 			t.Errorf("%s: node %d (%s) placed at %d:%d, which reads %q", name, j, kw, s.At[0].Line, s.At[0].Col, at(s.At[0]))
 		}
 		var has [numAttrs]bool

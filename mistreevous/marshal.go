@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	bt "github.com/zipbt/behaviortree"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -69,13 +68,13 @@ func noJSONForm(root bt.Node[bt.Call]) error {
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.next == 0 {
-			if k := top.n.Kind(); hook.Kind(uint8(k)).Mistreevous == "" && !elixirForm[k] {
+			if k := top.n.Kind(); k.Mistreevous() == "" && !elixirForm[k] {
 				path := "[0]"
 				if root.Kind() != kind.Root {
 					path += ".child"
 				}
 				for _, f := range stack[:len(stack)-1] {
-					if hook.Kind(uint8(f.n.Kind())).Arity == hook.OneChild {
+					if f.n.Kind().Arity() == kind.OneChild {
 						path += ".child"
 					} else {
 						path += ".children[" + strconv.Itoa(f.next-1) + "]"
@@ -117,8 +116,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		return derr(path, "the tree is deeper than %d nodes", MaxDepth)
 	}
 	k := n.Kind()
-	facts := hook.Kind(uint8(k))
-	typ := facts.Mistreevous
+	typ := k.Mistreevous()
 	if typ == "" {
 		return derr(path, "%s nodes have no Mistreevous form (the Elixir JSON form that Node.MarshalJSON writes has them)", k)
 	}
@@ -135,7 +133,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		}
 	}
 	switch {
-	case facts.Param == hook.ParamLotto:
+	case k.Param() == kind.ParamLotto:
 		if ws := n.Params().Weights; ws != nil {
 			buf.WriteString(`,"weights":[`)
 			for i, w := range ws {
@@ -146,8 +144,8 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 			}
 			buf.WriteByte(']')
 		}
-	case facts.Param == hook.ParamBound:
-		field := facts.Bound
+	case k.Param() == kind.ParamBound:
+		field := k.BoundName()
 		switch p := n.Params(); p.Bound {
 		case kind.Fixed:
 			fmt.Fprintf(buf, `,"%s":%d`, field, p.Min)
@@ -167,7 +165,7 @@ func write(buf *bytes.Buffer, n bt.Node[bt.Call], path string, depth int) error 
 		buf.WriteByte('}')
 	}
 	switch {
-	case facts.Arity == hook.OneChild:
+	case k.Arity() == kind.OneChild:
 		buf.WriteString(`,"child":`)
 		if err := write(buf, n.Child(0), path+".child", depth+1); err != nil {
 			return err

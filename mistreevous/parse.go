@@ -355,30 +355,30 @@ var kindOf, typeFields = func() (map[string]kind.Kind, map[string][]string) {
 	kinds := make(map[string]kind.Kind)
 	fields := map[string][]string{"branch": {"ref"}}
 	for k := range 256 {
-		f := hook.Kind(uint8(k))
-		if f.Mistreevous == "" {
+		f := kind.Kind(k)
+		if f.Mistreevous() == "" {
 			continue
 		}
-		kinds[f.Mistreevous] = kind.Kind(k)
+		kinds[f.Mistreevous()] = f
 		var fs []string
 		switch {
-		case f.Carries:
+		case f.Carries():
 			fs = []string{"call", "args"}
-		case f.Arity == hook.OneChild:
+		case f.Arity() == kind.OneChild:
 			fs = []string{"child"}
-		case f.Arity != hook.NoChildren:
+		case f.Arity() != kind.NoChildren:
 			fs = []string{"children"}
 		}
-		switch f.Param {
-		case hook.ParamLotto:
+		switch f.Param() {
+		case kind.ParamLotto:
 			fs = append(fs, "weights")
-		case hook.ParamBound:
-			fs = append(fs, f.Bound)
+		case kind.ParamBound:
+			fs = append(fs, f.BoundName())
 		}
 		if kind.Kind(k) == kind.Root {
 			fs = append(fs, "id")
 		}
-		fields[f.Mistreevous] = fs
+		fields[f.Mistreevous()] = fs
 	}
 	return kinds, fields
 }()
@@ -454,7 +454,7 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 				n = bt.Condition(c)
 			}
 		default: // wait
-			if err := r.bound(v, hook.Kind(uint8(nodeKind)).Bound, path, &p); err != nil {
+			if err := r.bound(v, nodeKind.BoundName(), path, &p); err != nil {
 				return built{}, err
 			}
 		}
@@ -468,8 +468,8 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 			return built{}, err
 		}
 		children, height = []bt.Node[bt.Call]{b.n}, b.height
-		if f := hook.Kind(uint8(nodeKind)); f.Param == hook.ParamBound {
-			err = r.bound(v, f.Bound, path, &p)
+		if nodeKind.Param() == kind.ParamBound {
+			err = r.bound(v, nodeKind.BoundName(), path, &p)
 		}
 		if err != nil {
 			return built{}, err

@@ -6,7 +6,6 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	bt "github.com/zipbt/behaviortree"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -107,7 +106,7 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 	}
 	nodeKind := b.kinds[b.p.Rng.Intn(len(b.kinds))]
 	k := 1
-	if hook.Kind(uint8(nodeKind)).Arity != hook.OneChild {
+	if nodeKind.Arity() != kind.OneChild {
 		k = 1 + b.p.Rng.Intn(b.c.MaxFanOut)
 	}
 	children := make([]bt.Node[L], k)
@@ -138,10 +137,10 @@ func (b *builder[L]) node(depth int) (bt.Node[L], bool) {
 func rebuild[L any](nodeKind kind.Kind, p kind.Params, children []bt.Node[L]) bt.Node[L] {
 	var q kind.Params
 	k := len(children)
-	if hook.Kind(uint8(nodeKind)).Param == hook.ParamN {
+	if nodeKind.Param() == kind.ParamN {
 		q.N = p.N
 	}
-	if hook.Kind(uint8(nodeKind)).Param == hook.ParamWeights {
+	if nodeKind.Param() == kind.ParamWeights {
 		q.Weights = make([]int, k)
 		for i := range q.Weights {
 			q.Weights[i] = 1

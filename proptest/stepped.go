@@ -7,7 +7,6 @@ import (
 	"github.com/leanovate/gopter"
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -79,7 +78,7 @@ func (b *steppedBuilder[L]) node(depth int) (bt.Node[L], bool) {
 	} else {
 		nodeKind := b.kinds[rng.Intn(len(b.kinds))]
 		k := 1
-		if hook.Kind(uint8(nodeKind)).Arity != hook.OneChild {
+		if nodeKind.Arity() != kind.OneChild {
 			k = 1 + rng.Intn(b.c.MaxFanOut)
 		}
 		children := make([]bt.Node[L], k)

@@ -74,3 +74,42 @@ func TestCheckEveryError(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out.String(), errs.String(), want)
 	}
 }
+
+// TestConvertJSONGuessesByStyle: convert -to json writes a tree in the
+// Elixir JSON form only when it has a kind that only the Value/Succeed/Fail
+// style runs; a tree of stepped kinds without a Mistreevous name (a
+// reactive_sequence) is no Elixir tree, and its error says that
+// Mistreevous JSON has no form for it, not that it has no Elixir form.
+func TestConvertJSONGuessesByStyle(t *testing.T) {
+	dir := t.TempDir()
+	reactive := writeTestFile(t, dir, "reactive.mdsl", "root {\n  reactive_sequence {\n    action [A]\n    action [B]\n  }\n}\n")
+	elixir := writeTestFile(t, dir, "elixir.mdsl", "root {\n  repeat_until_fail {\n    action [A]\n  }\n}\n")
+
+	var out, errs bytes.Buffer
+	if code := run([]string{"convert", "-to", "json", reactive}, &out, &errs); code == 0 {
+		t.Fatalf("a reactive_sequence converted to JSON: %s", out.String())
+	}
+	if msg := errs.String(); strings.Contains(msg, "Elixir") || !strings.Contains(msg, "reactive_sequence") || !strings.Contains(msg, "Mistreevous") {
+		t.Errorf("convert -to json of a reactive_sequence says %q: it should say Mistreevous JSON has no reactive_sequence, and not blame the Elixir form", msg)
+	}
+
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"convert", "-to", "json", elixir}, &out, &errs); code != 0 {
+		t.Fatalf("convert -to json of a repeat_until_fail: exit %d: %s", code, errs.String())
+	}
+	var tree struct{ Type string }
+	if err := json.Unmarshal(out.Bytes(), &tree); err != nil || tree.Type != "repeat_until_fail" {
+		t.Errorf("convert -to json of a repeat_until_fail wrote %s (%v): want the Elixir form, one node of type repeat_until_fail", out.String(), err)
+	}
+}
+
+// writeTestFile writes text to the file name in dir and returns its path.
+func writeTestFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -53,7 +53,6 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/internal/termsafe"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mdsl"
@@ -397,11 +396,14 @@ func convert(args []string, stdout, _ io.Writer) error {
 	return err
 }
 
-// hasElixirKinds reports whether a tree has kinds that only the Elixir
-// engine runs (no Mistreevous form).
+// hasElixirKinds reports whether a tree has kinds that only the
+// Value/Succeed/Fail style (Elixir's) runs, which Mistreevous JSON cannot
+// hold: -to json writes such a tree in the Elixir JSON form. A kind
+// without a Mistreevous name that the stepped engine runs (the reactive
+// kinds) does not make a tree Elixir's.
 func hasElixirKinds[L any](n bt.Node[L]) bool {
 	for c := range n.Preorder() {
-		if hook.Kind(uint8(c.Kind())).Mistreevous == "" {
+		if !c.Kind().RunsOn(kind.Stepped) {
 			return true
 		}
 	}
@@ -485,7 +487,7 @@ func elixirTree(t tree) (bt.Node[string], error) {
 		s = s.Child(0)
 	}
 	for c := range s.Preorder() {
-		if hook.Kind(uint8(c.Kind())).Stepped {
+		if !c.Kind().RunsOn(kind.ValueSucceedFail) {
 			return s, fmt.Errorf("%s nodes run only on the stepped engine: no Elixir form", c.Kind())
 		}
 		if len(c.Attrs()) > 0 {

@@ -1,9 +1,14 @@
 // Package hook holds what package behaviortree lends its own clients (the
-// text formats mdsl and mistreevous, the builder fluent, package
-// proptest, the bt command and the viewer) without exporting it: it
-// cannot import behaviortree, which imports it, so the values are set by
-// behaviortree's init, as functions of types declared here or held as any
-// (the clients assert their types once).
+// text formats mdsl and mistreevous, and the builder fluent) without
+// exporting it: functions that write a value the root has just built and
+// that nothing else holds yet (a node's attributes, its name, the source
+// of a text), and fluent.New's fast path. It cannot import behaviortree,
+// which imports it, and so cannot name the root's types: the variables are
+// set by behaviortree's init, held as any, and asserted once by each
+// client at its init, to the type each doc gives (the root's side converts
+// its function to that type, which the compiler checks). The facts of the
+// kinds are package kind's, which every client reads directly. DESIGN.md
+// says why these four are not typed across the seam.
 package hook
 
 import "github.com/zipbt/behaviortree/attr"
@@ -57,47 +62,3 @@ var NewFluent any
 // node that was just built, and that nothing else holds yet, its name in
 // place (Node.Name). Only the fluent builder names nodes.
 var NameFluent any
-
-// Kind returns what behaviortree's table of kinds says of the kind k (a
-// kind.Kind): the zero KindFacts (a leaf with no names) for a k that is not
-// a kind. It is the one way the clients read the table; users have
-// kind.Kind's String and a node's Kind, Children and Params.
-var Kind func(k uint8) KindFacts
-
-// KindFacts is one row of the table of kinds, as the clients need it.
-type KindFacts struct {
-	MDSL        string // the MDSL keyword, or "" for a kind with no text form (custom)
-	Mistreevous string // the Mistreevous JSON type name, or "" for the Elixir-only kinds
-	Arity       Arity
-	Param       Param
-	Carries     bool // a leaf that carries a value L: Leaf and Condition
-	Stepped     bool // only the stepped engine runs it: Start refuses it
-	// Bound is a ParamBound kind's count or duration as Mistreevous JSON
-	// names its field: "iterations", "attempts" or "duration".
-	Bound string
-}
-
-// Arity is how many children a kind takes.
-type Arity uint8
-
-// The arities.
-const (
-	NoChildren   Arity = iota // a leaf
-	OneChild                  // a decorator
-	SomeChildren              // one or more
-	AnyChildren               // zero or more (the reactive kinds)
-)
-
-// Param is the parameter a kind takes besides its children.
-type Param uint8
-
-// The parameters, with the fields of kind.Params that hold them.
-const (
-	ParamNone      Param = iota
-	ParamN               // N: a count >= 2 (RepeatN)
-	ParamWeights         // Weights: one weight > 0 per child (RandomWeighted)
-	ParamLotto           // Weights: none, or one weight >= 0 per child (Lotto)
-	ParamBound           // Bound, Min, Max: a count or duration (Repeat, Retry, Wait)
-	ParamThreshold       // Success, Failure: M-of-N counts (Threshold)
-	ParamCounts          // Failure, Success: any ints, per-step counts (ReactiveParallel)
-)
