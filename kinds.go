@@ -73,7 +73,7 @@ type kindInfo struct {
 	look look
 	// pure: a node of the kind keeps nothing between updates of the
 	// stepped engine when it has no guard or callback, so that a subtree
-	// of pure nodes may be evaluated afresh at once (markPure, fluent.go).
+	// of pure nodes may be evaluated afresh at once (markPure, stepped_pure.go).
 	pure bool
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // Fresh evaluation. A node whose subtree is all READY (after the root's
-// reset, or a pure subtree's, fluent.go) is updated
+// reset, or a pure subtree's, stepped_pure.go) is updated
 // without reading any state: every node it reaches is READY, so a
 // Sequence or Select is its reactive counterpart (it goes through its
 // children from the first), and each state is written once, as it is

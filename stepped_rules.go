@@ -22,7 +22,7 @@ package behaviortree
 //	                   reactive twins, decorators, leaves)  seqRules and decorated (goesOn)           moves budget)
 //	pure evaluation    a memoryless subtree (reactive       updating it afresh is what the rules      run's reactive cases
 //	(pureUpdate,       kinds, decorators, leaves, no        give: it keeps nothing between updates
-//	fluent.go)         guards or callbacks), no events,
+//	stepped_pure.go)   guards or callbacks), no events,
 //	                   no pending async result
 //	direct calls       the agent has only plain Action or   stepped_agent.go's choice is the same for machine.action, condition
 //	(machine.act,      Condition; a Fluent tree's leaves    every node                                and callback
@@ -134,7 +134,7 @@ func (s *stepper[L]) stepTree() (err error) {
 		}
 	}()
 	if s.pureAt(0) {
-		s.pureUpdate(0) // a memoryless tree (fluent.go)
+		s.pureUpdate(0) // a memoryless tree (stepped_pure.go)
 		return nil
 	}
 	if s.get(0) >= StateSucceeded {
@@ -614,7 +614,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 	return -1
 }
 
-// pureAt reports whether node n is the top of a pure subtree (fluent.go)
+// pureAt reports whether node n is the top of a pure subtree (stepped_pure.go)
 // that the step may evaluate afresh: no events, no pending async result.
 func (s *stepper[L]) pureAt(n int32) bool {
 	return s.p.pure != nil && s.p.pure[n] && s.emit == nil && s.async == nil

@@ -22,7 +22,7 @@ import (
 // guard with its "succeedOnAbort"; then "child" or "children"), and
 // numbers and strings are written as JSON.stringify writes them. [Parse]
 // and package mistreevous's Parse read the result to the same tree, with
-// branches expanded; mistreevous.Marshal writes that tree expanded.
+// branches expanded; mistreevous.Format writes that tree expanded.
 //
 // The text must be valid as [Parse] checks it, and its errors are Parse's;
 // a text with kinds that Mistreevous does not have (repeat_n, threshold,

@@ -136,7 +136,7 @@ func Parse(name string, src []byte) (bt.Node[bt.Call], error) {
 	n, err := parse(name, src, false)
 	if err == errTooDeep {
 		// A node built early is too deep: read again to say where (see
-		// the top of mdsl_parse.go).
+		// the top of parse.go).
 		n, err = parse(name, src, true)
 	}
 	if err != nil {
@@ -211,7 +211,7 @@ func callOf(p *parser, c callSyntax) (bt.Call, error) {
 }
 
 // builder turns a syntax tree into a Node, expanding branches as
-// mistreevous.go's reader does (it cannot be reused: it reads decoded JSON
+// package mistreevous's reader does (it cannot be reused: it reads decoded JSON
 // of Calls, and this one makes trees of any leaf type).
 type builder[L any] struct {
 	p     *parser
@@ -237,7 +237,7 @@ func newBuilder[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) *bu
 	return &builder[L]{p: p, leaf: leaf, names: map[string]int32{}}
 }
 
-// speculate builds node i while the parser reads (see mdsl_parse.go).
+// speculate builds node i while the parser reads (see parse.go).
 // Its leaf function must neither fail nor be seen.
 func (b *builder[L]) speculate(i int32, depth int, lo int32) bool {
 	d, err := b.node(i, depth)
@@ -254,7 +254,7 @@ func (b *builder[L]) speculate(i int32, depth int, lo int32) bool {
 func (b *builder[L]) child(c int32, depth int) (built[L], error) {
 	if c < -1 {
 		// Built already, but a named root's node at another depth (see
-		// the top of mdsl_parse.go).
+		// the top of parse.go).
 		d := b.pre.at(-2 - c)
 		if depth+d.height-1 > mistreevous.MaxDepth {
 			return built[L]{}, errTooDeep

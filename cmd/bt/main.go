@@ -455,7 +455,7 @@ func convertTree(t tree, src []byte, file, to string, expand bool) ([]byte, erro
 		if t.isStr {
 			c = callTree(t.str)
 		}
-		b, err = mistreevous.Marshal(c)
+		b, err = mistreevous.Format(c)
 	}
 	if err != nil {
 		return nil, err
