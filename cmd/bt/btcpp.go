@@ -27,7 +27,7 @@ import (
 //	bt check FILE...
 //	bt fmt [-w] [-l] FILE...
 //	bt render [-format ascii|unicode|dot|mermaid] [-tree ID] FILE
-//	bt run [-steps N] [-script FILE] [-tree ID] FILE
+//	bt run [-steps N] [-script FILE] [-per-call] [-tree ID] FILE
 //
 // check prints the error that stops the reading of a document, or else
 // the build error of each of its trees, each as FILE:LINE:COL: TYPE: MSG.
@@ -120,15 +120,13 @@ type xmlDoc struct {
 	leaves  map[string]*xmlLeaf
 	calls   []string // the leaf calls since bt run last printed them
 	fsys    *fileFS  // where it was read from
+	ans     *agentAnswers
 }
 
-// xmlLeaf is a stand-in leaf: its model, and the script's answers.
+// xmlLeaf is a stand-in leaf: its model, and whether it is a condition.
 type xmlLeaf struct {
 	model     btcpp.LeafModel
 	condition bool
-	results   []string // an action's
-	answers   []bool   // a condition's
-	n         int      // calls so far
 }
 
 // fileFS reads the file bt was given from its text already read, and
@@ -207,14 +205,14 @@ func xmlPlayDefinition(name string, src []byte) (playground.Definition, error) {
 // loadXML reads the XML file at path ("-": the standard input), registers
 // stand-ins for its leaves (conditions: the IDs the script answers as
 // conditions, besides the model's), answering from sc (nil: all
-// succeed), and parses it.
-func loadXML(file string, sc *script) (*xmlDoc, error) {
+// succeed; perCall: see agentAnswers), and parses it.
+func loadXML(file string, sc *script, perCall bool) (*xmlDoc, error) {
 	src, info, err := readInput(file)
 	if err != nil {
 		return nil, err
 	}
 	src = stripBOM(src)
-	x := &xmlDoc{name: displayName(file), src: src, info: info, factory: btcpp.NewFactory(), leaves: map[string]*xmlLeaf{}}
+	x := &xmlDoc{name: displayName(file), src: src, info: info, factory: btcpp.NewFactory(), leaves: map[string]*xmlLeaf{}, ans: newAgentAnswers(sc, perCall)}
 	fsys, err := newFileFS(file, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.name, err)
@@ -222,8 +220,8 @@ func loadXML(file string, sc *script) (*xmlDoc, error) {
 	for _, m := range x.factory.LeafModels(string(src), fsys, path.Dir(fsys.name)) {
 		l := &xmlLeaf{model: m, condition: m.Condition}
 		if sc != nil {
-			_, isCond := sc.Conditions[m.ID]
-			_, isAction := sc.Actions[m.ID]
+			isCond := slices.Contains(sc.conditionNames(), m.ID)
+			isAction := slices.Contains(sc.actionNames(), m.ID)
 			switch {
 			case isCond && m.Declared && !m.Condition:
 				return nil, fmt.Errorf("%s: the script gives answers for condition %q, which the file's model declares as an action", x.name, m.ID)
@@ -231,7 +229,6 @@ func loadXML(file string, sc *script) (*xmlDoc, error) {
 				return nil, fmt.Errorf("%s: the script gives results for action %q, which the file's model declares as a condition", x.name, m.ID)
 			}
 			l.condition = m.Condition || isCond
-			l.results, l.answers = sc.Actions[m.ID], sc.Conditions[m.ID]
 		}
 		x.leaves[m.ID] = l
 	}
@@ -283,20 +280,15 @@ func (x *xmlDoc) register() error {
 		if l.condition {
 			err = x.factory.RegisterCondition(id, func(c *btcpp.Call) (btcpp.Status, error) {
 				st := btcpp.Success
-				if len(l.answers) > 0 && !l.answers[l.n%len(l.answers)] {
+				if !x.ans.condition(id, portsKey(id, c, l.model.Ports)) {
 					st = btcpp.Failure
 				}
-				l.n++
 				record(callText("condition", c, l.model.Ports, st))
 				return st, nil
 			}, l.model.Ports...)
 		} else {
 			next := func(c *btcpp.Call, what string) (btcpp.Status, error) {
-				st := btcpp.Success
-				if len(l.results) > 0 {
-					st = xmlResults[l.results[l.n%len(l.results)]]
-				}
-				l.n++
+				st := xmlResults[x.ans.action(id)]
 				record(callText(what, c, l.model.Ports, st))
 				return st, nil
 			}
@@ -335,6 +327,22 @@ func callText(what string, c *btcpp.Call, ports []btcpp.Port, st btcpp.Status) s
 	}
 	b.WriteString(" -> ")
 	b.WriteString(strings.ToLower(st.String()))
+	return b.String()
+}
+
+// portsKey is a condition call as agentAnswers holds it within a tick:
+// its ID and the values of the input ports it reads.
+func portsKey(id string, c *btcpp.Call, ports []btcpp.Port) string {
+	var b strings.Builder
+	b.WriteString(id)
+	for _, p := range ports {
+		if p.Dir == btcpp.Out {
+			continue
+		}
+		if v, err := c.String(p.Name); err == nil {
+			fmt.Fprintf(&b, " %s=%q", p.Name, v)
+		}
+	}
 	return b.String()
 }
 
@@ -381,7 +389,7 @@ func checkXMLCmd(args []string, stdout, stderr io.Writer) int {
 // checkXML returns the errors of an XML file: the error that stops its
 // reading, or else the build error of each of its trees (each once).
 func checkXML(file string) []error {
-	x, err := loadXML(file, nil)
+	x, err := loadXML(file, nil, false)
 	if err != nil {
 		return []error{err}
 	}
@@ -436,7 +444,7 @@ func fmtXMLCmd(args []string, stdout, stderr io.Writer) int {
 // a file that includes others is never rewritten (its canonical XML holds
 // the included trees).
 func fmtXMLFile(file string, write, list bool, stdout io.Writer) error {
-	x, err := loadXML(file, nil)
+	x, err := loadXML(file, nil, false)
 	if err != nil {
 		return err
 	}
@@ -504,7 +512,7 @@ func renderXML(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	x, err := loadXML(file, nil)
+	x, err := loadXML(file, nil, false)
 	if err != nil {
 		return err
 	}
@@ -532,9 +540,10 @@ func writePicture(w io.Writer, pic bt.Picture, format string) error {
 // times and prints, for each tick, its status, the leaf calls, and every
 // blackboard scope with its entries.
 func runXML(args []string, stdout io.Writer) error {
-	fs := newFlags("run", "run [-steps N] [-script FILE] [-tree ID] FILE", stdout)
+	fs := newFlags("run", "run [-steps N] [-script FILE] [-per-call] [-tree ID] FILE", stdout)
 	steps := fs.Int("steps", 10, "the number of ticks")
-	scriptFile := fs.String("script", "", `a JSON script: {"actions": {"ID": ["success", "running", ...]}, "conditions": {"ID": [true, false, ...]}, "delta": [seconds, ...]}`)
+	scriptFile := fs.String("script", "", strings.ReplaceAll(scriptUsage, "Name", "ID"))
+	perCall := fs.Bool("per-call", false, strings.ReplaceAll(perCallUsage, "Mistreevous calls the agent", "BehaviorTree.CPP calls the leaf")+" (a step is a tick)")
 	treeID := fs.String("tree", "", "the tree to run (default: the document's main tree)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -552,7 +561,7 @@ func runXML(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	x, err := loadXML(file, &sc)
+	x, err := loadXML(file, &sc, *perCall)
 	if err != nil {
 		return err
 	}
@@ -574,6 +583,7 @@ func runXML(args []string, stdout io.Writer) error {
 	}
 	for k := 1; k <= *steps; k++ {
 		x.calls = x.calls[:0]
+		x.ans.begin(k - 1)
 		next, st, err := tree.TickOnce()
 		fmt.Fprintf(stdout, "tick %d: %s", k, st)
 		if n := next.RootTicks(); n > 1 {
@@ -623,12 +633,12 @@ func writeScopes(w io.Writer, t *btcpp.Tree) {
 // the script (in the order of their IDs) that is no leaf of the file: an
 // ID misspelt in the script would otherwise be ignored without a word.
 func (x *xmlDoc) checkScript(name string, sc *script) error {
-	for _, a := range slices.Sorted(maps.Keys(sc.Actions)) {
+	for _, a := range sc.actionNames() {
 		if l, ok := x.leaves[a]; !ok || l.condition {
 			return fmt.Errorf("%s: the script gives results for action %q, which is no action leaf of %s", name, a, x.name)
 		}
 	}
-	for _, c := range slices.Sorted(maps.Keys(sc.Conditions)) {
+	for _, c := range sc.conditionNames() {
 		if _, ok := x.leaves[c]; !ok {
 			return fmt.Errorf("%s: the script gives answers for condition %q, which is no leaf of %s", name, c, x.name)
 		}

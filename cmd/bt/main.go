@@ -9,7 +9,7 @@
 //	bt fmt [-w] [-l] FILE...
 //	bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
-//	bt run [-steps N] [-seed S] [-script FILE] FILE
+//	bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
 //	bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
 //
 // check parses and validates every file and prints the errors of each
@@ -27,7 +27,13 @@
 // each action name a list of results ("success", "failure", "running")
 // and each condition name a list of booleans, used in turn and cycling, as
 // the Mistreevous corpus does; names it does not list succeed (actions)
-// or hold (conditions). play serves a local page (default
+// or hold (conditions). Its per-step form, {"steps": [{"actions":
+// {"A": "running"}, "conditions": {"C": false}}, ...]}, gives step k the
+// k-th entry (cycling), whose names take precedence over the lists. A
+// difference from calling the agent as Mistreevous does: by default a
+// condition name is answered once per step, and a guard checked again or
+// a condition ticked again in the same step gets the same answer (a
+// list advances once per step); -per-call answers every call. play serves a local page (default
 // 127.0.0.1:8765) to step the tree in the browser with you as the agent,
 // with undo, branches and editing; see package viewer/playground. Usage
 // errors exit 2; -h prints the usage and exits 0.
@@ -69,7 +75,7 @@ const usage = `usage:
                                                convert between MDSL and JSON
   bt render [-format ascii|unicode|dot|mermaid] FILE
                                                draw the tree
-  bt run [-steps N] [-seed S] [-script FILE] FILE
+  bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
                                                step the tree with a scripted agent
   bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
                                                step the tree in the browser, with undo and editing
@@ -625,20 +631,26 @@ func render(args []string, stdout, _ io.Writer) error {
 }
 
 // script is what bt run's agent does: per action name its results, per
-// condition name its answers, each used in turn, cycling.
+// condition name its answers, each used in turn, cycling; and, in the
+// per-step form, per step the result or answer of the names it gives
+// (see agentAnswers).
 type script struct {
 	Actions    map[string][]string `json:"actions"`
 	Conditions map[string][]bool   `json:"conditions"`
+	// Steps gives, per step (cycling), answers that take precedence over
+	// the per-call lists for that step.
+	Steps []scriptStep `json:"steps"`
 	// Delta is the seconds that pass at each step, cycling (Mistreevous's
 	// getDeltaTime); default 1.
 	Delta []float64 `json:"delta"`
 }
 
 func runCmd(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("run", "run [-steps N] [-seed S] [-script FILE] FILE", stdout)
+	fs := newFlags("run", "run [-steps N] [-seed S] [-script FILE] [-per-call] FILE", stdout)
 	steps := fs.Int("steps", 10, "the number of steps (ticks, or signals for Elixir-style trees)")
 	seed := fs.Uint64("seed", 1, "the seed of the tree's random draws")
-	scriptFile := fs.String("script", "", `a JSON script: {"actions": {"Name": ["success", "running", ...]}, "conditions": {"Name": [true, false, ...]}, "delta": [seconds, ...]}`)
+	scriptFile := fs.String("script", "", scriptUsage)
+	perCall := fs.Bool("per-call", false, perCallUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -675,35 +687,25 @@ func runCmd(args []string, stdout, _ io.Writer) error {
 	if t.isStr {
 		c = callTree(t.str)
 	}
-	return runStepped(stdout, c, &sc, *steps, *seed)
+	return runStepped(stdout, c, &sc, *steps, *seed, *perCall)
 }
+
+// scriptUsage is the usage of bt run's -script flag.
+const scriptUsage = `a JSON script: {"actions": {"Name": ["success", "running", ...]}, "conditions": {"Name": [true, false, ...]}, "delta": [seconds, ...]}, answers per call, cycling; and/or per step: {"steps": [{"actions": {"Name": "success"}, "conditions": {"Name": true}}, ...]}, cycling, before the per-call lists`
+
+// perCallUsage is the usage of the -per-call flag of bt run and bt play.
+const perCallUsage = "answer a condition at each of its calls, as Mistreevous calls the agent (default: once per condition name per step, the answer reused within the step)"
 
 var results = map[string]bt.Result{"success": bt.ResultSuccess, "failure": bt.ResultFailure, "running": bt.ResultRunning}
 
-func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed uint64) error {
-	counts := map[string]int{}
+func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed uint64, perCall bool) error {
+	ans := newAgentAnswers(sc, perCall)
 	agent := bt.Agent[bt.Call]{
-		Action: func(c bt.Call) bt.Result {
-			list := sc.Actions[c.Name]
-			if len(list) == 0 {
-				return bt.ResultSuccess
-			}
-			k := counts[c.Name]
-			counts[c.Name]++
-			return results[list[k%len(list)]]
-		},
-		Condition: func(c bt.Call) bool {
-			list := sc.Conditions[c.Name]
-			if len(list) == 0 {
-				return true
-			}
-			k := counts[c.Name]
-			counts[c.Name]++
-			return list[k%len(list)]
-		},
-		Entry:  func(bt.Call) {},
-		OnStep: func(bt.Call) {},
-		Exit:   func(bt.Call, bool, bool) {},
+		Action:    func(c bt.Call) bt.Result { return results[ans.action(c.Name)] },
+		Condition: func(c bt.Call) bool { return ans.condition(c.Name, c.String()) },
+		Entry:     func(bt.Call) {},
+		OnStep:    func(bt.Call) {},
+		Exit:      func(bt.Call, bool, bool) {},
 	}
 	nd := 0
 	delta := func() time.Duration {
@@ -722,6 +724,7 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 	emit := observe.NewLogger(&b, tree)
 	for s := 1; s <= steps; s++ {
 		b.Reset()
+		ans.begin(s - 1)
 		next, err := tree.StepWith(emit)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", s, err)
@@ -733,20 +736,17 @@ func runStepped(w io.Writer, def bt.Node[bt.Call], sc *script, steps int, seed u
 }
 
 func runElixir(w io.Writer, def bt.Node[string], sc *script, steps int, seed uint64) error {
-	counts := map[string]int{}
+	ans := newAgentAnswers(sc, true)
 	tree := bt.Start(def, bt.WithSeed(seed))
 	for s := 1; s <= steps; s++ {
 		v := tree.Value()
+		ans.begin(s - 1)
 		ok := true
-		if list := sc.Actions[v]; len(list) > 0 {
-			r := list[counts[v]%len(list)]
-			counts[v]++
-			switch r {
-			case "failure":
-				ok = false
-			case "running":
-				return fmt.Errorf("step %d: %s: Elixir-style leaves succeed or fail; \"running\" is for the stepped engine", s, v)
-			}
+		switch ans.action(v) {
+		case "failure":
+			ok = false
+		case "running":
+			return fmt.Errorf("step %d: %s: Elixir-style leaves succeed or fail; \"running\" is for the stepped engine", s, v)
 		}
 		if ok {
 			tree = tree.Succeed()

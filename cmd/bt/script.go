@@ -63,6 +63,13 @@ func (sc *script) load(path string) error {
 			return fmt.Errorf("%s: condition %s has no answers", name, c)
 		}
 	}
+	for i, st := range sc.Steps {
+		for _, a := range slices.Sorted(maps.Keys(st.Actions)) {
+			if _, ok := results[st.Actions[a]]; !ok {
+				return fmt.Errorf("%s: steps[%d]: action %s: unknown result %q (success, failure, running)", name, i, a, st.Actions[a])
+			}
+		}
+	}
 	return nil
 }
 
@@ -88,7 +95,7 @@ func (sc *script) check(name string, t tree) error {
 	} else {
 		actions, conditions = called(t.call, func(c bt.Call) string { return c.Name })
 	}
-	for _, a := range slices.Sorted(maps.Keys(sc.Actions)) {
+	for _, a := range sc.actionNames() {
 		if !actions[a] {
 			hint := ""
 			if conditions[a] {
@@ -97,7 +104,7 @@ func (sc *script) check(name string, t tree) error {
 			return fmt.Errorf("%s: the script gives results for action %q, which the tree does not call%s", name, a, hint)
 		}
 	}
-	for _, c := range slices.Sorted(maps.Keys(sc.Conditions)) {
+	for _, c := range sc.conditionNames() {
 		if !conditions[c] {
 			hint := ""
 			if actions[c] {
