@@ -10,7 +10,7 @@
 //	bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
-//	bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
+//	bt play [-addr HOST:PORT] [-script FILE] [-per-call] [-seed S] [-poll D] FILE
 //
 // check parses and validates every file and prints the errors of each
 // (of an MDSL text, every error, up to 50, with the nearest keyword for a
@@ -77,7 +77,7 @@ const usage = `usage:
                                                draw the tree
   bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
                                                step the tree with a scripted agent
-  bt play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE
+  bt play [-addr HOST:PORT] [-script FILE] [-per-call] [-seed S] [-poll D] FILE
                                                step the tree in the browser, with undo and editing
 Flags may also follow the file names (bt convert FILE -to mdsl); after --,
 every argument is a file name. A FILE ending in .xml is a BehaviorTree.CPP

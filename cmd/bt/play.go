@@ -24,13 +24,14 @@ var playContext = func() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-const playSynopsis = "play [-addr HOST:PORT] [-script FILE] [-seed S] [-poll D] FILE"
+const playSynopsis = "play [-addr HOST:PORT] [-script FILE] [-per-call] [-seed S] [-poll D] FILE"
 
 // playCmd serves the playground of a tree file until interrupted.
 func playCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("play", playSynopsis, stdout)
 	addr := fs.String("addr", "127.0.0.1:8765", "the address to serve the page at (loopback unless you mean it)")
 	scriptFile := fs.String("script", "", "a JSON script, as for bt run, answering for the names it lists; the page asks the others")
+	perCall := fs.Bool("per-call", false, perCallUsage+"; the page can switch it")
 	seed := fs.Uint64("seed", 1, "the seed of the tree's random draws")
 	poll := fs.Duration("poll", 500*time.Millisecond, "how often to check the file for changes")
 	if err := parseFlags(fs, args); err != nil {
@@ -63,6 +64,9 @@ func playCmd(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		sc = &playground.Script{Actions: s.Actions, Conditions: s.Conditions, Delta: s.Delta}
+		for _, st := range s.Steps {
+			sc.Steps = append(sc.Steps, playground.ScriptStep{Actions: st.Actions, Conditions: st.Conditions})
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -71,14 +75,15 @@ func playCmd(args []string, stdout, stderr io.Writer) error {
 	defer ln.Close()
 	real := ln.Addr().String()
 	srv, err := playground.New(playground.Config{
-		File:   file,
-		Addr:   real,
-		Parse:  playDefinition,
-		Read:   readInput,
-		Write:  replaceFile,
-		Script: sc,
-		Seed:   *seed,
-		Poll:   *poll,
+		File:    file,
+		Addr:    real,
+		Parse:   playDefinition,
+		Read:    readInput,
+		Write:   replaceFile,
+		Script:  sc,
+		PerCall: *perCall,
+		Seed:    *seed,
+		Poll:    *poll,
 	})
 	if err != nil {
 		return err

@@ -103,7 +103,9 @@ const readTree = `(function () {
 })()`
 
 // playOracle steps playTree with the library directly, each step with an
-// agent that answers each name as the step's map says, and returns what
+// agent that answers each name as the step's map says (a condition once
+// per step, as the page asks by default: its later calls in the step get
+// the same answer and are not listed), and returns what
 // each version draws and, for each step, the names called and the answers
 // given, in the order of the calls.
 func playOracle(t *testing.T, steps []map[string]string) (drawn []string, calls, answers [][]string) {
@@ -114,6 +116,7 @@ func playOracle(t *testing.T, steps []map[string]string) (drawn []string, calls,
 	}
 	var step map[string]string
 	var called, given []string
+	held := map[string]bool{} // the conditions answered in the step
 	take := func(c bt.Call) string {
 		a, ok := step[c.Name]
 		if !ok {
@@ -126,7 +129,14 @@ func playOracle(t *testing.T, steps []map[string]string) (drawn []string, calls,
 		Action: func(c bt.Call) bt.Result {
 			return map[string]bt.Result{"success": {Status: bt.Success}, "failure": {Status: bt.Failure}, "running": {Status: bt.Running}}[take(c)]
 		},
-		Condition: func(c bt.Call) bool { return take(c) == "true" },
+		Condition: func(c bt.Call) bool {
+			if v, ok := held[c.String()]; ok {
+				return v
+			}
+			v := take(c) == "true"
+			held[c.String()] = v
+			return v
+		},
 	}
 	tree, err := bt.NewStepped(def, agent, bt.WithSeed(0), bt.WithTurnClock(time.Second))
 	if err != nil {
@@ -134,6 +144,7 @@ func playOracle(t *testing.T, steps []map[string]string) (drawn []string, calls,
 	}
 	for _, step = range steps {
 		called, given = nil, nil
+		clear(held)
 		if tree, err = tree.Step(); err != nil {
 			t.Fatal(err)
 		}
@@ -489,6 +500,58 @@ func TestPlaygroundAsync(t *testing.T) {
 	b.atVersion(t, 2)
 	b.checkTree(t, "the async action settled", "ss []")
 	b.waitFor(t, "no pending async", `document.getElementById("asyncbox").classList.contains("hidden")`)
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestPlaygroundPerCall checks the page's switch between a question per
+// condition per step (the default: the guard's second check in a step is
+// not asked) and a question per call.
+func TestPlaygroundPerCall(t *testing.T) {
+	b := startBrowser(t)
+	url, _ := startPlayground(t, "guard.mdsl", "root { sequence while(C) { action [A] wait [0] } }")
+	if err := chromedp.Run(b.ctx, chromedp.Navigate(url+"/"), chromedp.WaitReady(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	// steps answers C true and A success, and returns how many times C
+	// was asked before the step ended.
+	steps := func(version int) int {
+		b.click(t, "step")
+		asked := 0
+		for i := 0; ; i++ {
+			b.waitFor(t, fmt.Sprintf("question %d or version %d", i, version), fmt.Sprintf(`document.getElementById("askbox").getAttribute("data-answers") === "%d" || (document.getElementById("askbox").classList.contains("hidden") && document.querySelector("#timeline .tv.current").getAttribute("data-id") === "%d")`, i, version))
+			var done bool
+			b.eval(t, `document.getElementById("askbox").classList.contains("hidden")`, &done)
+			if done {
+				return asked
+			}
+			if i > 10 {
+				t.Fatal("more than 10 questions")
+			}
+			var q string
+			b.eval(t, `document.getElementById("question").textContent`, &q)
+			if strings.Contains(q, " C \u2014 does it hold?") {
+				asked++
+				b.click(t, "answer-true")
+			} else {
+				b.click(t, "answer-success")
+			}
+		}
+	}
+	var checked bool
+	b.eval(t, `document.getElementById("percall").checked`, &checked)
+	if checked {
+		t.Fatal("the per-call switch is on by default")
+	}
+	if n := steps(1); n != 1 {
+		t.Errorf("per step: C asked %d times in the step, want 1", n)
+	}
+	b.click(t, "percall")
+	b.waitFor(t, "the switch on", `window.btPlay.state().perCall === true`)
+	if n := steps(2); n < 2 {
+		t.Errorf("per call: C asked %d times in the step, want the guard's every check", n)
+	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}

@@ -56,6 +56,9 @@ type answer struct {
 	Name   string `json:"name"`
 	Value  string `json:"value"`
 	Script bool   `json:"script,omitempty"` // given by the script
+	// Call is the call as the tree writes it (a condition's: the answer
+	// holds for the calls of the step written so, unless per call).
+	Call string `json:"call,omitempty"`
 }
 
 // choices are the answers the page may give to each kind of question.
@@ -72,8 +75,10 @@ type run struct {
 	answers []answer
 	next    int
 	script  *Script
-	counts  map[string]int // calls of each name on the line before the step
+	counts  map[string]int // per-call answers of each name on the line before the step
 	delta   float64        // the seconds the step takes (stepped engine)
+	step    int            // the step's index on its line, from 0 (the number of the version stepped)
+	perCall bool           // ask a condition at each call, not once per step
 }
 
 // needAnswer is the panic of an agent whose queue ran dry.
@@ -93,16 +98,25 @@ func (e *askError) Error() string {
 	return fmt.Sprintf("node %d: %s %s needs an answer", e.Node, e.Call, e.Text)
 }
 
-// take returns the next answer, of a call of kind to name: from the
-// queue, else from the script, else it panics with a needAnswer.
+// take returns the next answer, of a call of kind to name: for a
+// condition already answered in the step (the same call text), unless
+// perCall, that answer again; else from the queue, else from the script,
+// else it panics with a needAnswer.
 func (r *run) take(kind, name, text string) string {
+	if kind == "condition" && !r.perCall {
+		for _, a := range r.answers[:r.next] {
+			if a.Kind == kind && a.Name == name && a.Call == text {
+				return a.Value
+			}
+		}
+	}
 	if r.next < len(r.answers) {
 		a := r.answers[r.next]
 		r.next++
 		return a.Value
 	}
 	if v, ok := r.fromScript(kind, name); ok {
-		r.answers = append(r.answers, answer{Kind: kind, Name: name, Value: v, Script: true})
+		r.answers = append(r.answers, answer{Kind: kind, Name: name, Value: v, Script: true, Call: text})
 		r.next++
 		return v
 	}
@@ -110,15 +124,19 @@ func (r *run) take(kind, name, text string) string {
 }
 
 // fromScript returns the script's answer to the next call of name, if
-// the script lists name: it counts the calls of name (of either kind, as
-// bt run does) on the line and in this step.
+// the script gives one: the step's entry in Steps, else the name's list,
+// whose count is that of the per-call answers of name (of either kind,
+// as bt run counts) on the line and in this step.
 func (r *run) fromScript(kind, name string) (string, bool) {
 	if r.script == nil {
 		return "", false
 	}
+	if v, ok := r.script.fromStep(r.step, kind, name); ok {
+		return v, true
+	}
 	k := r.counts[name]
 	for _, a := range r.answers {
-		if a.Name == name {
+		if a.Name == name && !r.script.inStep(r.step, a) {
 			k++
 		}
 	}
@@ -133,6 +151,34 @@ func (r *run) fromScript(kind, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// fromStep returns the answer that the entry of step k (from 0) in
+// Steps gives to a call of kind to name, if any.
+func (sc *Script) fromStep(k int, kind, name string) (string, bool) {
+	if len(sc.Steps) == 0 {
+		return "", false
+	}
+	e := sc.Steps[k%len(sc.Steps)]
+	switch kind {
+	case "action", "value", btcppAction:
+		v, ok := e.Actions[name]
+		return v, ok
+	case "condition":
+		v, ok := e.Conditions[name]
+		return fmt.Sprint(v), ok
+	}
+	return "", false
+}
+
+// inStep reports whether the answer a, given in step k, came from the
+// step's entry in Steps (and does not count as a per-call answer).
+func (sc *Script) inStep(k int, a answer) bool {
+	if !a.Script {
+		return false
+	}
+	_, ok := sc.fromStep(k, a.Kind, a.Name)
+	return ok
 }
 
 // check returns an error for a script with a name without answers or a
@@ -154,6 +200,13 @@ func (sc *Script) check() error {
 	for name, list := range sc.Conditions {
 		if len(list) == 0 {
 			return fmt.Errorf("script: condition %s has no answers", name)
+		}
+	}
+	for i, e := range sc.Steps {
+		for name, v := range e.Actions {
+			if v != "success" && v != "failure" && v != "running" {
+				return fmt.Errorf("script: step %d: action %s: unknown result %q (success, failure, running)", i, name, v)
+			}
 		}
 	}
 	for _, d := range sc.Delta {

@@ -200,7 +200,7 @@
     if (!ask) { $("askbox").removeAttribute("data-answers"); return; }
     $("askbox").setAttribute("data-answers", ask.answers.length);
     var what = ask.call === "value" ? "Value() is" : ask.call;
-    $("question").textContent = "node " + ask.node + ": " + what + " " + ask.text + (ask.kind === "condition" ? " \u2014 does it hold?" : " \u2014 its result?");
+    $("question").textContent = "node " + ask.node + ": " + what + " " + ask.text + (ask.kind === "condition" ? " \u2014 does it hold?" + (ask.perCall ? " (asked at every call)" : " (once for this step: its other calls in the step get this answer)") : " \u2014 its result?");
     var box = $("choices");
     box.textContent = "";
     ask.choices.forEach(function (c) {
@@ -325,6 +325,7 @@
     if (st.notice) { notice(st.notice, /error|cannot|refused|changed on disk|fail/i.test(st.notice) && st.notice.indexOf("saved") !== 0); }
     var ok = !!st.engine && !!st.version;
     ["step", "undo", "redo", "restart", "savestate", "export"].forEach(function (id) { $(id).disabled = !ok; });
+    $("percall").checked = !!st.perCall;
     if (!ok) { document.body.setAttribute("data-ready", "1"); return; }
     $("step").disabled = !!st.ask;
     $("undo").disabled = st.timeline[st.current].parent < 0;
@@ -375,6 +376,7 @@
     $("redo").addEventListener("click", function () { post("/api/redo"); });
     $("restart").addEventListener("click", function () { post("/api/restart"); });
     $("cancel").addEventListener("click", function () { post("/api/cancel"); });
+    $("percall").addEventListener("change", function (e) { post("/api/percall", { on: e.target.checked }); });
     $("savestate").addEventListener("click", function () { download("/api/save"); });
     $("export").addEventListener("click", function () { download("/api/export"); });
     $("loadstate").addEventListener("change", function (e) {

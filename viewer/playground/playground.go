@@ -7,7 +7,10 @@
 // search, zoom and fit keep big trees usable), and steps it: as a step
 // reaches an action the page asks for its result (success, failure,
 // running, or async, settled later), and for each condition its answer,
-// unless a [Script] gives them. Every version the steps make stays in a
+// unless a [Script] gives them. A condition is asked once per step: a
+// guard checked again in the same step, or a condition ticked again,
+// gets the answer given (unlike an agent, which Mistreevous calls each
+// time); [Config.PerCall], or the page's switch, asks every call. Every version the steps make stays in a
 // timeline: undo, redo, and stepping from an old version starts a branch
 // and keeps the other. The page lists the events of each step and the
 // memory of each version, saves and loads the current version (the
@@ -96,9 +99,22 @@ type Definition struct {
 type Script struct {
 	Actions    map[string][]string
 	Conditions map[string][]bool
+	// Steps gives, per step (by the step's number on its line, cycling),
+	// the result or answer of the names each entry lists, for every call
+	// of the step, before the lists. An answer from Steps does not count
+	// as a call of the lists.
+	Steps []ScriptStep
 	// Delta is the seconds that pass at each step of a stepped tree,
 	// cycling by the step's number on its line; nil: one second.
 	Delta []float64
+}
+
+// ScriptStep is one step of a [Script]'s per-step form: per action name
+// its result ("success", "failure", "running"), per condition name its
+// answer.
+type ScriptStep struct {
+	Actions    map[string]string
+	Conditions map[string]bool
 }
 
 // Config configures a [Server].
@@ -123,6 +139,13 @@ type Config struct {
 	Write func(path string, data []byte, read fs.FileInfo) error
 	// Script, if not nil, answers for the names it lists.
 	Script *Script
+	// PerCall asks a condition at each of its calls, as Mistreevous calls
+	// the agent. By default (false) a condition, that is a call as the tree
+	// writes it, is asked once per step, and its later calls in the same
+	// step (a guard checked again, a condition under a reactive node) get
+	// the same answer. The page can switch it; a step keeps the setting it
+	// started with.
+	PerCall bool
 	// Seed seeds the trees' random draws.
 	Seed uint64
 	// Poll is the interval at which the file is checked for changes; 0
@@ -172,6 +195,7 @@ type Server struct {
 	eng      engine      // the current definition's engine, nil before a first valid parse
 	tl       *timeline
 	pend     *pending // the step waiting for an answer, or nil
+	perCall  bool     // ask conditions at each call (Config.PerCall, switched by the page)
 	notice   string   // a message for the page ("saved", an error), shown with the next change
 	shown    string   // the message of the last change
 }
@@ -208,7 +232,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Script.check(); err != nil {
 		return nil, fmt.Errorf("playground.New: %w", err)
 	}
-	s := &Server{cfg: cfg, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1)}
+	s := &Server{cfg: cfg, perCall: cfg.PerCall, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1)}
 	if s.token == "" {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -266,6 +290,7 @@ func (s *Server) routes() {
 		"step": s.step, "answer": s.answer, "cancel": s.cancel, "goto": s.gotoVersion,
 		"undo": s.undo, "redo": s.redo, "settle": s.settle, "source": s.saveSource,
 		"load": s.loadState, "memory": s.setMemory, "restart": s.restart,
+		"percall": s.setPerCall,
 	} {
 		m.HandleFunc("POST /api/"+path, s.api(h))
 	}

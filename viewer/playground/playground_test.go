@@ -822,7 +822,7 @@ func BenchmarkStepAsked(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	answers := []answer{{"condition", "HasAmmo", "true", false}, {"action", "Aim", "success", false}, {"action", "Fire", "running", false}}
+	answers := []answer{{Kind: "condition", Name: "HasAmmo", Value: "true", Call: "HasAmmo"}, {Kind: "action", Name: "Aim", Value: "success"}, {Kind: "action", Name: "Fire", Value: "running"}}
 	b.Run("asked", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

@@ -22,7 +22,10 @@ type stateJSON struct {
 	FileError string   `json:"fileError,omitempty"`
 	CanSave   bool     `json:"canSave"`
 	Script    bool     `json:"script"`
-	Timeline  []tvJSON `json:"timeline"` // the entries from TimelineFrom on
+	// PerCall says that a condition is asked at each call, not once per
+	// step (the page's switch).
+	PerCall  bool     `json:"perCall"`
+	Timeline []tvJSON `json:"timeline"` // the entries from TimelineFrom on
 	// TimelineRev names the timeline (a new one starts with a new
 	// definition or a restart), TimelineFrom is the index of the first
 	// entry sent (the page has those before it, of the same TimelineRev),
@@ -72,6 +75,9 @@ type askJSON struct {
 	From    int      `json:"from"`
 	Choices []string `json:"choices"`
 	Answers []answer `json:"answers"`
+	// PerCall is the setting of the step: a condition asked at each call
+	// (true) or once per step.
+	PerCall bool `json:"perCall"`
 }
 
 // pageHas is what the page says it has, so that a response does not
@@ -111,7 +117,7 @@ func has(r *http.Request) pageHas {
 func (s *Server) state(have pageHas) stateJSON {
 	st := stateJSON{
 		Change: s.change, Name: s.cfg.Name, TreeRev: s.treeRev, SrcRev: s.srcRev, Source: string(s.src),
-		Error: parseError(s.parseErr), CanSave: s.cfg.Write != nil, Script: s.cfg.Script != nil,
+		Error: parseError(s.parseErr), CanSave: s.cfg.Write != nil, Script: s.cfg.Script != nil, PerCall: s.perCall,
 		Notice: s.shown, Current: -1, Redo: -1,
 	}
 	if have.source == s.srcRev {
@@ -170,7 +176,7 @@ func (s *Server) state(have pageHas) stateJSON {
 		if ans == nil {
 			ans = []answer{}
 		}
-		st.Ask = &askJSON{askError: *p.ask, From: p.from, Choices: choices[p.ask.Kind], Answers: ans}
+		st.Ask = &askJSON{askError: *p.ask, From: p.from, Choices: choices[p.ask.Kind], Answers: ans, PerCall: p.perCall}
 	}
 	return st
 }

@@ -88,6 +88,7 @@ type pending struct {
 	from    int
 	answers []answer
 	ask     *askError
+	perCall bool // asks a condition at each call (the setting when the step started)
 }
 
 // startStep starts a step from the current version and runs it as far as
@@ -102,7 +103,7 @@ func (s *Server) startStep() error {
 	if len(s.tl.nodes) >= s.cfg.MaxVersions {
 		return fmt.Errorf("the timeline holds %d versions, the most it keeps: restart it", len(s.tl.nodes))
 	}
-	s.pend = &pending{from: s.tl.cur}
+	s.pend = &pending{from: s.tl.cur, perCall: s.perCall}
 	return s.advance()
 }
 
@@ -111,12 +112,14 @@ func (s *Server) startStep() error {
 func (s *Server) advance() error {
 	p := s.pend
 	from := s.tl.nodes[p.from]
-	r := &run{answers: p.answers, script: s.cfg.Script, delta: 1}
+	r := &run{answers: p.answers, script: s.cfg.Script, delta: 1, step: from.step, perCall: p.perCall}
 	if sc := s.cfg.Script; sc != nil {
 		r.counts = map[string]int{}
 		for _, n := range s.tl.line(p.from) {
 			for _, a := range n.answers {
-				r.counts[a.Name]++
+				if n.step == 0 || !sc.inStep(n.step-1, a) {
+					r.counts[a.Name]++
+				}
 			}
 		}
 		if len(sc.Delta) > 0 {
@@ -176,7 +179,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return fmt.Errorf("%q does not answer %s %s (%v)", req.Value, p.ask.Call, p.ask.Text, choices[p.ask.Kind])
 		}
-		p.answers = append(p.answers, answer{Kind: p.ask.Kind, Name: p.ask.Name, Value: req.Value})
+		p.answers = append(p.answers, answer{Kind: p.ask.Kind, Name: p.ask.Name, Value: req.Value, Call: p.ask.Text})
 		p.ask = nil
 		return s.advance()
 	}()
@@ -217,6 +220,22 @@ func (s *Server) gotoVersion(w http.ResponseWriter, r *http.Request) {
 	err := s.move(req.ID)
 	s.bump()
 	s.reply(w, r, err)
+}
+
+// setPerCall switches how conditions are asked: at each call ({"on":
+// true}) or once per step. A step under way keeps its setting.
+func (s *Server) setPerCall(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		On bool `json:"on"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perCall = req.On
+	s.bump()
+	s.reply(w, r, nil)
 }
 
 // act runs f under the server's lock once the tree is ready, then tells
