@@ -346,7 +346,10 @@ func TestPlayground(t *testing.T) {
 		t.Errorf("the loaded version is labelled %q", label)
 	}
 
-	// The file changes on disk: the page draws the new tree, with its text.
+	// The file changes on disk: the page draws the new tree, with its text,
+	// and says that the timeline restarted.
+	var oldLen int
+	b.eval(t, `document.querySelectorAll("#timeline .tv").length`, &oldLen)
 	edited := strings.Replace(playTree, "action [Patrol]", "action [Patrol]\n            action [LookAround]", 1)
 	if err := writeAtomic(file, []byte(edited), nil); err != nil {
 		t.Fatal(err)
@@ -358,6 +361,7 @@ func TestPlayground(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the edited tree's timeline has %d versions, want 1", n)
 	}
+	b.waitFor(t, "the restart said", `document.getElementById("notice").textContent.indexOf("timeline restarted") >= 0 && !document.getElementById("undoedit").classList.contains("hidden")`)
 
 	// An error on disk: shown with bt check's position and caret; the
 	// tree stays.
@@ -376,13 +380,26 @@ func TestPlayground(t *testing.T) {
 		t.Errorf("after the error, the page draws %d nodes, want the 10 of the last valid tree", n)
 	}
 
-	// Fix it in the page's text area and save.
+	// Fix it in the page's text area and save: the first text again, whose
+	// timeline comes back.
 	b.eval(t, fmt.Sprintf(`(function () { var s = document.getElementById("source"); s.value = %q; s.dispatchEvent(new Event("input")); })()`, playTree), nil)
 	b.click(t, "save")
 	b.waitFor(t, "the saved tree", `document.querySelectorAll("#tree .nd").length === 9 && document.getElementById("error").classList.contains("hidden")`)
 	if got, _ := os.ReadFile(file); string(got) != playTree {
 		t.Errorf("the page saved %q", got)
 	}
+	b.waitFor(t, "the first timeline back", fmt.Sprintf(`document.querySelectorAll("#timeline .tv").length === %d && document.getElementById("notice").textContent.indexOf("timeline is back") >= 0`, oldLen))
+
+	// Undo the edit: the edited text again, with its timeline.
+	b.click(t, "undoedit")
+	b.waitFor(t, "the edit undone", `document.querySelectorAll("#tree .nd").length === 10 && document.querySelectorAll("#timeline .tv").length === 1`)
+	if got, _ := os.ReadFile(file); string(got) != edited {
+		t.Errorf("undo the edit wrote %q", got)
+	}
+	b.click(t, "undoedit")
+	b.waitFor(t, "the first tree again", fmt.Sprintf(`document.querySelectorAll("#tree .nd").length === 9 && document.querySelectorAll("#timeline .tv").length === %d`, oldLen))
+	b.click(t, "restart")
+	b.waitFor(t, "a restarted timeline", `document.querySelectorAll("#timeline .tv").length === 1`)
 	b.answerStep(t, 1, calls[0], ans[0])
 	b.checkTree(t, "the saved tree, version 1", drawn[0])
 	if errs := b.consoleErrors(); len(errs) > 0 {

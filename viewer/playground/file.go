@@ -49,8 +49,22 @@ func readFile(limit int64) func(string) ([]byte, fs.FileInfo, error) {
 	}
 }
 
+// keptTree is a definition that a valid change of the file replaced:
+// its text, its engine and its timeline, which come back when the file
+// holds that text again (the edit undone, in the page or in an editor).
+type keptTree struct {
+	src []byte
+	eng engine
+	tl  *timeline
+}
+
+// maxKept bounds the definitions kept.
+const maxKept = 4
+
 // load takes a text read from the file: it parses it and, if it is a
-// valid tree, restarts the timeline with it. s.mu is held (or s is new).
+// valid tree, restarts the timeline with it, keeping the old one (see
+// keptTree), or brings back the timeline kept with that text. s.mu is
+// held (or s is new).
 func (s *Server) load(src []byte, info fs.FileInfo) {
 	if s.src != nil && bytes.Equal(src, s.src) && s.parseErr == nil && s.fileErr == nil {
 		s.info = info // the same text: keep the timeline
@@ -58,6 +72,7 @@ func (s *Server) load(src []byte, info fs.FileInfo) {
 	}
 	s.src, s.info, s.fileErr = src, info, nil
 	s.srcRev++
+	s.restartMsg = ""
 	defer s.bump()
 	def, err := s.cfg.Parse(s.cfg.Name, bytes.TrimPrefix(src, []byte("\ufeff")))
 	var eng engine
@@ -69,10 +84,80 @@ func (s *Server) load(src []byte, info fs.FileInfo) {
 		return
 	}
 	s.parseErr = nil
-	s.eng = eng
+	if s.eng != nil && bytes.Equal(src, s.engSrc) {
+		return // an error fixed back to the text of the tree: keep the timeline
+	}
+	old := s.eng != nil
+	if old {
+		s.kept = append(s.kept, &keptTree{src: s.engSrc, eng: s.eng, tl: s.tl})
+	}
+	s.engSrc = src
 	s.treeRev++
-	s.tl = newTimeline(eng.start())
 	s.pend = nil
+	for i := len(s.kept) - 1; i >= 0; i-- {
+		if k := s.kept[i]; bytes.Equal(k.src, src) {
+			s.kept = append(s.kept[:i], s.kept[i+1:]...)
+			s.eng, s.tl = k.eng, k.tl
+			s.restartMsg = fmt.Sprintf("the file holds an earlier text again: its timeline is back (%s)", versions(len(k.tl.nodes)))
+			s.notice = s.restartMsg
+			s.trimKept()
+			return
+		}
+	}
+	s.eng = eng
+	s.tl = newTimeline(eng.start())
+	if old {
+		prev := s.kept[len(s.kept)-1].tl
+		s.restartMsg = "the tree changed: the timeline restarted"
+		if n := len(prev.nodes); n > 1 {
+			s.restartMsg += fmt.Sprintf("; the old one (%s) is kept: \"Undo the edit\" brings back the old text and it", versions(n))
+		}
+		s.notice = s.restartMsg
+	}
+	s.trimKept()
+}
+
+// trimKept drops the oldest kept definitions beyond maxKept.
+func (s *Server) trimKept() {
+	if n := len(s.kept) - maxKept; n > 0 {
+		s.kept = append([]*keptTree(nil), s.kept[n:]...)
+	}
+}
+
+// versions is "1 version" or "N versions".
+func versions(n int) string {
+	if n == 1 {
+		return "1 version"
+	}
+	return fmt.Sprintf("%d versions", n)
+}
+
+// undoEdit writes the text of the last definition kept back to the file
+// (through cfg.Write) and loads it, which brings back its timeline.
+func (s *Server) undoEdit(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := func() error {
+		if s.cfg.Write == nil {
+			return errors.New("this playground does not write the file (no writer): put the old text back in your editor, and its timeline comes back")
+		}
+		if len(s.kept) == 0 {
+			return errors.New("no edit to undo: the timeline is that of the file's first tree")
+		}
+		k := s.kept[len(s.kept)-1]
+		if err := s.cfg.Write(s.cfg.File, k.src, s.info); err != nil {
+			return fmt.Errorf("writing the old text to %s: %w", s.cfg.Name, err)
+		}
+		s.reread()
+		return nil
+	}()
+	if err != nil {
+		s.notice = err.Error()
+	} else {
+		s.notice = "the edit undone: " + s.restartMsg
+	}
+	s.bump()
+	s.reply(w, r, err)
 }
 
 // watch checks the file every cfg.Poll until Close.
@@ -158,6 +243,8 @@ func (s *Server) saveSource(w http.ResponseWriter, r *http.Request) {
 		s.notice = err.Error()
 	} else if s.parseErr != nil {
 		s.notice = "saved; the text has errors"
+	} else if s.restartMsg != "" {
+		s.notice = "saved; " + s.restartMsg
 	} else {
 		s.notice = "saved"
 	}

@@ -323,6 +323,7 @@
     if (st.nodes && st.treeRev !== treeRev) { layout(st.nodes); treeRev = st.treeRev; }
     renderSource(st);
     if (st.notice) { notice(st.notice, /error|cannot|refused|changed on disk|fail/i.test(st.notice) && st.notice.indexOf("saved") !== 0); }
+    $("undoedit").classList.toggle("hidden", !st.undoEdit);
     var ok = !!st.engine && !!st.version;
     ["step", "undo", "redo", "restart", "savestate", "export"].forEach(function (id) { $(id).disabled = !ok; });
     $("percall").checked = !!st.perCall;
@@ -376,6 +377,7 @@
     $("redo").addEventListener("click", function () { post("/api/redo"); });
     $("restart").addEventListener("click", function () { post("/api/restart"); });
     $("cancel").addEventListener("click", function () { post("/api/cancel"); });
+    $("undoedit").addEventListener("click", function () { post("/api/undoedit"); });
     $("percall").addEventListener("change", function (e) { post("/api/percall", { on: e.target.checked }); });
     $("savestate").addEventListener("click", function () { download("/api/save"); });
     $("export").addEventListener("click", function () { download("/api/export"); });

@@ -20,7 +20,10 @@
 // The file is watched: when it changes on disk, or is edited in the
 // page's text area and saved (atomically, through [Config.Write]), it is
 // parsed again; a parse error is shown with its line and column, and a
-// valid change restarts the timeline.
+// valid change restarts the timeline, which the page says. The old
+// timeline is kept with its text (the last few): "Undo the edit" writes
+// that text back, and the file holding it again (from the page or an
+// editor) brings the timeline back.
 //
 // Stepping with the user as the agent. A stepped tree's step is a pure
 // function of the version and of the agent's answers, so the server runs
@@ -186,18 +189,21 @@ type Server struct {
 	wg      sync.WaitGroup
 
 	// The file and its tree.
-	src      []byte      // the text last read
-	info     fs.FileInfo // the file's information when read
-	srcRev   int         // counts the texts read
-	parseErr error       // the last text's error, nil if it parsed
-	fileErr  error       // the last error reading the file
-	treeRev  int         // counts the definitions
-	eng      engine      // the current definition's engine, nil before a first valid parse
-	tl       *timeline
-	pend     *pending // the step waiting for an answer, or nil
-	perCall  bool     // ask conditions at each call (Config.PerCall, switched by the page)
-	notice   string   // a message for the page ("saved", an error), shown with the next change
-	shown    string   // the message of the last change
+	src        []byte      // the text last read
+	info       fs.FileInfo // the file's information when read
+	srcRev     int         // counts the texts read
+	parseErr   error       // the last text's error, nil if it parsed
+	fileErr    error       // the last error reading the file
+	treeRev    int         // counts the definitions
+	eng        engine      // the current definition's engine, nil before a first valid parse
+	tl         *timeline
+	pend       *pending    // the step waiting for an answer, or nil
+	perCall    bool        // ask conditions at each call (Config.PerCall, switched by the page)
+	engSrc     []byte      // the text of eng's definition
+	kept       []*keptTree // the definitions replaced by valid changes, the last the most recent
+	restartMsg string      // what the last load did to the timeline, if anything
+	notice     string      // a message for the page ("saved", an error), shown with the next change
+	shown      string      // the message of the last change
 }
 
 // New returns a Server for cfg.File, which it reads and parses (a parse
@@ -290,7 +296,7 @@ func (s *Server) routes() {
 		"step": s.step, "answer": s.answer, "cancel": s.cancel, "goto": s.gotoVersion,
 		"undo": s.undo, "redo": s.redo, "settle": s.settle, "source": s.saveSource,
 		"load": s.loadState, "memory": s.setMemory, "restart": s.restart,
-		"percall": s.setPerCall,
+		"percall": s.setPerCall, "undoedit": s.undoEdit,
 	} {
 		m.HandleFunc("POST /api/"+path, s.api(h))
 	}

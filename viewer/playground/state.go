@@ -24,7 +24,10 @@ type stateJSON struct {
 	Script    bool     `json:"script"`
 	// PerCall says that a condition is asked at each call, not once per
 	// step (the page's switch).
-	PerCall  bool     `json:"perCall"`
+	PerCall bool `json:"perCall"`
+	// UndoEdit says that a valid change replaced a tree whose timeline is
+	// kept, and that the page can write the old text back.
+	UndoEdit bool     `json:"undoEdit"`
 	Timeline []tvJSON `json:"timeline"` // the entries from TimelineFrom on
 	// TimelineRev names the timeline (a new one starts with a new
 	// definition or a restart), TimelineFrom is the index of the first
@@ -117,7 +120,7 @@ func has(r *http.Request) pageHas {
 func (s *Server) state(have pageHas) stateJSON {
 	st := stateJSON{
 		Change: s.change, Name: s.cfg.Name, TreeRev: s.treeRev, SrcRev: s.srcRev, Source: string(s.src),
-		Error: parseError(s.parseErr), CanSave: s.cfg.Write != nil, Script: s.cfg.Script != nil, PerCall: s.perCall,
+		Error: parseError(s.parseErr), CanSave: s.cfg.Write != nil, Script: s.cfg.Script != nil, PerCall: s.perCall, UndoEdit: len(s.kept) > 0 && s.cfg.Write != nil,
 		Notice: s.shown, Current: -1, Redo: -1,
 	}
 	if have.source == s.srcRev {

@@ -17,8 +17,9 @@ import (
 )
 
 // vnode is one version of the timeline: the version, how it was made, and
-// its place in the tree of versions. Versions are never removed (until a
-// new definition restarts the timeline), so an id is an index.
+// its place in the tree of versions. Versions are never removed (a new
+// definition starts another timeline, and keeps this one aside), so an id
+// is an index.
 type vnode struct {
 	id, parent int
 	kids       []int
