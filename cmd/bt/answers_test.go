@@ -137,3 +137,38 @@ func TestRunStepsScript(t *testing.T) {
 		}
 	}
 }
+
+// TestRunXMLSteps checks the per-step form of the script on a
+// BehaviorTree.CPP file: tick k takes entry k, cycling.
+func TestRunXMLSteps(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "t.xml")
+	scr := filepath.Join(dir, "s.json")
+	xml := `<root BTCPP_format="4" main_tree_to_execute="M"><BehaviorTree ID="M"><Sequence><IsOpen/><Walk/></Sequence></BehaviorTree>` +
+		`<TreeNodesModel><Condition ID="IsOpen"/></TreeNodesModel></root>`
+	if err := os.WriteFile(tree, []byte(xml), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	open := []bool{true, false}
+	if err := os.WriteFile(scr, []byte(`{"steps": [{"conditions": {"IsOpen": true}, "actions": {"Walk": "failure"}}, {"conditions": {"IsOpen": false}}]}`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"run", "-steps", "4", "-script", scr, tree}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	ticks := strings.Split(out.String(), "tick ")[1:]
+	if len(ticks) != 4 {
+		t.Fatalf("got %d ticks, want 4:\n%s", len(ticks), out.String())
+	}
+	for i, tk := range ticks {
+		o := open[i%len(open)]
+		want := map[bool]string{true: "-> success", false: "-> failure"}[o]
+		if !strings.Contains(tk, "condition IsOpen") || !strings.Contains(tk, "IsOpen::2 "+want) {
+			t.Errorf("tick %d: want IsOpen %s:\n%s", i+1, want, tk)
+		}
+		if walked := strings.Contains(tk, "action Walk"); walked != o {
+			t.Errorf("tick %d: Walk called %v, want %v:\n%s", i+1, walked, o, tk)
+		}
+	}
+}

@@ -108,11 +108,12 @@ func (p *playRun) do(method, path, body string) (int, []byte) {
 
 // playState is the part of the playground's state these tests read.
 type playState struct {
-	Change int    `json:"change"`
-	Engine string `json:"engine"`
-	SrcRev int    `json:"srcRev"`
-	Source string `json:"source"`
-	Error  *struct {
+	PerCall bool   `json:"perCall"`
+	Change  int    `json:"change"`
+	Engine  string `json:"engine"`
+	SrcRev  int    `json:"srcRev"`
+	Source  string `json:"source"`
+	Error   *struct {
 		Msg       string
 		Line, Col int
 	} `json:"error"`
@@ -209,6 +210,28 @@ func TestPlay(t *testing.T) {
 	}
 	if p.stderr.Len() != 0 {
 		t.Errorf("stderr: %s", p.stderr)
+	}
+}
+
+// TestPlayPerCall: -per-call reaches the page's switch, off by default.
+func TestPlayPerCall(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bot.mdsl")
+	if err := os.WriteFile(file, []byte(playTree), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, perCall := range []bool{false, true} {
+		args := []string{"-addr", "127.0.0.1:0", file}
+		if perCall {
+			args = append([]string{"-per-call"}, args...)
+		}
+		p := startPlay(t, args...)
+		if st := p.waitState(func(playState) bool { return true }); st.PerCall != perCall {
+			t.Errorf("bt play %v: perCall %v", args, st.PerCall)
+		}
+		if code := p.stop(); code != 0 {
+			t.Errorf("exit %d: %s", code, p.stderr)
+		}
 	}
 }
 
