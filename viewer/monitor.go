@@ -78,14 +78,17 @@ const (
 	// streamBytes bounds what one event stream holds besides the feed's
 	// shared reset: its copy of the kept versions (Keep words of each),
 	// its encoder and one step's event.
-	streamBytes = 256 << 10
+	streamBytes = 384 << 10
 )
 
 // MonitorBudget returns the most heap, in bytes, that a Monitor's event
 // streams take with the given feeds and open streams, Keep at most 1,000
 // (the versions themselves, which the program made, aside): each feed's
 // reset, encoded once and shared by its streams (at most 2 MB of text,
-// counted four times for its encoding), and 256 KB a stream. Streams past
+// counted four times for its encoding, the worlds of [Feed.PublishWith]
+// included), and 384 KB a stream (one step's event with its world
+// included: a world's text and lines take at most about 130 KB once
+// escaped as JSON). Streams past
 // MonitorOptions.MaxStreams are refused, and a page that does not read
 // its stream holds its share for at most MonitorOptions.WriteTimeout.
 func MonitorBudget(feeds, streams int) int {
