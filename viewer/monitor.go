@@ -750,14 +750,14 @@ func (f *Feed[V]) encodeReset(vs []V, ws []*World, n uint64) (*sharedReset[V], e
 	return &sharedReset[V]{start: n + uint64(first), end: n + uint64(k), data: data, last: vs[k-1], enc: encoder{layout: enc.layout, prev: enc.prev, mem: enc.mem, listing: enc.listing}}, nil
 }
 
-// stepSize is about the bytes of s's text.
+// stepSize is about the bytes of s's text, as JSON.
 func stepSize(s stepData) int {
-	n := 48 + len(s.Step) + len(s.Label) + len(s.Text)
+	n := 48 + len(s.Step) + jsonLen(s.Label) + jsonLen(s.Text)
 	for _, e := range s.Events {
-		n += len(e) + 3
+		n += jsonLen(e) + 3
 	}
 	for _, e := range s.World {
-		n += len(e) + 3
+		n += jsonLen(e) + 3
 	}
 	if s.Grid != nil {
 		n += 40 + len(s.Grid.Cells)
@@ -772,7 +772,36 @@ func stepSize(s stepData) int {
 func listingSize(l [][2]string) int {
 	n := 2
 	for _, kv := range l {
-		n += len(kv[0]) + len(kv[1]) + 8
+		n += jsonLen(kv[0]) + jsonLen(kv[1]) + 8
+	}
+	return n
+}
+
+// jsonLen returns the bytes of s quoted as encoding/json quotes it: <, >,
+// &, control characters, invalid bytes, U+2028 and U+2029 take six bytes
+// (\u003c), " and \ two.
+func jsonLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '<' || c == '>' || c == '&' || c < 0x20:
+				n += 5
+			case c == '"' || c == '\\':
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // \ufffd
+		case r == '\u2028' || r == '\u2029':
+			n += 6 - size
+		}
+		i += size
 	}
 	return n
 }
