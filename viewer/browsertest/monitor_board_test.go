@@ -3,11 +3,15 @@ package browsertest
 import (
 	"bufio"
 	"fmt"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/viewer"
 )
 
 // TestMonitorServeBoard runs `battleship -serve` (built from this
@@ -119,6 +123,45 @@ func TestMonitorServeBoard(t *testing.T) {
 	b.eval(t, read, &s)
 	if count(s.Cells, "m", "x", "k") != shots["A"] || count(s.Cells, "k") != 5 || !strings.Contains(s.Ended, fmt.Sprintf("sank 2 ships in %d shots", shots["A"])) {
 		t.Errorf("bot A's last version: %+v", s)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestMonitorWorldText publishes a world whose text and lines are markup:
+// the page shows them as text, and makes no element of them.
+func TestMonitorWorldText(t *testing.T) {
+	b := startBrowser(t)
+	m := viewer.NewMonitor(viewer.MonitorOptions{})
+	feed := viewer.NewTreeFeed[string](m, "world")
+	srv := httptest.NewServer(m)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	hostile := `<img src=x onerror="alert(1)"><script>alert(2)</script>`
+	v := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
+	if err := feed.PublishWith(v, viewer.World{Text: "row 1\n" + hostile, Events: []string{hostile}}); err != nil {
+		t.Fatal(err)
+	}
+	b.navigate(t, srv.URL+"/")
+	b.waitFor(t, "the version", `btMonitor.num() === 0`)
+	var got struct {
+		Text   string   `json:"text"`
+		Events []string `json:"events"`
+		Imgs   int      `json:"imgs"`
+	}
+	b.eval(t, `({text: btMonitor.text(), events: btMonitor.events(), imgs: document.querySelectorAll("img, #worldtext script, #events script").length})`, &got)
+	if got.Text != "row 1\n"+hostile || len(got.Events) != 1 || got.Events[0] != hostile || got.Imgs != 0 {
+		t.Errorf("the page shows %+v, want the text and the line as published, no element made of them", got)
+	}
+	feed.End(hostile)
+	b.waitFor(t, "the end", `btMonitor.ended() !== ""`)
+	var ended string
+	b.eval(t, `btMonitor.ended()`, &ended)
+	if ended != "game over at version 0: "+hostile {
+		t.Errorf("the page says %q", ended)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
