@@ -78,14 +78,17 @@ const (
 	// streamBytes bounds what one event stream holds besides the feed's
 	// shared reset: its copy of the kept versions (Keep words of each),
 	// its encoder and one step's event.
-	streamBytes = 256 << 10
+	streamBytes = 384 << 10
 )
 
 // MonitorBudget returns the most heap, in bytes, that a Monitor's event
 // streams take with the given feeds and open streams, Keep at most 1,000
 // (the versions themselves, which the program made, aside): each feed's
 // reset, encoded once and shared by its streams (at most 2 MB of text,
-// counted four times for its encoding), and 256 KB a stream. Streams past
+// counted four times for its encoding, the worlds of [Feed.PublishWith]
+// included), and 384 KB a stream (one step's event with its world
+// included: a world's text and lines take at most about 130 KB once
+// escaped as JSON). Streams past
 // MonitorOptions.MaxStreams are refused, and a page that does not read
 // its stream holds its share for at most MonitorOptions.WriteTimeout.
 func MonitorBudget(feeds, streams int) int {
@@ -110,7 +113,12 @@ func MonitorBudget(feeds, streams int) int {
 //	/trees        the feeds as JSON: [{"id":0,"name":"...","versions":N,"kept":K}]
 //	/events       a stream of server-sent events: "trees" (the list of
 //	              feeds) and, with ?tree=ID, "reset" (a feed's layout and
-//	              kept versions) and "step" (each new version)
+//	              kept versions), "step" (each new version) and "end" (the
+//	              game ended, or the feed closed: [Feed.End], [Feed.Close])
+//
+// With [Feed.PublishWith], the page also shows, at each version, the
+// program's picture of its world ([World]): a board, text, and lines of
+// what happened.
 //
 // The page loads nothing from the network and is served with a strict
 // Content-Security-Policy (scripts and styles from the server only).
@@ -159,6 +167,7 @@ type feedInfo struct {
 	Name     string `json:"name"`
 	Versions uint64 `json:"versions"`
 	Kept     int    `json:"kept"`
+	Closed   bool   `json:"closed,omitempty"`
 }
 
 // NewMonitor returns a Monitor with no feeds.
@@ -196,11 +205,14 @@ type Feed[V any] struct {
 	name  string
 	codec codec[V]
 
-	mu   sync.Mutex
-	ring []V
-	pos  int    // the slot the next version goes to
-	seq  uint64 // the number of versions published
-	subs []chan struct{}
+	mu     sync.Mutex
+	ring   []V
+	worlds []*World // the world published with each version of ring, or nil
+	pos    int      // the slot the next version goes to
+	seq    uint64   // the number of versions published
+	subs   []chan struct{}
+	end    endData // the game's end, when End was called after the last version
+	closed bool
 
 	// resetMu orders the encoding of resets: one at a time, and a stream
 	// that needs one takes the last made (reset) if it still fits.
@@ -234,7 +246,7 @@ func NewSteppedFeed[L any](m *Monitor, name string) *Feed[bt.Stepped[L]] {
 }
 
 func newFeed[V any](m *Monitor, name string, c codec[V]) *Feed[V] {
-	f := &Feed[V]{m: m, name: name, codec: c, ring: make([]V, m.keep)}
+	f := &Feed[V]{m: m, name: name, codec: c, ring: make([]V, m.keep), worlds: make([]*World, m.keep)}
 	m.mu.Lock()
 	f.id = len(m.feeds)
 	m.feeds = append(m.feeds, f)
@@ -267,9 +279,35 @@ func (f *Feed[V]) Name() string { return f.name }
 // Versions of another definition than the one before start the page's
 // drawing afresh with the new tree. The zero value of V is not a version:
 // the page skips it.
-func (f *Feed[V]) Publish(v V) {
+func (f *Feed[V]) Publish(v V) { f.publish(v, nil) }
+
+// PublishWith is [Feed.Publish] with a picture of the program's world at
+// v (a game's board, text, the turn's events), which the page shows beside
+// the tree. It returns an error, and publishes nothing, when w is not
+// valid (see [World] and [Grid]). The page shows at most 8 KB of w.Text,
+// 40 of w.Events, and a grid of at most 10,000 cells.
+func (f *Feed[V]) PublishWith(v V, w World) error {
+	if err := w.check(); err != nil {
+		return fmt.Errorf("viewer.Feed.PublishWith: feed %q: %w", f.name, err)
+	}
+	if w.Grid != nil {
+		g := *w.Grid
+		w.Grid = &g
+	}
+	w.Events = append([]string(nil), w.Events[:min(len(w.Events), maxEventLines)]...) // the program may reuse its slice
+	f.publish(v, &w)
+	return nil
+}
+
+func (f *Feed[V]) publish(v V, w *World) {
 	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return
+	}
+	f.end = endData{}
 	f.ring[f.pos] = v
+	f.worlds[f.pos] = w
 	if f.pos++; f.pos == len(f.ring) {
 		f.pos = 0
 	}
@@ -278,6 +316,40 @@ func (f *Feed[V]) Publish(v V) {
 		wake(ch)
 	}
 	f.mu.Unlock()
+}
+
+// End says that the game of the last version published ended, with
+// result ("won in 42 shots"): the page says so at that version. A
+// version published after it starts a new game. The page shows at most
+// 300 bytes of result.
+func (f *Feed[V]) End(result string) {
+	f.mu.Lock()
+	if f.seq > 0 && !f.closed {
+		f.end = endData{N: f.seq, Result: truncate(result, maxLabelText)}
+	}
+	for _, ch := range f.subs {
+		wake(ch)
+	}
+	f.mu.Unlock()
+}
+
+// Close closes the feed: versions published after it are ignored, and
+// the page says the feed is closed (it still shows the kept versions).
+func (f *Feed[V]) Close() {
+	f.mu.Lock()
+	f.closed = true
+	for _, ch := range f.subs {
+		wake(ch)
+	}
+	f.mu.Unlock()
+}
+
+// endData is a feed's end as the "end" event sends it: the number of the
+// version after the game's last (0: not ended) and the result.
+type endData struct {
+	N      uint64 `json:"n"`
+	Result string `json:"result"`
+	Closed bool   `json:"closed"`
 }
 
 // Len returns the number of versions published.
@@ -290,7 +362,7 @@ func (f *Feed[V]) Len() int {
 func (f *Feed[V]) info() feedInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return feedInfo{ID: f.id, Name: f.name, Versions: f.seq, Kept: int(min(f.seq, uint64(len(f.ring))))}
+	return feedInfo{ID: f.id, Name: f.name, Versions: f.seq, Kept: int(min(f.seq, uint64(len(f.ring)))), Closed: f.closed}
 }
 
 func (f *Feed[V]) subscribe(ch chan struct{}) {
@@ -400,7 +472,10 @@ type stepData struct {
 	Step   string       `json:"step"`
 	Label  string       `json:"label"`
 	Events []string     `json:"events,omitempty"`
-	Mem    *[][2]string `json:"mem,omitempty"` // the memory listing, when it differs from the version before's
+	Mem    *[][2]string `json:"mem,omitempty"`   // the memory listing, when it differs from the version before's
+	Text   string       `json:"text,omitempty"`  // the world's text
+	World  []string     `json:"world,omitempty"` // the world's events
+	Grid   *Grid        `json:"grid,omitempty"`
 }
 
 // resetData is a feed's layout and kept versions.
@@ -414,7 +489,7 @@ type resetData struct {
 
 // encode encodes version n, v; fresh says it is the first of a reset
 // (no events, its memory listed whatever it is).
-func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
+func (e *encoder) encode(c codecAny, w *World, n uint64, fresh bool) stepData {
 	c.states(e)
 	var b strings.Builder
 	for i, st := range e.states {
@@ -443,8 +518,18 @@ func (e *encoder) encode(c codecAny, n uint64, fresh bool) stepData {
 			}
 			d.Events = append(d.Events, EventText(e.layout, bt.Event[string]{Kind: bt.EventState, Node: i, From: e.prev[i], To: e.states[i]}))
 		}
+		if len(d.Events) == 0 {
+			// A stepped tree that ends each step as the step before did
+			// (a bot that takes one turn a step) changes no node's state.
+			d.Events = append(d.Events, fmt.Sprintf("no node's state changed since version %d", n-1))
+		}
 	}
 	e.prev = append(e.prev[:0], e.states...)
+	if w != nil {
+		d.Text = truncate(w.Text, maxWorldText)
+		d.World = w.events()
+		d.Grid = w.Grid
+	}
 	m := c.memory()
 	if fresh || m != e.mem {
 		listing := make([][2]string, 0, min(m.Len(), maxMemoryKeys))
@@ -516,7 +601,9 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 		synced bool   // a reset was sent, and every version since
 		last   V      // the last version sent
 		buf    = make([]V, 0, len(f.ring))
+		wbuf   = make([]*World, 0, len(f.ring))
 		enc    encoder
+		ended  endData // the end last sent
 	)
 	// resync sends a reset of buf[i:], the first numbered from+i (or the
 	// feed's shared reset of them or of later ones), and returns where
@@ -527,7 +614,7 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 			d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}, Steps: []stepData{}}
 			return min(i+1, len(buf)), w.event("reset", d)
 		}
-		r, err := f.sharedReset(buf, from, i)
+		r, err := f.sharedReset(buf, wbuf, from, i)
 		if err != nil {
 			return i, err
 		}
@@ -542,11 +629,17 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 		if n := uint64(len(f.ring)); seq-from > n {
 			from, reset = seq-n, true // the versions between were dropped
 		}
-		buf = buf[:0]
+		buf, wbuf = buf[:0], wbuf[:0]
 		for k := from; k < seq; k++ {
-			buf = append(buf, f.ring[(f.pos+len(f.ring)-int(seq-k))%len(f.ring)])
+			j := (f.pos + len(f.ring) - int(seq-k)) % len(f.ring)
+			buf, wbuf = append(buf, f.ring[j]), append(wbuf, f.worlds[j])
 		}
+		end := f.end
+		end.Closed = f.closed
 		f.mu.Unlock()
+		if reset {
+			ended = endData{}
+		}
 		next = seq
 		i := 0
 		var err error
@@ -576,11 +669,15 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 				}
 			default:
 				last = v
-				if err := w.event("step", enc.encode(bound[V]{f.codec, v}, n, false)); err != nil {
+				if err := w.event("step", enc.encode(bound[V]{f.codec, v}, wbuf[i], n, false)); err != nil {
 					return err
 				}
 				i++
 			}
+		}
+		if end != ended {
+			ended = end
+			return w.event("end", end)
 		}
 		return nil
 	}
@@ -590,14 +687,14 @@ func (f *Feed[V]) streamer() func(w *sseWriter) error {
 // from+i: the feed's last reset if it shows version from+i or a later one
 // and no version past buf, else a new one, which becomes the feed's.
 // buf[i] is a version.
-func (f *Feed[V]) sharedReset(buf []V, from uint64, i int) (*sharedReset[V], error) {
+func (f *Feed[V]) sharedReset(buf []V, wbuf []*World, from uint64, i int) (*sharedReset[V], error) {
 	f.resetMu.Lock()
 	defer f.resetMu.Unlock()
 	n, end := from+uint64(i), from+uint64(len(buf))
 	if r := f.reset; r != nil && r.end > n && r.end <= end {
 		return r, nil
 	}
-	r, err := f.encodeReset(buf[i:], n)
+	r, err := f.encodeReset(buf[i:], wbuf[i:], n)
 	if err != nil {
 		return nil, err
 	}
@@ -612,7 +709,7 @@ func (f *Feed[V]) sharedReset(buf []V, from uint64, i int) (*sharedReset[V], err
 // definition or a zero value; of them, the newest whose text fits in
 // maxResetBytes (at least the last), the first with its whole memory
 // listing and no events.
-func (f *Feed[V]) encodeReset(vs []V, n uint64) (*sharedReset[V], error) {
+func (f *Feed[V]) encodeReset(vs []V, ws []*World, n uint64) (*sharedReset[V], error) {
 	var enc encoder
 	d := resetData{ID: f.id, Title: f.name, Keep: len(f.ring), Nodes: [][5]any{}}
 	enc.layout = f.codec.layout(vs[0])
@@ -628,7 +725,7 @@ func (f *Feed[V]) encodeReset(vs []V, n uint64) (*sharedReset[V], error) {
 	)
 	k := 0
 	for ; k < len(vs) && f.codec.valid(vs[k]) && f.codec.same(vs[k], vs[0]); k++ {
-		s := enc.encode(bound[V]{f.codec, vs[k]}, n+uint64(k), k == 0)
+		s := enc.encode(bound[V]{f.codec, vs[k]}, ws[k], n+uint64(k), k == 0)
 		size := stepSize(s)
 		steps, lists, sizes = append(steps, s), append(lists, enc.listing), append(sizes, size)
 		for total += size; total > maxResetBytes && len(steps)-first > 1; {
@@ -653,11 +750,17 @@ func (f *Feed[V]) encodeReset(vs []V, n uint64) (*sharedReset[V], error) {
 	return &sharedReset[V]{start: n + uint64(first), end: n + uint64(k), data: data, last: vs[k-1], enc: encoder{layout: enc.layout, prev: enc.prev, mem: enc.mem, listing: enc.listing}}, nil
 }
 
-// stepSize is about the bytes of s's text.
+// stepSize is about the bytes of s's text, as JSON.
 func stepSize(s stepData) int {
-	n := 48 + len(s.Step) + len(s.Label)
+	n := 48 + len(s.Step) + jsonLen(s.Label) + jsonLen(s.Text)
 	for _, e := range s.Events {
-		n += len(e) + 3
+		n += jsonLen(e) + 3
+	}
+	for _, e := range s.World {
+		n += jsonLen(e) + 3
+	}
+	if s.Grid != nil {
+		n += 40 + len(s.Grid.Cells)
 	}
 	if s.Mem != nil {
 		n += listingSize(*s.Mem)
@@ -669,7 +772,36 @@ func stepSize(s stepData) int {
 func listingSize(l [][2]string) int {
 	n := 2
 	for _, kv := range l {
-		n += len(kv[0]) + len(kv[1]) + 8
+		n += jsonLen(kv[0]) + jsonLen(kv[1]) + 8
+	}
+	return n
+}
+
+// jsonLen returns the bytes of s quoted as encoding/json quotes it: <, >,
+// &, control characters, invalid bytes, U+2028 and U+2029 take six bytes
+// (\u003c), " and \ two.
+func jsonLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '<' || c == '>' || c == '&' || c < 0x20:
+				n += 5
+			case c == '"' || c == '\\':
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // \ufffd
+		case r == '\u2028' || r == '\u2029':
+			n += 6 - size
+		}
+		i += size
 	}
 	return n
 }
@@ -772,7 +904,7 @@ func (m *Monitor) page() string {
 		"{{CSP}}", monitorCSP,
 		"{{TITLE}}", html.EscapeString(m.title),
 		"{{HEAD}}", `<link rel="stylesheet" href="viewer.css">`,
-		"{{LIVE}}", `<span id="live" class="off">connecting</span>`,
+		"{{LIVE}}", `<span id="live" class="off">connecting</span> <span id="ended" class="hidden"></span>`,
 		"{{BODY}}", `<script src="viewer.js"></script>`+"\n"+`<script src="monitor.js"></script>`,
 	).Replace(pageHTML)
 }

@@ -2,12 +2,13 @@
 // stream and hands its versions to BTView (viewer.js), which draws them as
 // the static replay page does. Events: "trees" (the list of feeds),
 // "reset" (a feed's layout and kept versions) and "step" (one new
-// version). Names are set as text, never as markup.
+// version), "end" (the game ended, or the feed closed). Names, texts and
+// boards are set as text or drawn, never taken as markup.
 (function () {
   "use strict";
   function $(id) { return document.getElementById(id); }
   var sel = $("replay"), es = null, treeId = -1, follow = true, connected = false, R = null, keep = 1000;
-  var pending = [], flushTimer = null, trees = [];
+  var pending = [], flushTimer = null, trees = [], ended = { n: 0, result: "", closed: false };
   var view = window.BTView({ onMove: function (k) { follow = k === view.steps() - 1; status(); } });
 
   $("title").textContent = document.title;
@@ -16,7 +17,7 @@
   empty("connecting");
 
   function empty(why) {
-    R = { title: "", nodes: [], steps: [], labels: [], events: [], mem: [], nums: [], full: true, waiting: why };
+    R = { title: "", nodes: [], steps: [], labels: [], events: [], mem: [], nums: [], grids: [], texts: [], full: true, waiting: why };
     view.setReplay(R, 0);
   }
 
@@ -30,15 +31,27 @@
 
   function fromReset(d) {
     keep = d.keep || keep;
-    var r = { title: d.title, nodes: d.nodes, steps: [], labels: [], events: [], mem: [], nums: [], full: true, waiting: "waiting for the first version of this tree" };
+    var r = { title: d.title, nodes: d.nodes, steps: [], labels: [], events: [], mem: [], nums: [], grids: [], texts: [], full: true, waiting: "waiting for the first version of this tree" };
     d.steps.forEach(function (s) { push(r, s); });
     return r;
   }
 
   function push(r, s) {
     var i = r.steps.length;
-    r.steps.push(s.step); r.labels.push(s.label); r.events.push(s.events || []); r.nums.push(s.n);
+    r.steps.push(s.step); r.labels.push(s.label); r.events.push((s.world || []).concat(s.events || [])); r.nums.push(s.n);
+    r.grids.push(s.grid || null); r.texts.push(s.text || "");
+    if (s.grid) { r.board = { cols: s.grid.cols, rows: s.grid.rows, ships: [] }; }
     if (s.mem) { r.mem[i] = s.mem; }
+  }
+
+  // showEnd says whether the feed's game ended (at which version) or the
+  // feed closed.
+  function showEnd() {
+    var e = $("ended"), t = [];
+    if (ended.n > 0) { t.push("game over at version " + (ended.n - 1) + (ended.result ? ": " + ended.result : "")); }
+    if (ended.closed) { t.push("feed closed"); }
+    e.textContent = t.join("; ");
+    e.classList.toggle("hidden", !t.length);
   }
 
   // flush draws the steps received since the last flush, at most about
@@ -59,7 +72,7 @@
 
   function connect(id) {
     if (es) { es.close(); }
-    treeId = id; follow = true; pending = [];
+    treeId = id; follow = true; pending = []; ended = { n: 0, result: "", closed: false }; showEnd();
     empty(id >= 0 ? "connecting" : "no trees yet");
     es = new EventSource(id >= 0 ? "events?tree=" + id : "events");
     es.onopen = function () { connected = true; status(); };
@@ -82,6 +95,10 @@
       var k = follow ? R.steps.length - 1 : R.nums.indexOf(num);
       view.setReplay(R, k >= 0 ? k : 0);
       status();
+    });
+    es.addEventListener("end", function (e) {
+      ended = JSON.parse(e.data);
+      showEnd();
     });
     es.addEventListener("step", function (e) {
       pending.push(JSON.parse(e.data));
@@ -111,7 +128,11 @@
     following: function () { return follow; },
     states: view.states,
     focus: view.focus,
-    memory: view.memory
+    memory: view.memory,
+    board: function () { return Array.prototype.map.call(document.querySelectorAll("#board div.c, #board div.ship, #board div.m, #board div.x, #board div.k"), function (d) { return d.className; }); },
+    events: function () { return Array.prototype.map.call(document.querySelectorAll("#events li"), function (li) { return li.textContent; }); },
+    text: function () { return $("worldtext").textContent; },
+    ended: function () { return $("ended").classList.contains("hidden") ? "" : $("ended").textContent; }
   };
   connect(-1);
   document.body.setAttribute("data-ready", "1");

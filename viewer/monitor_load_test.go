@@ -28,18 +28,27 @@ func loadClients() int {
 }
 
 // hoard publishes keep versions of a tree whose memory is big (32 KB
-// listed) and changes at every version: a reset of all of them, encoded
-// whole, would take more than keep × 32 KB.
-func hoard(feed *viewer.Feed[bt.Tree[string]], keep int) {
+// listed) and changes at every version, each with the biggest world a
+// page is sent (text and lines that JSON escapes six times over, a grid
+// of 10,000 cells): a reset of all of them, encoded whole, would take
+// more than keep × 32 KB.
+func hoard(t *testing.T, feed *viewer.Feed[bt.Tree[string]], keep int) {
 	v := bt.Start(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")))
 	big := strings.Repeat("x", 5000)
 	mem := memory.Map{}
 	for k := 0; k < 300; k++ {
 		mem = mem.Set(fmt.Sprintf("k%03d", k), big)
 	}
+	line := strings.Repeat("<", 300)
+	w := viewer.World{Text: strings.Repeat("<", 8<<10), Grid: &viewer.Grid{Cols: 100, Rows: 100, Cells: strings.Repeat("m", 10000), Last: 0}}
+	for range 40 {
+		w.Events = append(w.Events, line)
+	}
 	for i := 0; i < keep; i++ {
 		mem = mem.Set("i", i)
-		feed.Publish(v.WithMemory(mem))
+		if err := feed.PublishWith(v.WithMemory(mem), w); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -79,7 +88,7 @@ func TestMonitorLoad(t *testing.T) {
 	const keep, maxStreams = 1000, 16
 	m := viewer.NewMonitor(viewer.MonitorOptions{Keep: keep, MaxStreams: maxStreams, WriteTimeout: 5 * time.Second})
 	feed := viewer.NewTreeFeed[string](m, "hoarder")
-	hoard(feed, keep)
+	hoard(t, feed, keep)
 	srv := httptest.NewServer(m)
 	t.Cleanup(srv.Close)
 	addr := strings.TrimPrefix(srv.URL, "http://")
@@ -135,7 +144,7 @@ func TestMonitorResetShared(t *testing.T) {
 	const keep = 1000
 	m := viewer.NewMonitor(viewer.MonitorOptions{Keep: keep})
 	feed := viewer.NewTreeFeed[string](m, "hoarder")
-	hoard(feed, keep)
+	hoard(t, feed, keep)
 	srv := httptest.NewServer(m)
 	t.Cleanup(srv.Close)
 	var data []string

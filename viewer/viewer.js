@@ -9,7 +9,10 @@
 //   7; a delta from the step before, or with R.full the whole state over
 //   all-ready), R.labels, R.events, R.mem (by step; a step without a
 //   memory listing has the one before), R.sig, R.board, R.shots, and for
-//   the monitor R.nums (each step's version number).
+//   the monitor R.nums (each step's version number), R.grids (by step,
+//   the board as it stands: {cols, rows, cells, last}, cells one letter a
+//   cell: . water, o ship, m miss, x hit, k sunk) and R.texts (by step,
+//   the world's text).
 // Every name is set as text, never as markup.
 (function () {
   "use strict";
@@ -49,7 +52,8 @@
     opts = opts || {};
     var R = null, els = [], texts = [], kids = [], depth = [], collapsed, shown, keys = [], memAt = [], memShown = [];
     var cur = -1, lastScrolled = null, focusEls = [], hidFocus = [], cells = [], cellCls = [], timer = null;
-    var matches = [], matchAt = -1, hashTimer = null, replayIndex = 0;
+    var matches = [], matchAt = -1, hashTimer = null, replayIndex = 0, boardShape = "";
+    var GRID = { ".": "c", o: "ship", m: "m", x: "x", k: "k" };
 
     // layout draws the tree once: one row per node, indented by depth,
     // with a toggle on each node that has children.
@@ -203,7 +207,7 @@
     function boardLayout() {
       var b = R.board, box = $("board"), x, y, e;
       $("boardbox").classList.toggle("hidden", !b);
-      box.textContent = ""; cells = []; cellCls = [];
+      box.textContent = ""; cells = []; cellCls = []; boardShape = b ? b.cols + "x" + b.rows : "";
       if (!b) { return; }
       box.style.gridTemplateColumns = "repeat(" + (b.cols + 1) + ", 24px)";
       for (y = -1; y < b.rows; y++) {
@@ -218,7 +222,9 @@
 
     function boardAt(k) {
       var b = R.board, n = b.cols * b.rows, cls = new Array(n), ship = new Int32Array(n).fill(-1), i, j, s, c;
+      if (b.cols + "x" + b.rows !== boardShape) { boardLayout(); }
       for (i = 0; i < n; i++) { cls[i] = "c"; }
+      if (R.grids) { gridAt(k, cls); return; }
       (b.ships || []).forEach(function (cs, si) { for (j = 0; j + 1 < cs.length; j += 2) { cls[cs[j + 1] * b.cols + cs[j]] = "ship"; ship[cs[j + 1] * b.cols + cs[j]] = si; } });
       var last = -1;
       for (i = 1; i <= k; i++) {
@@ -229,6 +235,20 @@
         if (s[2] === "s") { for (j = 0; j < n; j++) { if (ship[j] === s[3] && cls[j] === "x") { cls[j] = "k"; } } }
       }
       for (i = 0; i < n; i++) {
+        c = cls[i] + (i === last ? " last" : "");
+        if (cellCls[i] !== c) { cells[i].className = c; cellCls[i] = c; }
+      }
+    }
+
+    // gridAt draws the board of step k as the monitor receives it: the
+    // whole board at each step, as the program drew it.
+    function gridAt(k, cls) {
+      var g = R.grids[k], i, c, last = -1;
+      if (g && g.cols === R.board.cols && g.rows === R.board.rows) {
+        for (i = 0; i < cls.length; i++) { cls[i] = GRID[g.cells.charAt(i)] || "c"; }
+        last = g.last;
+      }
+      for (i = 0; i < cls.length; i++) {
         c = cls[i] + (i === last ? " last" : "");
         if (cellCls[i] !== c) { cells[i].className = c; cellCls[i] = c; }
       }
@@ -246,6 +266,7 @@
       var n = R.steps.length, i, st, f;
       if (!n) {
         $("pos").textContent = posText(0); $("label").textContent = R.waiting || ""; $("events").textContent = "";
+        $("worldtext").textContent = ""; $("worldtext").classList.add("hidden");
         cur = -1; return;
       }
       k = Math.max(0, Math.min(n - 1, k | 0));
@@ -275,6 +296,9 @@
       list.forEach(function (t) { var li = document.createElement("li"); li.textContent = t; ev.appendChild(li); });
       $("eventsbox").classList.toggle("hidden", !R.events && !R.sig);
       if (R.board) { boardAt(k); }
+      var text = R.texts && R.texts[k];
+      $("worldtext").textContent = text || "";
+      $("worldtext").classList.toggle("hidden", !text);
       memoryPanel(k);
       if (opts.fragment) { writeHash(); }
     }
@@ -381,6 +405,7 @@
       if (d <= 0) { return; }
       var m = memAt[d], keep = cur - d;
       R.steps.splice(0, d); if (R.labels) { R.labels.splice(0, d); } if (R.events) { R.events.splice(0, d); } if (R.nums) { R.nums.splice(0, d); }
+      if (R.grids) { R.grids.splice(0, d); } if (R.texts) { R.texts.splice(0, d); }
       if (R.mem) { R.mem.splice(0, d); if (!has(R.mem, 0)) { R.mem[0] = m || []; } }
       index(0);
       cur = -1;

@@ -47,15 +47,15 @@ func serve(o options, stdout, stderr io.Writer) error {
 		hosts = append(hosts, h)
 	}
 	m := viewer.NewMonitor(viewer.MonitorOptions{Title: "battleship: bot " + strings.Join(o.bots, ", "), Hosts: hosts})
-	publish := make([]func(battleship.Bot), len(o.bots))
+	feeds := make([]feed, len(o.bots))
 	for i, name := range o.bots {
 		b, _ := battleship.NewBot(name, 0)
 		if _, stepped := b.Stepped(); stepped {
 			f := viewer.NewSteppedFeed[battleship.Intent](m, "bot "+name)
-			publish[i] = func(b battleship.Bot) { v, _ := b.Stepped(); f.Publish(v) }
+			feeds[i] = feed{publish: func(b battleship.Bot, w viewer.World) error { v, _ := b.Stepped(); return f.PublishWith(v, w) }, end: f.End, close: f.Close}
 		} else {
 			f := viewer.NewTreeFeed[battleship.Intent](m, "bot "+name)
-			publish[i] = func(b battleship.Bot) { f.Publish(b.Tree()) }
+			feeds[i] = feed{publish: func(b battleship.Bot, w viewer.World) error { return f.PublishWith(b.Tree(), w) }, end: f.End, close: f.Close}
 		}
 	}
 	fmt.Fprintf(stdout, "serving http://%s/\n", ln.Addr())
@@ -76,7 +76,8 @@ func serve(o options, stdout, stderr io.Writer) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = playServed(o, name, publish[i], stop, func(line string) {
+			defer feeds[i].close()
+			errs[i] = playServed(o, name, feeds[i], stop, func(line string) {
 				mu.Lock()
 				fmt.Fprintln(stdout, line)
 				mu.Unlock()
@@ -101,12 +102,59 @@ func serve(o options, stdout, stderr io.Writer) error {
 	}
 }
 
+// feed is one bot's feed of the monitor: publish publishes the bot's
+// version with the board, end says the game ended, close closes it.
+type feed struct {
+	publish func(battleship.Bot, viewer.World) error
+	end     func(result string)
+	close   func()
+}
+
+// world is the picture of game g the monitor shows beside the bot's tree:
+// the board with every shot so far (the ships drawn faintly until hit),
+// and the last turn's shot and the intents the bot went through.
+func world(board *battleship.Board, g *battleship.Game) viewer.World {
+	cols := board.Cols
+	cells := []byte(strings.Repeat(".", cols*board.Rows))
+	for _, s := range board.Ships {
+		for _, c := range s.Cells {
+			cells[c.Y*cols+c.X] = 'o'
+		}
+	}
+	turns := g.Turns()
+	w := viewer.World{Grid: &viewer.Grid{Cols: cols, Rows: board.Rows, Last: -1}}
+	for _, t := range turns {
+		c := t.Shot.Y*cols + t.Shot.X
+		switch t.Answer.Kind {
+		case battleship.AnswerMiss:
+			cells[c] = 'm'
+		case battleship.AnswerHit:
+			cells[c] = 'x'
+		case battleship.AnswerSunk:
+			for _, p := range board.Ships[t.Answer.Ship].Cells {
+				cells[p.Y*cols+p.X] = 'k'
+			}
+		}
+		w.Grid.Last = c
+	}
+	w.Grid.Cells = string(cells)
+	if n := len(turns); n > 0 {
+		t := turns[n-1]
+		w.Events = append(w.Events, fmt.Sprintf("turn %d: fire at %v: %v", n, t.Shot, t.Answer))
+		for _, k := range t.Ticks {
+			w.Events = append(w.Events, fmt.Sprintf("  %s: %v", k.Intent, k.Signal))
+		}
+	}
+	return w
+}
+
 // errStopped ends a game that the user interrupted.
 var errStopped = errors.New("interrupted")
 
-// playServed plays o.games games of bot name, publishing the bot after
-// each turn, and reports each game's end with say.
-func playServed(o options, name string, publish func(battleship.Bot), stop <-chan struct{}, say func(string)) error {
+// playServed plays o.games games of bot name, publishing the bot and its
+// board after each turn, and reports each game's end with say and on the
+// feed.
+func playServed(o options, name string, f feed, stop <-chan struct{}, say func(string)) error {
 	var timer *time.Timer
 	wait := func() error {
 		if o.delay <= 0 {
@@ -135,7 +183,13 @@ func playServed(o options, name string, publish func(battleship.Bot), stop <-cha
 		if err != nil {
 			return err
 		}
-		publish(g.Bot())
+		board, err := battleship.NewBoard(o.cfg, b) // the game's, made again from its seed
+		if err != nil {
+			return err
+		}
+		if err := f.publish(g.Bot(), world(board, g)); err != nil {
+			return err
+		}
 		for !g.Over() {
 			if len(g.Turns()) >= o.cfg.Cells() {
 				return fmt.Errorf("bot %s did not sink the fleet in %d shots", name, len(g.Turns()))
@@ -147,8 +201,11 @@ func playServed(o options, name string, publish func(battleship.Bot), stop <-cha
 			if err != nil {
 				return err
 			}
-			publish(turn.Bot)
+			if err := f.publish(turn.Bot, world(board, g)); err != nil {
+				return err
+			}
 		}
+		f.end(fmt.Sprintf("game %d: sank %d ships in %d shots", i+1, len(o.cfg.Fleet), g.Shots()))
 		say(fmt.Sprintf("bot %s, game %d: sank %d ships in %d shots", name, i+1, len(o.cfg.Fleet), g.Shots()))
 		if err := wait(); err != nil {
 			return nil
