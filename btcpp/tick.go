@@ -1123,6 +1123,23 @@ func haltTryCatch(t *ticker, n int) error {
 // haltDecorator resets the child.
 func haltDecorator(t *ticker, n int) error { return t.resetChildren(n) }
 
+// executeOnly executes decorator n's one child and resets the child when it
+// completed, as the library's decorators do in their ticks (README §4 step
+// 5 resets it again after the decorator's execution). It returns IDLE
+// with an error of the child's execution; a completed result with the
+// reset's error, if any.
+func (t *ticker) executeOnly(n int) (Status, error) {
+	c := t.kids(n)[0]
+	r, err := t.execute(c)
+	if err != nil {
+		return Idle, err
+	}
+	if r.completed() {
+		return r, t.resetChild(c)
+	}
+	return r, nil
+}
+
 // tickMapped is the tick of the decorators that map their child's result
 // (the row's onChild): Inverter, ForceSuccess, ForceFailure and
 // KeepRunningUntilFailure. A child that completed is reset.
@@ -1208,18 +1225,13 @@ func tickRunOnce(t *ticker, n int) (Status, error) {
 		}
 		return t.st[n].last, nil
 	}
-	c := t.kids(n)[0]
 	t.st[n].status = Running
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
+	r, err := t.executeOnly(n)
 	if r.completed() {
 		t.st[n].set(fOnce, true)
 		t.st[n].last = r
-		return r, t.resetChild(c)
 	}
-	return r, nil
+	return r, err
 }
 
 // codeScript returns the script of n's port (Script's and
@@ -1265,16 +1277,11 @@ func tickPrecondition(t *ticker, n int) (Status, error) {
 	if !t.st[n].has(fActive) {
 		return els, nil
 	}
-	c := t.kids(n)[0]
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
+	r, err := t.executeOnly(n)
 	if r.completed() {
 		t.st[n].set(fActive, false)
-		return r, t.resetChild(c)
 	}
-	return r, nil
+	return r, err
 }
 
 // tickSubTree is a SubTree node's tick.
@@ -1579,16 +1586,11 @@ func tickDelay(t *ticker, n int) (Status, error) {
 	if !t.st[n].has(fComplete) {
 		return Running, nil
 	}
-	c := t.kids(n)[0]
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
+	r, err := t.executeOnly(n)
 	if r.completed() {
 		t.st[n].set(fStarted, false)
-		return r, t.resetChild(c)
 	}
-	return r, nil
+	return r, err
 }
 
 // tickTimeout is Timeout's tick.
@@ -1610,17 +1612,12 @@ func tickTimeout(t *ticker, n int) (Status, error) {
 		t.st[n].set(fStarted, false)
 		return Failure, nil
 	}
-	c := t.kids(n)[0]
-	r, err := t.execute(c)
-	if err != nil {
-		return Idle, err
-	}
+	r, err := t.executeOnly(n)
 	if r.completed() {
 		t.st[n].set(fStarted, false)
 		t.st[n].set(fArmed, false)
-		return r, t.resetChild(c)
 	}
-	return r, nil
+	return r, err
 }
 
 // haltTimer is the halt of Delay, Timeout and Sleep: cancel the timer;
