@@ -92,6 +92,8 @@ func TestConformance(t *testing.T) {
 	if os.Getenv("ELIXIR_CORPUS") == "" && signals != 66727 {
 		t.Errorf("replayed %d signals, want 66,727", signals)
 	}
+	// Every case matched: a mismatch stops the test above.
+	t.Logf("elixir conformance: %d/%d cases match (%s), %d signals", len(cases), len(cases), elixirCorpus(), signals)
 }
 
 // TestConformanceJSONRoundTrip checks that every corpus tree marshals back to
