@@ -167,13 +167,13 @@ var builtinKinds = []*kind{
 	{id: "ParallelAll", cat: catControl, minKids: 1, sec5: true, tick: tickParallelAll, halt: haltParallel, ports: []Port{
 		InputPort("max_failures", "int").WithDefault("1"),
 	}},
-	{id: "IfThenElse", cat: catControl, minKids: 1, sec5: true, tick: tickIfThenElse, halt: haltIfThenElse},
+	{id: "IfThenElse", cat: catControl, minKids: 1, sec5: true, tick: tickIfThenElse, halt: haltCounter},
 	{id: "WhileDoElse", cat: catControl, minKids: 1, sec5: true, tick: tickWhileDoElse, halt: haltControl},
-	{id: "Switch2", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltSwitch, ports: switchPorts(2)},
-	{id: "Switch3", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltSwitch, ports: switchPorts(3)},
-	{id: "Switch4", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltSwitch, ports: switchPorts(4)},
-	{id: "Switch5", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltSwitch, ports: switchPorts(5)},
-	{id: "Switch6", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltSwitch, ports: switchPorts(6)},
+	{id: "Switch2", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(2)},
+	{id: "Switch3", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(3)},
+	{id: "Switch4", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(4)},
+	{id: "Switch5", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(5)},
+	{id: "Switch6", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(6)},
 	// TIMED.md §8 controls.
 	{id: "TryCatch", cat: catControl, minKids: 2, tick: tickTryCatch, halt: haltTryCatch, ports: []Port{
 		InputPort("catch_on_halt", "bool").WithDefault("false"),
@@ -184,10 +184,10 @@ var builtinKinds = []*kind{
 	{id: "ForceSuccess", cat: catDecorator, sec5: true, onChild: mapped(Running, Success, Success, Skipped), tick: tickMapped, halt: haltDecorator},
 	{id: "ForceFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Failure, Failure, Skipped), tick: tickMapped, halt: haltDecorator},
 	{id: "KeepRunningUntilFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Running, Failure, Running), tick: tickMapped, halt: haltDecorator},
-	{id: "Repeat", cat: catDecorator, sec5: true, tick: tickRepeat, halt: haltRepeat, ports: []Port{
+	{id: "Repeat", cat: catDecorator, sec5: true, tick: tickRepeat, halt: haltCounter, ports: []Port{
 		InputPort("num_cycles", "int"),
 	}},
-	{id: "RetryUntilSuccessful", cat: catDecorator, sec5: true, mirror: true, tick: tickRepeat, halt: haltRepeat, ports: []Port{
+	{id: "RetryUntilSuccessful", cat: catDecorator, sec5: true, mirror: true, tick: tickRepeat, halt: haltCounter, ports: []Port{
 		InputPort("num_attempts", "int"),
 	}},
 	{id: "RunOnce", cat: catDecorator, sec5: true, tick: tickRunOnce, halt: haltDecorator, ports: []Port{

@@ -702,6 +702,14 @@ func haltSequence(t *ticker, n int) error {
 	return t.resetChildren(n)
 }
 
+// haltCounter clears the node's counter (a: IfThenElse's k, SwitchN's
+// running child, Repeat's and RetryUntilSuccessful's count), then resets
+// the children.
+func haltCounter(t *ticker, n int) error {
+	t.st[n].a = 0
+	return t.resetChildren(n)
+}
+
 // haltSequenceWithMemory only resets the children: idx is kept.
 func haltSequenceWithMemory(t *ticker, n int) error { return t.resetChildren(n) }
 
@@ -924,12 +932,6 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 	return r, nil
 }
 
-// haltIfThenElse clears k, then resets the children.
-func haltIfThenElse(t *ticker, n int) error {
-	t.st[n].a = 0
-	return t.resetChildren(n)
-}
-
 // tickWhileDoElse is WhileDoElse's tick.
 func tickWhileDoElse(t *ticker, n int) (Status, error) {
 	kids := t.kids(n)
@@ -1020,12 +1022,6 @@ func tickSwitch(t *ticker, n int) (Status, error) {
 		t.st[n].a = 0
 	}
 	return r, nil
-}
-
-// haltSwitch clears running, then resets the children.
-func haltSwitch(t *ticker, n int) error {
-	t.st[n].a = 0
-	return t.resetChildren(n)
 }
 
 // tickTryCatch is TryCatch's tick (TIMED.md §8).
@@ -1203,12 +1199,6 @@ func tickRepeat(t *ticker, n int) (Status, error) {
 	}
 	t.st[n].a = 0
 	return goOn, nil
-}
-
-// haltRepeat clears the count, then resets the child.
-func haltRepeat(t *ticker, n int) error {
-	t.st[n].a = 0
-	return t.resetChildren(n)
 }
 
 // tickRunOnce is RunOnce's tick.
