@@ -545,21 +545,9 @@ func runXML(args []string, stdout io.Writer) error {
 	scriptFile := fs.String("script", "", strings.ReplaceAll(scriptUsage, "Name", "ID"))
 	perCall := fs.Bool("per-call", false, strings.ReplaceAll(perCallUsage, "Mistreevous calls the agent", "BehaviorTree.CPP calls the leaf")+" (a step is a tick)")
 	treeID := fs.String("tree", "", "the tree to run (default: the document's main tree)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if *steps < 0 {
-		return usagef("-steps must be 0 or more, got %d", *steps)
-	}
-	file, err := onlyFile(fs)
+	file, sc, err := runInputs(fs, args, steps, scriptFile)
 	if err != nil {
 		return err
-	}
-	var sc script
-	if *scriptFile != "" {
-		if err := sc.load(*scriptFile); err != nil {
-			return err
-		}
 	}
 	x, err := loadXML(file, &sc, *perCall)
 	if err != nil {

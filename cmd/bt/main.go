@@ -645,27 +645,39 @@ type script struct {
 	Delta []float64 `json:"delta"`
 }
 
+// runInputs parses bt run's flags (fs's, on args; steps and scriptFile are
+// two of them), checks -steps, and
+// returns the one file and the script that -script names (empty without
+// it): what bt run takes for every format.
+func runInputs(fs *flag.FlagSet, args []string, steps *int, scriptFile *string) (string, script, error) {
+	var sc script
+	if err := parseFlags(fs, args); err != nil {
+		return "", sc, err
+	}
+	if *steps < 0 {
+		return "", sc, usagef("-steps must be 0 or more, got %d", *steps)
+	}
+	file, err := onlyFile(fs)
+	if err != nil {
+		return "", sc, err
+	}
+	if *scriptFile != "" {
+		if err := sc.load(*scriptFile); err != nil {
+			return "", sc, err
+		}
+	}
+	return file, sc, nil
+}
+
 func runCmd(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("run", "run [-steps N] [-seed S] [-script FILE] [-per-call] FILE", stdout)
 	steps := fs.Int("steps", 10, "the number of steps (ticks, or signals for Elixir-style trees)")
 	seed := fs.Uint64("seed", 1, "the seed of the tree's random draws")
 	scriptFile := fs.String("script", "", scriptUsage)
 	perCall := fs.Bool("per-call", false, perCallUsage)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if *steps < 0 {
-		return usagef("-steps must be 0 or more, got %d", *steps)
-	}
-	file, err := onlyFile(fs)
+	file, sc, err := runInputs(fs, args, steps, scriptFile)
 	if err != nil {
 		return err
-	}
-	var sc script
-	if *scriptFile != "" {
-		if err := sc.load(*scriptFile); err != nil {
-			return err
-		}
 	}
 	t, _, err := load(file)
 	if err != nil {
