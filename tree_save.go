@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
@@ -62,20 +63,22 @@ func clipMessage(s string) string {
 
 // Fingerprint returns a hash of n's structure (kinds, child counts,
 // counts, durations, weights and custom node types, not leaf values): the
-// fingerprint that a saved state of n carries, in its binary form and in
-// the "fingerprint" of its JSON form, and by which a restore refuses a
-// state saved from another definition. A definition that only the stepped
-// style runs (one with a stepped kind, such as [Root] or [Wait], or with
-// attributes) has the fingerprint of its stepped saves ([Stepped.Save]);
-// any other, that of its Value/Succeed/Fail saves ([Tree.Save]). A
-// definition that both styles run (Leaf, Select, Sequence, Negate,
-// AlwaysSucceed, AlwaysFail) also has a stepped fingerprint, which its
-// stepped saves carry: the stepped engine runs it under an implicit Root.
+// fingerprint that every saved state of n carries, of either style
+// ([Tree.Save], [Stepped.Save]), in its binary form and in the
+// "fingerprint" of its JSON form, and by which a restore refuses a state
+// saved from another definition.
+//
+// A definition that both styles run (of Leaf, Select, Sequence, Negate,
+// AlwaysSucceed, AlwaysFail, Parallel and Race, without attributes) has
+// one fingerprint for both. Its stepped saves carried another before
+// they carried this one: that of the stepped program, which runs n under
+// an implicit [Root] (Root(n).Fingerprint()). [RestoreStepped] and
+// [Saved.RestoreStepped] take those saves still.
 func (n Node[L]) Fingerprint() uint64 {
 	root := n.must("Fingerprint")
 	if root.stepped {
 		if p, err := steppedCompiled(root); err == nil {
-			return p.fingerprint()
+			return p.fp
 		}
 		// Too big to run (maxSteppedNodes), so it has no saves: the
 		// structure's hash will do.
@@ -83,11 +86,22 @@ func (n Node[L]) Fingerprint() uint64 {
 	return compiled(root).fingerprint
 }
 
-// fingerprint hashes the structure of a compiled program.
+// fpHash is the FNV-1a hash of a sequence of uvarints, which both
+// styles' fingerprints are.
+type fpHash struct {
+	h   hash.Hash64
+	buf [binary.MaxVarintLen64]byte
+}
+
+func (f *fpHash) init()        { f.h = fnv.New64a() }
+func (f *fpHash) put(x uint64) { f.h.Write(f.buf[:binary.PutUvarint(f.buf[:], x)]) }
+func (f *fpHash) sum() uint64  { return f.h.Sum64() }
+
+// fingerprintOf hashes the structure of a compiled program.
 func fingerprintOf[L any](all []place[L]) uint64 {
-	h := fnv.New64a()
-	var buf [binary.MaxVarintLen64]byte
-	put := func(x uint64) { h.Write(buf[:binary.PutUvarint(buf[:], x)]) }
+	var f fpHash
+	f.init()
+	put, h := f.put, f.h
 	for i := range all {
 		p := &all[i]
 		put(uint64(p.kind))
@@ -116,7 +130,7 @@ func fingerprintOf[L any](all []place[L]) uint64 {
 			h.Write([]byte(reflect.TypeOf(p.def.custom).String()))
 		}
 	}
-	return h.Sum64()
+	return f.sum()
 }
 
 // savedState is a state in memory, between its encodings and a Tree. The
