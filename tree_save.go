@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
-	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -86,48 +84,67 @@ func (n Node[L]) Fingerprint() uint64 {
 	return compiled(root).fingerprint
 }
 
-// fpHash is the FNV-1a hash of a sequence of uvarints, which both
-// styles' fingerprints are.
-type fpHash struct {
-	h   hash.Hash64
-	buf [binary.MaxVarintLen64]byte
+// fpHash is the 64-bit FNV-1a hash (hash/fnv's New64a) of a sequence of
+// uvarints and bytes, which both styles' fingerprints are: written out,
+// without hash.Hash64's calls, since the stepped compile hashes every
+// node (TestFPHashIsFNV).
+type fpHash uint64
+
+// init starts the hash.
+func (f *fpHash) init() { *f = 14695981039346656037 }
+
+// put hashes x as a uvarint.
+func (f *fpHash) put(x uint64) {
+	for x >= 0x80 {
+		f.byte(byte(x) | 0x80)
+		x >>= 7
+	}
+	f.byte(byte(x))
 }
 
-func (f *fpHash) init()        { f.h = fnv.New64a() }
-func (f *fpHash) put(x uint64) { f.h.Write(f.buf[:binary.PutUvarint(f.buf[:], x)]) }
-func (f *fpHash) sum() uint64  { return f.h.Sum64() }
+// bytes hashes b.
+func (f *fpHash) bytes(b []byte) {
+	for _, c := range b {
+		f.byte(c)
+	}
+}
+
+// byte hashes c.
+func (f *fpHash) byte(c byte) { *f = (*f ^ fpHash(c)) * 1099511628211 }
+
+// sum returns the hash.
+func (f *fpHash) sum() uint64 { return uint64(*f) }
 
 // fingerprintOf hashes the structure of a compiled program.
 func fingerprintOf[L any](all []place[L]) uint64 {
 	var f fpHash
 	f.init()
-	put, h := f.put, f.h
 	for i := range all {
 		p := &all[i]
-		put(uint64(p.kind))
-		put(uint64(len(p.children)))
+		f.put(uint64(p.kind))
+		f.put(uint64(len(p.children)))
 		switch nd := p.def; kinds[p.kind].param {
 		case paramN:
-			put(uint64(p.n))
+			f.put(uint64(p.n))
 		case paramWeights:
 			for _, w := range nd.weights {
-				put(uint64(w))
+				f.put(uint64(w))
 			}
 		case paramLotto:
-			put(uint64(len(nd.weights))) // absent weights: every child one ticket
+			f.put(uint64(len(nd.weights))) // absent weights: every child one ticket
 			for _, w := range nd.weights {
-				put(uint64(w))
+				f.put(uint64(w))
 			}
 		case paramBound:
-			put(uint64(nd.bound))
-			put(uint64(nd.min))
-			put(uint64(nd.max))
+			f.put(uint64(nd.bound))
+			f.put(uint64(nd.min))
+			f.put(uint64(nd.max))
 		case paramThreshold:
-			put(uint64(p.need[0]))
-			put(uint64(p.need[1]))
+			f.put(uint64(p.need[0]))
+			f.put(uint64(p.need[1]))
 		}
 		if p.kind == kind.Custom {
-			h.Write([]byte(reflect.TypeOf(p.def.custom).String()))
+			f.bytes([]byte(reflect.TypeOf(p.def.custom).String()))
 		}
 	}
 	return f.sum()
