@@ -5,7 +5,7 @@
 // [Fluent], the inverter without a child and the error of a tick that
 // reaches it ([EmptyInverter], [ErrEmptyInverter]), and the fast path of
 // a memoryless tree of Fluent leaves (newFluent, machine.fluent), which
-// package fluent reaches through internal/hook.
+// package fluent reaches through InternalNewFluent (seam.go).
 // The reactive kinds' constructors are with the other stepped kinds'
 // (stepped_nodes.go; their rules live in stepped_rules.go: run's case for
 // the sequences, reactiveParallel), and the pure evaluation of memoryless
@@ -18,7 +18,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/zipbt/behaviortree/internal/hook"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -48,18 +47,11 @@ func (f Fluent) usesMemory() bool { return f.DoWith != nil || f.IfWith != nil }
 // String returns f's name.
 func (f Fluent) String() string { return f.Name }
 
-// Package fluent builds and runs trees of Fluent leaves through these.
-func init() {
-	// Of the types that hook's doc gives, and package fluent asserts.
-	hook.NewFluent = (func(Node[Fluent], Agent[Fluent], Agent[Fluent], []Option) (Stepped[Fluent], error))(newFluent)
-	hook.NameFluent = (func(Node[Fluent], string) Node[Fluent])(nameFresh[Fluent])
-}
-
 // newFluent returns a ready stepped tree for def, run by a, the agent of
 // Fluent leaves (fluent.Agent: an action calls its Do function, a
 // condition its If), or by ma, the agent of memory forms
 // (fluent.MemoryAgent), when a leaf takes the Blackboard (DoWith,
-// IfWith). It is fluent.New, through internal/hook: when def has a
+// IfWith). It is fluent.New, through InternalNewFluent: when def has a
 // memoryless subtree, and no leaf takes the Blackboard, the engine calls
 // the leaves' own functions by node (machine.fluent, stepped_agent.go)
 // rather than through a.
@@ -87,14 +79,6 @@ func newFluent(def Node[Fluent], a, ma Agent[Fluent], opts []Option) (Stepped[Fl
 		t.m.fluent = fl
 	}
 	return t, nil
-}
-
-// nameFresh gives n the name name in place: n must have just been built
-// and be held by nothing else yet. Package fluent's builder names every
-// node it builds with it, through internal/hook.
-func nameFresh[L any](n Node[L], name string) Node[L] {
-	n.n.name = name
-	return n
 }
 
 // fluentFuncs are the functions of a Fluent tree's leaves, by node, which

@@ -48,6 +48,12 @@ type sprogram[L any] struct {
 	merged    []wordBits
 	firstLeaf []int32
 	cache     *stepCache[L] // the step cache (stepped_cache.go), for small trees without extra words; or nil
+	// fp is the fingerprint that the program's saves carry, its
+	// definition's Node.Fingerprint; shapeFP the hash of its nodes
+	// (stepped_state.go), which is fp but for a definition that both
+	// styles run: its saves carried shapeFP before they carried fp, and
+	// a restore takes either.
+	fp, shapeFP uint64
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
@@ -211,6 +217,7 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	if p.small && p.nwords == 0 {
 		p.cache = new(stepCache[L])
 	}
+	p.shapeFP, p.fp = p.fingerprints(!root.stepped)
 	return p, nil
 }
 

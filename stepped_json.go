@@ -26,8 +26,9 @@ type steppedJSON struct {
 //
 //	{"format":"behaviortree-stepped/1","fingerprint":"927918047884878d","state":"QlRTMQ..."}
 //
-// "fingerprint" is the definition's stepped fingerprint in 16 hex digits
-// (its [Node.Fingerprint] when only the stepped style runs it), and
+// "fingerprint" is the fingerprint of the binary state in 16 hex digits,
+// the definition's [Node.Fingerprint] (see there for the saves of an
+// older release), and
 // "state" the bytes of [Stepped.MarshalBinary] in standard base64. It
 // fails as MarshalBinary does, and for the zero Stepped, so that
 // encoding/json never writes a version that cannot be restored.

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 
 	"github.com/zipbt/behaviortree/attr"
@@ -16,8 +15,9 @@ import (
 // extras of the nodes that keep some (repeat and retry counts, wait
 // progress, lotto picks) and the version's own generator.
 //
-// The binary form is: "BTS1"; the fingerprint of the compiled definition
-// (8 bytes, little-endian); the node count (uvarint); the inline states
+// The binary form is: "BTS1"; the definition's fingerprint (sprogram.fp,
+// its Node.Fingerprint; in a save of a definition that both styles run
+// made by an older release, sprogram.shapeFP) (8 bytes, little-endian); the node count (uvarint); the inline states
 // (8 bytes); the word count (uvarint) and the words (8 bytes each). A
 // version whose memory is not empty starts with "BTS2" instead, and ends
 // with its memory (package memory's binary form). A version whose line
@@ -36,24 +36,39 @@ func isSteppedMagic(m string) bool {
 	return m == steppedMagic || m == steppedMemoryMagic || m == steppedAsyncMagic
 }
 
-// fingerprint hashes what a saved state depends on: every node's kind,
-// children, bound and lotto weights, in preorder.
-func (p *sprogram[L]) fingerprint() uint64 {
-	h := fnv.New64a()
-	var buf [binary.MaxVarintLen64]byte
-	put := func(x uint64) { h.Write(buf[:binary.PutUvarint(buf[:], x)]) }
+// fingerprints returns the hash of what a saved state depends on (every
+// node's kind, children, bound and lotto weights, in preorder, the
+// implicit root included), and the fingerprint that the program's saves
+// carry, its definition's Node.Fingerprint: the same hash, but for a
+// definition that both styles run (both), whose saves of either style
+// carry its Value/Succeed/Fail fingerprint (fingerprintOf). Such a
+// definition has none of the parameters that fingerprintOf hashes, and
+// its Value/Succeed/Fail places are its nodes in the same preorder, but
+// for the implicit root: that fingerprint is the hash of their kinds and
+// child counts (TestFingerprintBothStyles holds the two together).
+func (p *sprogram[L]) fingerprints(both bool) (shape, saves uint64) {
+	var h, v fpHash
+	h.init()
+	v.init()
 	for i := range p.nodes {
 		s := &p.nodes[i]
-		put(uint64(s.kind))
-		put(uint64(len(s.kids)))
-		put(uint64(s.bound))
-		put(uint64(s.min))
-		put(uint64(s.max))
+		h.put(uint64(s.kind))
+		h.put(uint64(len(s.kids)))
+		h.put(uint64(s.bound))
+		h.put(uint64(s.min))
+		h.put(uint64(s.max))
 		for _, c := range s.cum {
-			put(uint64(c))
+			h.put(uint64(c))
+		}
+		if both && i > 0 {
+			v.put(uint64(s.kind))
+			v.put(uint64(len(s.kids)))
 		}
 	}
-	return h.Sum64()
+	if both {
+		return h.sum(), v.sum()
+	}
+	return h.sum(), h.sum()
 }
 
 // ErrPendingAsync was the error of saving a version in which an action
@@ -85,7 +100,7 @@ func (t Stepped[L]) marshalBinary(fn string) ([]byte, error) {
 	default:
 		out = append(out, steppedMagic...)
 	}
-	out = binary.LittleEndian.AppendUint64(out, m.p.fingerprint())
+	out = binary.LittleEndian.AppendUint64(out, m.p.fp)
 	out = binary.AppendUvarint(out, uint64(len(m.p.nodes)))
 	out = binary.LittleEndian.AppendUint64(out, t.small)
 	out = binary.AppendUvarint(out, uint64(len(w)))
@@ -122,7 +137,7 @@ func (t Stepped[L]) restoreBinary(data []byte, fn string) (Stepped[L], error) {
 	if len(data) < 8 {
 		return bad("truncated")
 	}
-	if fp := binary.LittleEndian.Uint64(data); fp != p.fingerprint() {
+	if fp := binary.LittleEndian.Uint64(data); fp != p.fp && fp != p.shapeFP {
 		return bad("%w", ErrWrongDefinition)
 	}
 	data = data[8:]

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -62,20 +61,22 @@ func clipMessage(s string) string {
 
 // Fingerprint returns a hash of n's structure (kinds, child counts,
 // counts, durations, weights and custom node types, not leaf values): the
-// fingerprint that a saved state of n carries, in its binary form and in
-// the "fingerprint" of its JSON form, and by which a restore refuses a
-// state saved from another definition. A definition that only the stepped
-// style runs (one with a stepped kind, such as [Root] or [Wait], or with
-// attributes) has the fingerprint of its stepped saves ([Stepped.Save]);
-// any other, that of its Value/Succeed/Fail saves ([Tree.Save]). A
-// definition that both styles run (Leaf, Select, Sequence, Negate,
-// AlwaysSucceed, AlwaysFail) also has a stepped fingerprint, which its
-// stepped saves carry: the stepped engine runs it under an implicit Root.
+// fingerprint that every saved state of n carries, of either style
+// ([Tree.Save], [Stepped.Save]), in its binary form and in the
+// "fingerprint" of its JSON form, and by which a restore refuses a state
+// saved from another definition.
+//
+// A definition that both styles run (of Leaf, Select, Sequence, Negate,
+// AlwaysSucceed, AlwaysFail, Parallel and Race, without attributes) has
+// one fingerprint for both. Its stepped saves carried another before
+// they carried this one: that of the stepped program, which runs n under
+// an implicit [Root] (Root(n).Fingerprint()). [RestoreStepped] and
+// [Saved.RestoreStepped] take those saves still.
 func (n Node[L]) Fingerprint() uint64 {
 	root := n.must("Fingerprint")
 	if root.stepped {
 		if p, err := steppedCompiled(root); err == nil {
-			return p.fingerprint()
+			return p.fp
 		}
 		// Too big to run (maxSteppedNodes), so it has no saves: the
 		// structure's hash will do.
@@ -83,40 +84,70 @@ func (n Node[L]) Fingerprint() uint64 {
 	return compiled(root).fingerprint
 }
 
-// fingerprint hashes the structure of a compiled program.
+// fpHash is the 64-bit FNV-1a hash (hash/fnv's New64a) of a sequence of
+// uvarints and bytes, which both styles' fingerprints are: written out,
+// without hash.Hash64's calls, since the stepped compile hashes every
+// node (TestFPHashIsFNV).
+type fpHash uint64
+
+// init starts the hash.
+func (f *fpHash) init() { *f = 14695981039346656037 }
+
+// put hashes x as a uvarint.
+func (f *fpHash) put(x uint64) {
+	for x >= 0x80 {
+		f.byte(byte(x) | 0x80)
+		x >>= 7
+	}
+	f.byte(byte(x))
+}
+
+// bytes hashes b.
+func (f *fpHash) bytes(b []byte) {
+	for _, c := range b {
+		f.byte(c)
+	}
+}
+
+// byte hashes c.
+func (f *fpHash) byte(c byte) { *f = (*f ^ fpHash(c)) * 1099511628211 }
+
+// sum returns the hash.
+func (f *fpHash) sum() uint64 { return uint64(*f) }
+
+// fingerprintOf hashes the structure of a compiled program.
 func fingerprintOf[L any](all []place[L]) uint64 {
-	h := fnv.New64a()
-	var buf [binary.MaxVarintLen64]byte
-	put := func(x uint64) { h.Write(buf[:binary.PutUvarint(buf[:], x)]) }
+	var f fpHash
+	f.init()
 	for i := range all {
 		p := &all[i]
-		put(uint64(p.kind))
-		put(uint64(len(p.children)))
+		f.put(uint64(p.kind))
+		f.put(uint64(len(p.children)))
 		switch nd := p.def; kinds[p.kind].param {
 		case paramN:
-			put(uint64(p.n))
+			f.put(uint64(p.n))
 		case paramWeights:
 			for _, w := range nd.weights {
-				put(uint64(w))
+				f.put(uint64(w))
 			}
 		case paramLotto:
-			put(uint64(len(nd.weights))) // absent weights: every child one ticket
+			f.put(uint64(len(nd.weights))) // absent weights: every child one ticket
 			for _, w := range nd.weights {
-				put(uint64(w))
+				f.put(uint64(w))
 			}
 		case paramBound:
-			put(uint64(nd.bound))
-			put(uint64(nd.min))
-			put(uint64(nd.max))
+			f.put(uint64(nd.bound))
+			f.put(uint64(nd.min))
+			f.put(uint64(nd.max))
 		case paramThreshold:
-			put(uint64(p.need[0]))
-			put(uint64(p.need[1]))
+			f.put(uint64(p.need[0]))
+			f.put(uint64(p.need[1]))
 		}
 		if p.kind == kind.Custom {
-			h.Write([]byte(reflect.TypeOf(p.def.custom).String()))
+			f.bytes([]byte(reflect.TypeOf(p.def.custom).String()))
 		}
 	}
-	return h.Sum64()
+	return f.sum()
 }
 
 // savedState is a state in memory, between its encodings and a Tree. The

@@ -7,13 +7,11 @@ import (
 	"github.com/zipbt/behaviortree/internal/hook"
 )
 
-// What package behaviortree lends this one (internal/hook): its NewStepped
-// with the fast path of memoryless Fluent trees, and the naming of the
-// nodes the Builder has just built.
-var (
-	newFluent = hook.NewFluent.(func(bt.Node[bt.Fluent], bt.Agent[bt.Fluent], bt.Agent[bt.Fluent], []bt.Option) (bt.Stepped[bt.Fluent], error))
-	nameFresh = hook.NameFluent.(func(bt.Node[bt.Fluent], string) bt.Node[bt.Fluent])
-)
+// nameFresh gives nd, just built by the Builder and held by nothing else,
+// its name, in place (the library has no public way to name a node).
+func nameFresh(nd bt.Node[bt.Fluent], name string) bt.Node[bt.Fluent] {
+	return bt.InternalFill(hook.Module, nd, hook.Fill[bt.Fluent]{Name: name})
+}
 
 // agent runs Fluent leaves.
 var agent = bt.Agent[bt.Fluent]{
@@ -88,7 +86,7 @@ func MemoryAgent() bt.Agent[bt.Fluent] { return memoryAgent }
 // a leaf takes the Blackboard. It returns NewStepped's error for a
 // definition the stepped engine cannot run.
 func New(def bt.Node[bt.Fluent], opts ...bt.Option) (bt.Stepped[bt.Fluent], error) {
-	t, err := newFluent(def, agent, memoryAgent, opts)
+	t, err := bt.InternalNewFluent(hook.Module, def, agent, memoryAgent, opts)
 	if err != nil {
 		return t, fmt.Errorf("fluent.New: %w", err)
 	}

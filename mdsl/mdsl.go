@@ -458,7 +458,7 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 	if k == 0 {
 		return nd, nil
 	}
-	as := b.as[:0] // withAttrs copies them: one buffer serves every node
+	as := b.as[:0] // InternalFill copies them: one buffer serves every node
 	for a := attr.KindWhile; a < numAttrs; a++ {
 		if n.attrs[a] == 0 {
 			continue
@@ -474,27 +474,10 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 		as = append(as, at)
 	}
 	b.as = as
-	return withAttrs(nd, as), nil
+	// In place: nd was just built, and nothing else holds it (Node.With
+	// would copy it).
+	return bt.InternalFill(hook.Module, nd, hook.Fill[L]{Attrs: as}), nil
 }
-
-// withAttrs gives n, just built and held by nothing else, the attributes
-// as: in place for trees of Calls (withCallAttrs), with bt.Node.With's copy
-// for other leaf types.
-func withAttrs[L any](n bt.Node[L], as []attr.Attr[L]) bt.Node[L] {
-	if f, ok := any(withCallAttrs).(func(bt.Node[L], []attr.Attr[L]) bt.Node[L]); ok { // L is bt.Call
-		return f(n, as)
-	}
-	return n.With(as...)
-}
-
-// What package behaviortree lends this one through internal/hook, of the
-// types its doc gives, asserted once: a program that links package mdsl
-// stops at its start if the root changed one, rather than falling back
-// without a word.
-var (
-	withCallAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call])
-	setSource     = hook.SetSource.(func(bt.Node[bt.Call], *hook.Source) bt.Node[bt.Call])
-)
 
 // trimBuild returns bt.Build's message without its "behaviortree.Build: ".
 func trimBuild(err error) string {

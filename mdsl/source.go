@@ -19,10 +19,10 @@ func withSource(root bt.Node[bt.Call], name string, src []byte) bt.Node[bt.Call]
 	text := bytes.Clone(src)
 	var once sync.Once
 	var sites []hook.Site
-	return setSource(root, &hook.Source{File: name, Sites: func() []hook.Site {
+	return bt.InternalFill(hook.Module, root, hook.Fill[bt.Call]{Source: &hook.Source{File: name, Sites: func() []hook.Site {
 		once.Do(func() { sites = sitesOf(name, text) })
 		return sites
-	}})
+	}}})
 }
 
 // sitesOf reads text again, without building, and returns where each node

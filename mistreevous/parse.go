@@ -539,8 +539,10 @@ func (r *reader) node(v value, path string, depth int) (built, error) {
 }
 
 // withAttrs gives n, just built and held by nothing else, the attributes
-// as, in place (package internal/hook): bt.Node.With would copy n.
-var withAttrs = hook.WithAttrs.(func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call])
+// as, in place: bt.Node.With would copy n.
+func withAttrs(n bt.Node[bt.Call], as []attr.Attr[bt.Call]) bt.Node[bt.Call] {
+	return bt.InternalFill(hook.Module, n, hook.Fill[bt.Call]{Attrs: as})
+}
 
 // clip cuts s to at most 40 bytes (on a rune boundary), with "..." when
 // it cut.

@@ -1,32 +1,44 @@
-// Package hook holds what package behaviortree lends its own clients (the
-// text formats mdsl and mistreevous, and the builder fluent) without
-// exporting it: functions that write a value the root has just built and
-// that nothing else holds yet (a node's attributes, its name, the source
-// of a text), and fluent.New's fast path. It cannot import behaviortree,
-// which imports it, and so cannot name the root's types: the variables are
-// set by behaviortree's init, held as any, and asserted once by each
-// client at its init, to the type each doc gives (the root's side converts
-// its function to that type, which the compiler checks). The facts of the
-// kinds are package kind's, which every client reads directly. DESIGN.md
-// says why these four are not typed across the seam.
+// Package hook holds the types that package behaviortree shares with its
+// own clients in this module (the text formats mdsl and mistreevous, and
+// the builder fluent) and with no one else.
+//
+// Seam is the first parameter of the root's functions for those clients
+// (behaviortree.InternalFill and behaviortree.InternalNewFluent): a module
+// that is not this one cannot import this package, and so cannot name a
+// Seam, nor make any but the zero one, which those functions refuse. Fill
+// is what InternalFill writes into a node just built. Source, Site and
+// Pos say where the nodes of a text are, which mdsl.Parse gives the root
+// of the tree it reads. Everything here is typed: the compiler checks both
+// sides of every call. DESIGN.md ("The seam") says why.
 package hook
 
 import "github.com/zipbt/behaviortree/attr"
 
-// WithAttrs is behaviortree's withFresh for trees of Calls, of type
-// func(bt.Node[bt.Call], []attr.Attr[bt.Call]) bt.Node[bt.Call]: it gives a
-// node that was just built, and that nothing else holds yet, its
-// attributes in place, as Node.With would with a copy. The readers build
-// every node once, so that the copy would be a quarter of what a text of
-// guarded nodes allocates.
-var WithAttrs any
+// Seam is the pass of this module's own packages: the first argument of
+// the functions that package behaviortree exports for them only. Module is
+// the only Seam those functions accept; the zero Seam, the only one code
+// outside this module can come by (by type inference from the function's
+// type), makes them do nothing harmful.
+type Seam struct {
+	p *byte
+}
 
-// SetSource is behaviortree's setSource for trees of Calls, of type
-// func(bt.Node[bt.Call], *Source) bt.Node[bt.Call]: it gives a root that
-// was just built, and that nothing else holds yet, the Source of the text
-// it was read from, in place. mdsl.Parse sets it, so that
-// behaviortree.Functions can say where in the text a node it names is.
-var SetSource any
+// Module is the Seam that this module's packages pass.
+var Module = Seam{p: new(byte)}
+
+// Valid reports whether s is Module.
+func (s Seam) Valid() bool { return s.p != nil } // Module is the only Seam with a p
+
+// Fill is what behaviortree.InternalFill gives a node that was just built
+// and that nothing else holds yet, in place: its Name (package fluent's
+// Builder names every node), its attributes (the readers: Node.With
+// would copy the node), and Source, the text the root was read from
+// (mdsl.Parse). The zero fields leave the node as it is.
+type Fill[L any] struct {
+	Name   string
+	Attrs  []attr.Attr[L] // of distinct kinds, as Node.With takes them
+	Source *Source
+}
 
 // Source says where the nodes of a definition read from a text are, for
 // the errors that name them later. Sites is worked out only when an error
@@ -49,16 +61,3 @@ type Site struct {
 type Pos struct {
 	Line, Col int32
 }
-
-// NewFluent is behaviortree's newFluent, of type
-// func(bt.Node[bt.Fluent], bt.Agent[bt.Fluent], bt.Agent[bt.Fluent], []bt.Option) (bt.Stepped[bt.Fluent], error):
-// NewStepped with the agent of Fluent leaves (the first, or the second,
-// of memory forms, when a leaf takes the Blackboard), which also gives a
-// memoryless tree its fast path (machine.fluent). It is fluent.New.
-var NewFluent any
-
-// NameFluent is behaviortree's nameFresh for trees of Fluent leaves, of
-// type func(bt.Node[bt.Fluent], string) bt.Node[bt.Fluent]: it gives a
-// node that was just built, and that nothing else holds yet, its name in
-// place (Node.Name). Only the fluent builder names nodes.
-var NameFluent any
