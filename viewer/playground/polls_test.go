@@ -67,3 +67,50 @@ func TestMaxPolls(t *testing.T) {
 	}
 	c.waitPolls(0)
 }
+
+// stuckWriter is a ResponseWriter whose Write blocks until unblock is
+// closed: a client that does not read.
+type stuckWriter struct {
+	h       http.Header
+	writing chan struct{} // closed at the first Write
+	unblock chan struct{}
+	once    bool
+}
+
+func (w *stuckWriter) Header() http.Header { return w.h }
+func (w *stuckWriter) WriteHeader(int)     {}
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	if !w.once {
+		w.once = true
+		close(w.writing)
+	}
+	<-w.unblock
+	return len(p), nil
+}
+
+// TestNoWriteUnderLock: a reply that cannot be written (a client that
+// does not read) does not hold the server's lock: the page's requests are
+// served meanwhile.
+func TestNoWriteUnderLock(t *testing.T) {
+	c := newClient(t, sample, Config{})
+	w := &stuckWriter{h: http.Header{}, writing: make(chan struct{}), unblock: make(chan struct{})}
+	defer close(w.unblock)
+	r, _ := http.NewRequest("POST", c.ts.URL+"/api/cancel", nil)
+	r.Host = strings.TrimPrefix(c.ts.URL, "http://")
+	r.Header.Set("X-BT-Token", c.tok)
+	go c.s.ServeHTTP(w, r)
+	<-w.writing
+	done := make(chan int, 1)
+	go func() {
+		code, _ := c.do("POST", "/api/cancel", nil, nil)
+		done <- code
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusOK {
+			t.Errorf("a cancel while a reply is stuck: %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a request waits for a reply that a client does not read")
+	}
+}
