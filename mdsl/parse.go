@@ -32,6 +32,11 @@ import (
 // its calls must not happen for a text with a syntax error), and a node
 // with a branch below it is never built early.
 //
+// Check builds early the same way, with a builder whose built nodes are
+// stubs (builder.collapse), so that it holds neither the syntax nor the
+// Nodes of what it built; the nodes of the syntax tree are kept in blocks
+// (no copies as they grow) of 72 bytes each.
+//
 // Depth is the one thing that is not known early everywhere. A node of the
 // main root is built at its depth, as the builder would. A node of a named
 // root is built at its depth as if the root's child were the main root's
