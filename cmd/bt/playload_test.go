@@ -26,7 +26,7 @@ const (
 // and long polls of the load test; BT_LONG=1 opens more.
 func playLoadCounts() (idle, nonReaders, polls int) {
 	if testlong.Enabled() {
-		return 1000, 200, 200
+		return 300, 60, 64
 	}
 	return 100, 20, playMaxPolls + 8
 }
@@ -67,7 +67,7 @@ func rawRequest(t *testing.T, addr, token, method, path string) net.Conn {
 func TestPlayLoad(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("root {\n    sequence {\n")
-	for i := range testlong.Pick(2000, 20_000) {
+	for i := range testlong.Pick(2000, 5000) {
 		fmt.Fprintf(&b, "        action [Action%04d]\n", i)
 	}
 	b.WriteString("    }\n}\n")
