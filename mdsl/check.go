@@ -37,7 +37,14 @@ func maxCheckRead(n int) int { return 8*n + 4<<20 }
 // reads at most 8 times the text's size plus 4 MB in all (a long text
 // whose errors each need another reading reports the first ones), so it
 // is linear too: the 3.3 MB text of 100,000 named roots takes about 1 s
-// and allocates 88 bytes per byte of text, in all, in both modes.
+// and allocates 18 bytes per byte of text, in all, in both modes.
+//
+// Check needs the errors only, so it holds little: each node is built
+// (bt.Build checks it) from stubs that stand for its children, then
+// dropped for a stub too, and the syntax of each node built while the
+// text is read is dropped (as Parse does), so what stays is the syntax of
+// the roots and of the nodes that cannot be built yet (a branch in them).
+// Its heap peaks at 10 to 14 bytes per byte of that text.
 func Check(name string, src []byte) []*Error {
 	errs := check(name, src, modeCall)
 	if len(errs) == 0 {
@@ -51,7 +58,15 @@ func Check(name string, src []byte) []*Error {
 
 // check is Check in one mode.
 func check(name string, src []byte, mode int) []*Error {
-	work := append([]byte(nil), src...)
+	// work is the text as mended, copied at the first mending (a text
+	// with no error, or errors that need none, is not copied).
+	work, owned := src, false
+	mend := func(p *parser, e *Error, start, end int, inside bool) bool {
+		if !owned {
+			work, owned = append([]byte(nil), src...), true
+		}
+		return p.mend(work, e, start, end, inside)
+	}
 	var out []*Error
 	seen := map[[2]int]bool{} // offset and length of message: a mended text finds an error again
 	// add adds e, and reports whether to read on: not past the most
@@ -67,17 +82,31 @@ func check(name string, src []byte, mode int) []*Error {
 		return len(out) < maxCheckErrors
 	}
 	var log mendLog
-	noMain := false // "no main root" was reported: build the named roots
-	read := 0       // the bytes read, over the readings
+	noMain := false   // "no main root" was reported: build the named roots
+	mainOnly := false // build only the main root's nodes early (parser.specMainOnly)
+	read := 0         // the bytes read, over the readings
 	defer func() { slices.SortStableFunc(out, func(a, b *Error) int { return a.Offset - b.Offset }) }()
 	// Each reading but the last mends at least one error's node or finds
 	// a new error; the bound on readings is a second guard.
+passes:
 	for pass := 0; len(out) < maxCheckErrors && pass < 4*maxCheckErrors; pass++ {
 		if read += len(work); pass > 0 && read > maxCheckRead(len(src)) {
 			return out
 		}
-		p := newParser(name, work, mode, false)
+		// No room reserved for the whole text, as newParser does: the
+		// syntax of what is built early is dropped.
+		p := &parser{name: name, src: work, lex: newLexer(work, false), mode: mode, intern: map[string]string{}}
 		p.collect, p.cur, p.mended, p.noMain = true, -1, &log, noMain
+		// The subtrees are built while they are read, as Parse does, and
+		// their syntax dropped (the builder's stubs stand for them), so
+		// that a check holds the syntax of what it cannot build yet only.
+		var b checker
+		if mode == modeCall {
+			b = newBuilder(p, callOf)
+		} else {
+			b = newBuilder(p, func(p *parser, c callSyntax) (string, error) { return p.args[c.lo].str, nil })
+		}
+		p.spec, p.specMainOnly = b, mainOnly
 		err := p.parse()
 		for _, e := range p.errs {
 			// Until mended, a node with the wrong number of children is
@@ -97,7 +126,7 @@ func check(name string, src []byte, mode int) []*Error {
 				// The roots were mended away after their own errors.
 				return out
 			}
-			if !errors.As(err, &pe) || !add(pe) || !p.mend(work, pe, p.cur, -1, p.inside) {
+			if !errors.As(err, &pe) || !add(pe) || !mend(p, pe, p.cur, -1, p.inside) {
 				return out
 			}
 			continue
@@ -107,7 +136,7 @@ func check(name string, src []byte, mode int) []*Error {
 			// number of children: mend them, to build the rest.
 			mended := false
 			for _, e := range p.errs {
-				if start, end, inside := p.nodeAt(e); p.mend(work, e, start, end, inside) {
+				if start, end, inside := p.nodeAt(e); mend(p, e, start, end, inside) {
 					mended = true
 				}
 			}
@@ -117,10 +146,11 @@ func check(name string, src []byte, mode int) []*Error {
 			continue
 		}
 		for { // built again, from the same reading, after "no main root"
-			if mode == modeCall {
-				_, err = build(p, callOf)
-			} else {
-				_, err = build(p, func(p *parser, c callSyntax) (string, error) { return p.args[c.lo].str, nil })
+			if err = b.check(); err == errTooDeep && !mainOnly {
+				// A node built early is too deep: read again, as Parse
+				// does, to say where.
+				mainOnly = true
+				continue passes
 			}
 			if err == nil || !errors.As(err, &pe) {
 				return out
@@ -152,7 +182,7 @@ func check(name string, src []byte, mode int) []*Error {
 		}
 		mended := false
 		for _, e := range added {
-			if start, end, inside := p.nodeAt(e); start >= 0 && work[start] != ' ' && p.mend(work, e, start, end, inside) {
+			if start, end, inside := p.nodeAt(e); start >= 0 && work[start] != ' ' && mend(p, e, start, end, inside) {
 				mended = true
 			}
 		}
@@ -163,6 +193,20 @@ func check(name string, src []byte, mode int) []*Error {
 	return out
 }
 
+// checker is a builder of any leaf type, for Check: it builds nodes
+// while the parser reads (speculator), and check builds the rest.
+type checker interface {
+	speculator
+	check() error
+}
+
+// check builds what the parser read, for the error; it can be called
+// again, after p.noMain is set.
+func (b *builder[L]) check() error {
+	_, err := b.build()
+	return err
+}
+
 // nodeAt returns the region of the text to mend for error e of validate
 // or of the builder: the node it is about, which it is at the keyword or
 // arguments of, and whether that node is inside a root; or, for "X takes
@@ -170,13 +214,13 @@ func check(name string, src []byte, mode int) []*Error {
 // start is -1 for none.
 func (p *parser) nodeAt(e *Error) (start, end int, inside bool) {
 	second := strings.Contains(e.Msg, "takes one child, got") && !strings.HasSuffix(e.Msg, "got none")
-	for i := range p.nodes {
-		n := &p.nodes[i]
+	for i := range p.nodes.len() {
+		n := p.nodes.at(i)
 		switch {
-		case second && n.nkids > 1 && n.second == e.Offset:
-			return n.second, n.close, false
-		case !second && (n.pos == e.Offset || n.argPos == e.Offset):
-			return n.pos, nodeEnd(p.src, n.pos), n.kind != kind.Root
+		case second && n.nkids > 1 && int(n.second) == e.Offset:
+			return int(n.second), int(n.close), false
+		case !second && (int(n.pos) == e.Offset || int(n.argPos) == e.Offset):
+			return int(n.pos), nodeEnd(p.src, int(n.pos)), n.kind != kind.Root
 		}
 	}
 	return -1, -1, false
@@ -227,17 +271,17 @@ func (p *parser) mend(text []byte, e *Error, start, end int, inside bool) bool {
 // order of the text) and the node being read.
 func (p *parser) noteRoots(start, end int) {
 	note := func(n *node) {
-		if n.kind == kind.Root && n.pos >= start && n.pos < end {
+		if n.kind == kind.Root && int(n.pos) >= start && int(n.pos) < end {
 			p.mended.root = true
 			p.mended.main = p.mended.main || !n.named
 		}
 	}
-	i, _ := slices.BinarySearchFunc(p.roots, start, func(r int32, pos int) int { return p.nodes[r].pos - pos })
-	for ; i < len(p.roots) && p.nodes[p.roots[i]].pos < end; i++ {
-		note(&p.nodes[p.roots[i]])
+	i, _ := slices.BinarySearchFunc(p.roots, start, func(r int32, pos int) int { return int(p.nodes.at(r).pos) - pos })
+	for ; i < len(p.roots) && int(p.nodes.at(p.roots[i]).pos) < end; i++ {
+		note(p.nodes.at(p.roots[i]))
 	}
-	if len(p.nodes) > 0 {
-		note(&p.nodes[len(p.nodes)-1])
+	if p.nodes.len() > 0 {
+		note(p.nodes.at(p.nodes.len() - 1))
 	}
 }
 

@@ -29,6 +29,12 @@ func FuzzMDSL(f *testing.F) {
 		if errs := Check("fuzz.mdsl", src); err == nil && errs != nil || len(errs) > 50 {
 			t.Fatalf("Parse: %v; Check: %d errors, the first %v", err, len(errs), errs[0])
 		}
+		if err != nil && len(Check("fuzz.mdsl", src)) == 0 {
+			// bt check trusts Check alone: none means a reader takes it.
+			if _, err2 := ParseFunc("fuzz.mdsl", src, func(s string) (string, error) { return s, nil }); err2 != nil {
+				t.Fatalf("Check reports nothing, but Parse says %v and ParseFunc %v", err, err2)
+			}
+		}
 		if err != nil {
 			found := false
 			for _, e := range check("fuzz.mdsl", src, modeCall) {

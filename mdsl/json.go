@@ -35,10 +35,10 @@ func ToJSON(name string, src []byte) ([]byte, error) {
 	if _, err := build(p, callOf); err != nil {
 		return nil, err
 	}
-	for i := range p.nodes {
-		n := &p.nodes[i]
+	for i := range p.nodes.len() {
+		n := p.nodes.at(i)
 		if n.kind != kwBranch && n.kind.Mistreevous() == "" {
-			return nil, p.errAt(n.pos, "%s nodes have no Mistreevous form", keywords[n.kind])
+			return nil, p.errAt(int(n.pos), "%s nodes have no Mistreevous form", keywords[n.kind])
 		}
 	}
 	b := []byte{'['}
@@ -55,7 +55,7 @@ func ToJSON(name string, src []byte) ([]byte, error) {
 // in convertMDSLToJSON's form. Its depth is at most mistreevous.MaxDepth,
 // which the parser checked.
 func (p *parser) appendJSON(b []byte, i int32) []byte {
-	n := &p.nodes[i]
+	n := p.nodes.at(i)
 	b = append(b, `{"type":`...)
 	if n.kind == kwBranch {
 		b = appendJSString(b, "branch")
@@ -86,19 +86,19 @@ func (p *parser) appendJSON(b []byte, i int32) []byte {
 	// the parser's list in that order.
 	var attrs []attr.Kind
 	for a := attr.KindWhile; a < numAttrs; a++ {
-		if n.attrs[a] != 0 {
+		if p.attrsOf(n).calls[a] != 0 {
 			attrs = append(attrs, a)
 		}
 	}
-	slices.SortFunc(attrs, func(x, y attr.Kind) int { return int(n.attrs[x] - n.attrs[y]) })
+	slices.SortFunc(attrs, func(x, y attr.Kind) int { return int(p.attrsOf(n).calls[x] - p.attrsOf(n).calls[y]) })
 	for _, a := range attrs {
 		b = append(b, `,"`...)
 		b = append(b, a.String()...)
 		b = append(b, `":{`...)
-		b = p.appendJSONCall(b, n.attrs[a])
+		b = p.appendJSONCall(b, p.attrsOf(n).calls[a])
 		if a == attr.KindWhile || a == attr.KindUntil {
 			b = append(b, `,"succeedOnAbort":`...)
-			b = strconv.AppendBool(b, n.succ[a])
+			b = strconv.AppendBool(b, p.attrsOf(n).succ[a])
 		}
 		b = append(b, '}')
 	}

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zipbt/behaviortree/internal/heappeak"
 )
 
 // checkAllocBudget bounds what Check allocates per byte of a text.
-const checkAllocBudget = 120
+const checkAllocBudget = 40
 
 // manyNamedRoots returns a text of n named roots and no main root, 33
 // bytes each: 3.3 MB for 100,000.
@@ -25,8 +27,8 @@ func manyNamedRoots(n int) []byte {
 // does not depend on -short): one error ("no main root", once, where
 // Check used to mend a root and read the whole text again for each of 50),
 // and Check allocates at most checkAllocBudget bytes, in all, per byte of
-// the text (about 88: two readings, in both modes, and the named roots
-// built twice). Its time is logged, not asserted (about 1 s).
+// the text (about 18: one reading in each mode, each node built from
+// stubs; it was 88 when Check built the whole tree of each named root). Its time is logged, not asserted (about 1 s).
 func TestCheckLinear(t *testing.T) {
 	src := manyNamedRoots(100_000)
 	var before, after runtime.MemStats
@@ -71,5 +73,27 @@ func TestCheckManyErrorsLinear(t *testing.T) {
 	}
 	if alloc > checkAllocBudget*uint64(len(src)) {
 		t.Errorf("Check allocated %d bytes, more than %d per byte of the %d", alloc, checkAllocBudget, len(src))
+	}
+}
+
+// checkPeakBudget bounds the heap Check holds at its peak per byte of a
+// text: what `bt check` needs beside the text itself.
+const checkPeakBudget = 15
+
+// TestCheckPeak checks the heap Check needs at its peak for the 3.3 MB
+// text of 100,000 named roots (one error, found in both modes): at most
+// checkPeakBudget bytes per byte of the text, the figure logged. The peak
+// is HeapInuse sampled while Check runs (heappeak.Run says why), so it
+// counts the garbage not yet collected, as the process's memory does.
+func TestCheckPeak(t *testing.T) {
+	src := manyNamedRoots(100_000)
+	var errs []*Error
+	peak := heappeak.Run(func() { errs = Check("roots.mdsl", src) })
+	t.Logf("%d bytes: heap peak %d bytes above the start (%.1f per byte)", len(src), peak, float64(peak)/float64(len(src)))
+	if len(errs) != 1 {
+		t.Errorf("%d errors, want 1", len(errs))
+	}
+	if peak > checkPeakBudget*uint64(len(src)) {
+		t.Errorf("Check's heap peak %d bytes, more than %d per byte of the %d", peak, checkPeakBudget, len(src))
 	}
 }

@@ -216,17 +216,25 @@ func callOf(p *parser, c callSyntax) (bt.Call, error) {
 type builder[L any] struct {
 	p     *parser
 	leaf  func(*parser, callSyntax) (L, error)
-	names map[string]int32
-	built map[string]built[L]
-	state map[string]uint8
+	names map[string]int32 // the named roots, by name: their index in p.roots
+	built []built[L]       // by index in p.roots
+	state []uint8          // by index in p.roots: 1 being built (on open), 2 built
 	pre   blocks[built[L]] // nodes built while parsing (parser.spec)
 	as    []attr.Attr[L]   // the attributes of the node being built
-	open  []string         // the roots being built, by branch (state 1)
+	open  []int32          // the roots being built, by branch (state 1)
+	// stub, when set (for Check, which needs only the errors), stands for
+	// every node once it is built: a node is built from stubs and
+	// dropped, so that checking holds no tree of Nodes (bt.Build's errors
+	// depend on a node's kind, parameters and number of children, not on
+	// what the children are; sizes are counted in built.size).
+	stub     bt.Node[L]
+	collapse bool // stub is set
 }
 
 type built[L any] struct {
 	n      bt.Node[L]
 	height int
+	size   int // the nodes of n, as n.Size() (n may be the stub)
 }
 
 func build[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) (bt.Node[L], error) {
@@ -234,7 +242,12 @@ func build[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) (bt.Node
 }
 
 func newBuilder[L any](p *parser, leaf func(*parser, callSyntax) (L, error)) *builder[L] {
-	return &builder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+	b := &builder[L]{p: p, leaf: leaf, names: map[string]int32{}}
+	if p.collect {
+		var zero L
+		b.stub, b.collapse = bt.Leaf(zero), true
+	}
+	return b
 }
 
 // speculate builds node i while the parser reads (see parse.go).
@@ -268,53 +281,55 @@ func (b *builder[L]) child(c int32, depth int) (built[L], error) {
 func (b *builder[L]) build() (bt.Node[L], error) {
 	p := b.p
 	main := int32(-1)
-	for _, r := range p.roots {
-		n := &p.nodes[r]
+	clear(b.names) // built again by Check, once it said "no main root"
+	b.open = b.open[:0]
+	for k, r := range p.roots {
+		n := p.nodes.at(r)
 		if !n.named {
 			if main >= 0 {
-				return bt.Node[L]{}, p.errAt(n.pos, "a second main root (without a name); the first is on line %d", newError("", p.src, p.nodes[main].pos, "", nil).Line)
+				return bt.Node[L]{}, p.errAt(int(n.pos), "a second main root (without a name); the first is on line %d", newError("", p.src, int(p.nodes.at(main).pos), "", nil).Line)
 			}
 			main = r
 			continue
 		}
 		if j, dup := b.names[n.name]; dup {
-			return bt.Node[L]{}, p.errAt(n.argPos, "root %q is defined twice (first on line %d)", clip(n.name), newError("", p.src, p.nodes[j].pos, "", nil).Line)
+			return bt.Node[L]{}, p.errAt(int(n.argPos), "root %q is defined twice (first on line %d)", clip(n.name), newError("", p.src, int(p.nodes.at(p.roots[j]).pos), "", nil).Line)
 		}
-		b.names[n.name] = r
+		b.names[n.name] = int32(k)
 	}
 	if main < 0 && !p.noMain {
-		return bt.Node[L]{}, p.errAt(p.nodes[p.roots[0]].pos, "no main root: one root must have no name")
+		return bt.Node[L]{}, p.errAt(int(p.nodes.at(p.roots[0]).pos), "no main root: one root must have no name")
 	}
 	if len(b.names) > 0 {
-		b.built, b.state = map[string]built[L]{}, map[string]uint8{}
+		b.built, b.state = make([]built[L], len(p.roots)), make([]uint8, len(p.roots))
 	}
 	var root bt.Node[L]
 	if main >= 0 {
-		m := &p.nodes[main]
+		m := p.nodes.at(main)
 		c, err := b.child(m.first, 2)
 		if err != nil {
 			return bt.Node[L]{}, err
 		}
-		if 1+c.n.Size() > mistreevous.MaxNodes {
-			return bt.Node[L]{}, p.errAt(m.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+		if 1+c.size > mistreevous.MaxNodes {
+			return bt.Node[L]{}, p.errAt(int(m.pos), "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
 		}
 		if root, err = bt.Build(kind.Root, kind.Params{}, c.n); err != nil {
-			return bt.Node[L]{}, p.errAt(m.pos, "%s", trimBuild(err))
+			return bt.Node[L]{}, p.errAt(int(m.pos), "%s", trimBuild(err))
 		}
 		if root, err = b.attrs(root, main); err != nil {
 			return bt.Node[L]{}, err
 		}
 	}
-	for _, r := range p.roots {
-		n := &p.nodes[r]
-		if _, done := b.built[n.name]; n.named && !done {
-			if _, err := b.branch(n.name, n.pos, 1); err != nil {
-				if !p.collect {
+	for k, r := range p.roots {
+		n := p.nodes.at(r)
+		if n.named && b.state[k] != 2 {
+			if _, err := b.branch(n.name, int(n.pos), 1); err != nil {
+				if !p.collect || err == errTooDeep {
 					return bt.Node[L]{}, err
 				}
 				// For Check: each named root's error, from one reading.
-				for _, name := range b.open {
-					delete(b.state, name)
+				for _, o := range b.open {
+					b.state[o] = 0
 				}
 				b.open = b.open[:0]
 				if p.buildErrs = append(p.buildErrs, err); len(p.buildErrs) == maxCheckErrors {
@@ -331,28 +346,29 @@ func (b *builder[L]) build() (bt.Node[L], error) {
 
 // branch returns the child of the named root name, building it once.
 func (b *builder[L]) branch(name string, pos, depth int) (built[L], error) {
-	if d, ok := b.built[name]; ok {
+	k, ok := b.names[name]
+	if !ok {
+		return built[L]{}, b.p.errAt(pos, "branch to an unknown root %q", clip(name))
+	}
+	switch b.state[k] {
+	case 2:
+		d := b.built[k]
 		if depth+d.height-1 > mistreevous.MaxDepth {
 			return built[L]{}, b.p.errAt(pos, "the tree is deeper than %d nodes once branches are expanded", mistreevous.MaxDepth)
 		}
 		return d, nil
-	}
-	i, ok := b.names[name]
-	if !ok {
-		return built[L]{}, b.p.errAt(pos, "branch to an unknown root %q", clip(name))
-	}
-	if b.state[name] == 1 {
+	case 1:
 		return built[L]{}, b.p.errAt(pos, "branch to %q makes a cycle", clip(name))
 	}
-	b.state[name] = 1
-	b.open = append(b.open, name)
-	d, err := b.child(b.p.nodes[i].first, depth)
+	b.state[k] = 1
+	b.open = append(b.open, k)
+	d, err := b.child(b.p.nodes.at(b.p.roots[k]).first, depth)
 	if err != nil {
 		return built[L]{}, err
 	}
 	b.open = b.open[:len(b.open)-1]
-	b.state[name] = 2
-	b.built[name] = d
+	b.state[k] = 2
+	b.built[k] = d
 	return d, nil
 }
 
@@ -360,15 +376,15 @@ func (b *builder[L]) branch(name string, pos, depth int) (built[L], error) {
 // the main root). The recursion is at most mistreevous.MaxDepth deep.
 func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 	p := b.p
-	n := &p.nodes[i]
+	n := p.nodes.at(i)
 	if depth > mistreevous.MaxDepth {
-		return built[L]{}, p.errAt(n.pos, "the tree is deeper than %d nodes once branches are expanded", mistreevous.MaxDepth)
+		return built[L]{}, p.errAt(int(n.pos), "the tree is deeper than %d nodes once branches are expanded", mistreevous.MaxDepth)
 	}
 	if n.kind == kwBranch {
-		return b.branch(n.name, n.pos, depth)
+		return b.branch(n.name, int(n.pos), depth)
 	}
 	var out bt.Node[L]
-	height := 0
+	height, size := 0, 1
 	params := b.params(n)
 	switch n.kind.Arity() {
 	case kind.NoChildren:
@@ -377,7 +393,10 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 			if err != nil {
 				return built[L]{}, err
 			}
-			if n.kind == kind.Leaf {
+			if b.collapse && n.attr == 0 {
+				// A leaf that gets no attributes is its stub at once.
+				out = b.stub
+			} else if n.kind == kind.Leaf {
 				out = bt.Leaf(v)
 			} else {
 				out = bt.Condition(v)
@@ -385,12 +404,11 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 		} else {
 			var err error
 			if out, err = bt.Build[L](n.kind, params); err != nil {
-				return built[L]{}, p.errAt(n.argPos, "%s", trimBuild(err))
+				return built[L]{}, p.errAt(int(n.argPos), "%s", trimBuild(err))
 			}
 		}
 	default:
 		children := make([]bt.Node[L], 0, n.nkids)
-		size := 1
 		for c := n.first; c != -1; c = p.nextOf(c) {
 			d, err := b.child(c, depth+1)
 			if err != nil {
@@ -398,21 +416,24 @@ func (b *builder[L]) node(i int32, depth int) (built[L], error) {
 			}
 			children = append(children, d.n)
 			height = max(height, d.height)
-			size += d.n.Size()
+			size += d.size
 			if size > mistreevous.MaxNodes {
-				return built[L]{}, p.errAt(n.pos, "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
+				return built[L]{}, p.errAt(int(n.pos), "the tree has more than %d nodes once branches are expanded", mistreevous.MaxNodes)
 			}
 		}
 		var err error
 		if out, err = bt.Build(n.kind, params, children...); err != nil {
-			return built[L]{}, newError(p.name, p.src, n.argPos, trimBuild(err), nil)
+			return built[L]{}, newError(p.name, p.src, int(n.argPos), trimBuild(err), nil)
 		}
 	}
 	out, err := b.attrs(out, i)
 	if err != nil {
 		return built[L]{}, err
 	}
-	return built[L]{n: out, height: height + 1}, nil
+	if b.collapse {
+		out = b.stub
+	}
+	return built[L]{n: out, height: height + 1, size: size}, nil
 }
 
 // params returns a node's parameters from its counts or weights.
@@ -448,10 +469,10 @@ func (b *builder[L]) params(n *node) kind.Params {
 
 // attrs adds node i's attributes to nd.
 func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
-	n := &b.p.nodes[i]
+	n := b.p.nodes.at(i)
 	k := 0
 	for a := attr.KindWhile; a < numAttrs; a++ {
-		if n.attrs[a] != 0 {
+		if b.p.attrsOf(n).calls[a] != 0 {
 			k++
 		}
 	}
@@ -460,15 +481,15 @@ func (b *builder[L]) attrs(nd bt.Node[L], i int32) (bt.Node[L], error) {
 	}
 	as := b.as[:0] // InternalFill copies them: one buffer serves every node
 	for a := attr.KindWhile; a < numAttrs; a++ {
-		if n.attrs[a] == 0 {
+		if b.p.attrsOf(n).calls[a] == 0 {
 			continue
 		}
-		v, err := b.leaf(b.p, b.p.calls[n.attrs[a]-1])
+		v, err := b.leaf(b.p, b.p.calls[b.p.attrsOf(n).calls[a]-1])
 		if err != nil {
 			return nd, err
 		}
 		at := attr.Attr[L]{Kind: a, Value: v}
-		if n.succ[a] {
+		if b.p.attrsOf(n).succ[a] {
 			at = at.ThenSucceed()
 		}
 		as = append(as, at)

@@ -32,6 +32,11 @@ import (
 // its calls must not happen for a text with a syntax error), and a node
 // with a branch below it is never built early.
 //
+// Check builds early the same way, with a builder whose built nodes are
+// stubs (builder.collapse), so that it holds neither the syntax nor the
+// Nodes of what it built; the nodes of the syntax tree are kept in blocks
+// (no copies as they grow) of 72 bytes each.
+//
 // Depth is the one thing that is not known early everywhere. A node of the
 // main root is built at its depth, as the builder would. A node of a named
 // root is built at its depth as if the root's child were the main root's
@@ -82,25 +87,44 @@ type callSyntax struct {
 // kwBranch is the keyword index of "branch", which is no kind.
 const kwBranch = kind.Kind(255)
 
-// node is one node of the syntax tree.
+// node is one node of the syntax tree. Its offsets are int32s (a text
+// is at most MaxBytes long), so that a text of many short roots holds
+// 64 bytes a node.
 type node struct {
 	kind     kind.Kind // or kwBranch
 	named    bool      // a root with a name, or a branch
-	pos      int       // the keyword
-	end      int       // the end of the header
-	close    int       // the closing brace, for nodes with children
-	argPos   int       // the argument list, or pos
-	name     string
-	ilo, ihi int32 // counts or weights: ints[ilo:ihi]
-	hasInts  bool  // an argument list was written (it may be empty)
-	call     int32 // the leaf's call, +1; 0 for none
-	attrs    [numAttrs]int32
-	succ     [numAttrs]bool
-	first    int32 // first child, -1 for none, -2-k for the builder's pre[k]
+	hasInts  bool      // an argument list was written (it may be empty)
+	pos      int32     // the keyword
+	end      int32     // the end of the header
+	close    int32     // the closing brace, for nodes with children
+	argPos   int32     // the argument list, or pos
+	second   int32     // the position of the second child, for "takes one child"
+	ilo, ihi int32     // counts or weights: ints[ilo:ihi]
+	call     int32     // the leaf's call, +1; 0 for none
+	attr     int32     // its attributes: attrTab[attr-1]; 0 for none
+	first    int32     // first child, -1 for none, -2-k for the builder's pre[k]
 	last     int32
 	next     int32 // next sibling, as first
 	nkids    int32
-	second   int // the position of the second child, for "takes one child"
+	name     string
+}
+
+// nodeAttrs are a node's attributes, apart from the node, as few nodes
+// have any.
+type nodeAttrs struct {
+	calls [numAttrs]int32 // each attribute's call, +1; 0 for none
+	succ  [numAttrs]bool  // then succeed, for while and until
+}
+
+// noAttrs are the attributes of a node with none; never written.
+var noAttrs nodeAttrs
+
+// attrsOf returns n's attributes, to read.
+func (p *parser) attrsOf(n *node) *nodeAttrs {
+	if n.attr == 0 {
+		return &noAttrs
+	}
+	return &p.attrTab[n.attr-1]
 }
 
 // parse modes.
@@ -118,10 +142,11 @@ type parser struct {
 	peekd   bool
 	tok     token
 	prevEnd int
-	nodes   []node
+	nodes   blocks[node]
 	calls   []callSyntax
 	args    []arg
 	ints    []int
+	attrTab []nodeAttrs
 	roots   []int32
 	intern  map[string]string
 	count   int // nodes read
@@ -204,10 +229,10 @@ type speculator interface {
 // openNode is a node on the parser's stack of open nodes, with the lengths
 // of the arrays before its header.
 type openNode struct {
-	i                 int32
-	args, calls, ints int32
-	pre               int32
-	allBuilt          bool // all children read so far were built
+	i                          int32
+	args, calls, ints, attrTab int32
+	pre                        int32
+	allBuilt                   bool // all children read so far were built
 }
 
 // MaxBytes is the longest MDSL text that [Parse] reads.
@@ -222,7 +247,6 @@ func newParser(name string, src []byte, mode int, keepComments bool) *parser {
 // reserve makes room in the syntax tree's arrays for n more bytes of text.
 func (p *parser) reserve(n int) {
 	if guess := n / 32; guess > 16 && len(p.src) <= MaxBytes {
-		p.nodes = slices.Grow(p.nodes, guess)
 		p.args = slices.Grow(p.args, guess)
 		p.calls = slices.Grow(p.calls, guess)
 	}
@@ -393,7 +417,7 @@ func (p *parser) nextOf(c int32) int32 {
 	if c < -1 {
 		return *p.prenext.at(-2 - c)
 	}
-	return p.nodes[c].next
+	return p.nodes.at(c).next
 }
 
 // done links the complete node o, the child of parent, into parent's
@@ -401,11 +425,11 @@ func (p *parser) nextOf(c int32) int32 {
 // depth is o's: a root is at depth 1.
 func (p *parser) done(parent *openNode, o openNode, depth int) {
 	c := o.i
-	n := &p.nodes[c]
+	n := p.nodes.at(c)
 	try := p.specOn && o.allBuilt && n.kind != kwBranch && depth <= mistreevous.MaxDepth
 	if try && p.spec.speculate(c, depth, o.pre) {
-		p.nodes = p.nodes[:c]
-		p.args, p.calls, p.ints = p.args[:o.args], p.calls[:o.calls], p.ints[:o.ints]
+		p.nodes.truncate(c)
+		p.args, p.calls, p.ints, p.attrTab = p.args[:o.args], p.calls[:o.calls], p.ints[:o.ints], p.attrTab[:o.attrTab]
 		p.prenext.truncate(o.pre)
 		p.prenext.push(-1)
 		c = -2 - o.pre
@@ -418,14 +442,14 @@ func (p *parser) done(parent *openNode, o openNode, depth int) {
 			p.spec, p.specOn = nil, false
 		}
 	}
-	pn := &p.nodes[parent.i]
+	pn := p.nodes.at(parent.i)
 	switch {
 	case pn.last == -1:
 		pn.first = c
 	case pn.last < -1:
 		*p.prenext.at(-2 - pn.last) = c
 	default:
-		p.nodes[pn.last].next = c
+		p.nodes.at(pn.last).next = c
 	}
 	pn.last = c
 }
@@ -443,8 +467,8 @@ func (p *parser) parse() error {
 			return p.errAt(t.pos, "%s", t.val)
 		case tokEOF:
 			if len(stack) > 0 {
-				n := &p.nodes[stack[len(stack)-1].i]
-				return p.errAt(n.pos, "%s is never closed: a '}' is missing", keywords[n.kind])
+				n := p.nodes.at(stack[len(stack)-1].i)
+				return p.errAt(int(n.pos), "%s is never closed: a '}' is missing", keywords[n.kind])
 			}
 			if len(p.roots) == 0 {
 				return p.errAt(t.pos, "no root: a definition needs root { ... }")
@@ -456,12 +480,14 @@ func (p *parser) parse() error {
 			}
 			o := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			p.nodes[o.i].close = t.pos
+			p.nodes.at(o.i).close = int32(t.pos)
 			if err := p.validate(o.i); err != nil {
 				if !p.collect {
 					return err
 				}
 				p.errs = append(p.errs, err)
+				// Not built early: Check mends it by its syntax.
+				o.allBuilt = false
 			}
 			if len(stack) > 0 {
 				p.done(&stack[len(stack)-1], o, len(stack)+1)
@@ -489,24 +515,24 @@ func (p *parser) parse() error {
 				return p.errAt(t.pos, "more than %d nodes", mistreevous.MaxNodes)
 			}
 			p.count++
-			i := int32(len(p.nodes))
-			o := openNode{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), pre: p.prenext.len(), allBuilt: true}
-			p.nodes = append(p.nodes, node{kind: nodeKind, pos: t.pos, argPos: t.pos, first: -1, last: -1, next: -1})
+			i := p.nodes.len()
+			o := openNode{i: i, args: int32(len(p.args)), calls: int32(len(p.calls)), ints: int32(len(p.ints)), attrTab: int32(len(p.attrTab)), pre: p.prenext.len(), allBuilt: true}
+			p.nodes.push(node{kind: nodeKind, pos: int32(t.pos), argPos: int32(t.pos), first: -1, last: -1, next: -1})
 			if err := p.header(i, kw); err != nil {
 				return err
 			}
 			if nodeKind == kind.Root {
 				p.roots = append(p.roots, i)
-				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes[i].named)
+				p.specOn = p.spec != nil && !(p.specMainOnly && p.nodes.at(i).named)
 				if p.spec != nil && !p.specOn {
 					// Its syntax is kept: make room for the rest of the
 					// text, as newParser does for all of it.
 					p.reserve(len(p.src) - t.pos)
 				}
 			} else {
-				parent := &p.nodes[stack[len(stack)-1].i]
+				parent := p.nodes.at(stack[len(stack)-1].i)
 				if parent.nkids == 1 {
-					parent.second = t.pos
+					parent.second = int32(t.pos)
 				}
 				parent.nkids++
 			}
@@ -538,25 +564,25 @@ func (p *parser) parse() error {
 
 // validate checks a node once its children are read.
 func (p *parser) validate(i int32) *Error {
-	n := &p.nodes[i]
+	n := p.nodes.at(i)
 	kw := keywords[n.kind]
 	switch n.kind.Arity() {
 	case kind.OneChild:
 		if n.nkids == 0 {
-			return p.errAt(n.pos, "%s takes one child, got none", kw)
+			return p.errAt(int(n.pos), "%s takes one child, got none", kw)
 		}
 		if n.nkids > 1 {
-			return p.errAt(n.second, "%s takes one child, got %d", kw, n.nkids)
+			return p.errAt(int(n.second), "%s takes one child, got %d", kw, n.nkids)
 		}
 	case kind.SomeChildren:
 		if n.nkids == 0 {
-			return p.errAt(n.pos, "%s needs at least one child, got none", kw)
+			return p.errAt(int(n.pos), "%s needs at least one child, got none", kw)
 		}
 	}
 	switch n.kind.Param() {
 	case kind.ParamWeights, kind.ParamLotto:
 		if w := n.ihi - n.ilo; (w > 0 || n.kind == kind.RandomWeighted) && w != n.nkids {
-			return p.errAt(n.argPos, "%s has %d children but %d weights", kw, n.nkids, w)
+			return p.errAt(int(n.argPos), "%s has %d children but %d weights", kw, n.nkids, w)
 		}
 	}
 	return nil
@@ -564,7 +590,7 @@ func (p *parser) validate(i int32) *Error {
 
 // header reads a node's arguments and attributes, after its keyword.
 func (p *parser) header(i int32, kw string) error {
-	nodeKind := p.nodes[i].kind
+	nodeKind := p.nodes.at(i).kind
 	lo, hi := int32(len(p.args)), int32(len(p.args))
 	var argPos int
 	has := false
@@ -577,15 +603,15 @@ func (p *parser) header(i int32, kw string) error {
 		}
 		has = true
 	}
-	n := &p.nodes[i]
+	n := p.nodes.at(i)
 	if has {
-		n.argPos = argPos
+		n.argPos = int32(argPos)
 	}
 	args := p.args[lo:hi]
 	switch {
 	case nodeKind == kind.Root || nodeKind == kwBranch:
 		if len(args) > 1 || (len(args) == 1 && args[0].typ != argIdent) || (nodeKind == kwBranch && len(args) != 1) {
-			return p.errAt(n.argPos, "%s takes one name argument: %s [Name]", kw, kw)
+			return p.errAt(int(n.argPos), "%s takes one name argument: %s [Name]", kw, kw)
 		}
 		if len(args) == 1 {
 			n.name, n.named = args[0].str, true
@@ -593,9 +619,9 @@ func (p *parser) header(i int32, kw string) error {
 		p.args = p.args[:lo]
 	case nodeKind.Carries():
 		if !has {
-			return p.errAt(n.pos, "%s needs a function name: %s [Name]", kw, kw)
+			return p.errAt(int(n.pos), "%s needs a function name: %s [Name]", kw, kw)
 		}
-		c, err := p.call(kw, "", lo, hi, n.argPos)
+		c, err := p.call(kw, "", lo, hi, int(n.argPos))
 		if err != nil {
 			return err
 		}
@@ -631,25 +657,25 @@ func (p *parser) header(i int32, kw string) error {
 		switch nodeKind.Param() {
 		case kind.ParamN:
 			if got != 1 {
-				return p.errAt(n.argPos, "%s takes one count: %s [n]", kw, kw)
+				return p.errAt(int(n.argPos), "%s takes one count: %s [n]", kw, kw)
 			}
 			if p.ints[n.ilo] < 2 {
-				return p.errAt(n.argPos, "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
+				return p.errAt(int(n.argPos), "%s needs a count of at least 2, got %d", kw, p.ints[n.ilo])
 			}
 		case kind.ParamThreshold:
 			if got != 2 {
-				return p.errAt(n.argPos, "%s takes two counts: %s [success, failure]", kw, kw)
+				return p.errAt(int(n.argPos), "%s takes two counts: %s [success, failure]", kw, kw)
 			}
 		case kind.ParamCounts:
 			if got != 2 {
-				return p.errAt(n.argPos, "%s takes two counts: %s [fail, succeed]", kw, kw)
+				return p.errAt(int(n.argPos), "%s takes two counts: %s [fail, succeed]", kw, kw)
 			}
 		case kind.ParamBound:
 			if got > 2 {
-				return p.errAt(n.argPos, "%s takes [n] or [min, max], got %d numbers", kw, got)
+				return p.errAt(int(n.argPos), "%s takes [n] or [min, max], got %d numbers", kw, got)
 			}
 			if got == 2 && p.ints[n.ilo] > p.ints[n.ilo+1] {
-				return p.errAt(n.argPos, "%s minimum %d is more than maximum %d", kw, p.ints[n.ilo], p.ints[n.ilo+1])
+				return p.errAt(int(n.argPos), "%s minimum %d is more than maximum %d", kw, p.ints[n.ilo], p.ints[n.ilo+1])
 			}
 		}
 	}
@@ -657,7 +683,7 @@ func (p *parser) header(i int32, kw string) error {
 		if t := p.peek(); t.typ == tokWord && attrOf(p.wordBytes(t)) != 0 {
 			return p.errAt(t.pos, "branch takes no attributes")
 		}
-		n.end = p.lastEnd()
+		n.end = int32(p.lastEnd())
 		return nil
 	}
 	for {
@@ -670,8 +696,8 @@ func (p *parser) header(i int32, kw string) error {
 			break
 		}
 		p.next()
-		n := &p.nodes[i]
-		if n.attrs[ak] != 0 {
+		n := p.nodes.at(i)
+		if p.attrsOf(n).calls[ak] != 0 {
 			return p.errAt(t.pos, "duplicate %s attribute", ak.String())
 		}
 		at := p.peek()
@@ -686,8 +712,12 @@ func (p *parser) header(i int32, kw string) error {
 		if err != nil {
 			return err
 		}
-		n = &p.nodes[i]
-		n.attrs[ak] = c
+		n = p.nodes.at(i)
+		if n.attr == 0 {
+			p.attrTab = append(p.attrTab, nodeAttrs{})
+			n.attr = int32(len(p.attrTab))
+		}
+		p.attrTab[n.attr-1].calls[ak] = c
 		if ak == attr.KindWhile || ak == attr.KindUntil {
 			if th := p.peek(); th.typ == tokWord && asciiFold(p.wordBytes(th), "then") {
 				p.next()
@@ -699,7 +729,7 @@ func (p *parser) header(i int32, kw string) error {
 				if r.typ != tokWord || !ok || (kwr != "succeed" && kwr != "fail") {
 					return p.errAt(r.pos, "want succeed or fail after then, got %s", p.describe(r))
 				}
-				n.succ[ak] = kwr == "succeed"
+				p.attrTab[n.attr-1].succ[ak] = kwr == "succeed"
 			}
 		}
 	}
@@ -709,7 +739,7 @@ func (p *parser) header(i int32, kw string) error {
 	if t := p.peek(); t.typ == tokError {
 		return p.errAt(t.pos, "%s", t.val)
 	}
-	p.nodes[i].end = p.lastEnd()
+	p.nodes.at(i).end = int32(p.lastEnd())
 	return nil
 }
 

@@ -510,7 +510,7 @@ func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
 	var hdr []byte
 	for ri, r := range p.roots {
 		if ri > 0 {
-			f.trailing(p.nodes[r].pos)
+			f.trailing(int(p.nodes.at(r).pos))
 			f.newline()
 			f.b = append(f.b, '\n')
 		}
@@ -519,25 +519,25 @@ func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.item(0, 0, p.nodes[r].pos, p.nodes[r].end, hdr)
-		stack := []frame{{i: r, next: p.nodes[r].first}}
+		f.item(0, 0, int(p.nodes.at(r).pos), int(p.nodes.at(r).end), hdr)
+		stack := []frame{{i: r, next: p.nodes.at(r).first}}
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if c := top.next; c >= 0 {
-				top.next = p.nodes[c].next
-				n := &p.nodes[c]
+				top.next = p.nodes.at(c).next
+				n := p.nodes.at(c)
 				if hdr, err = p.appendHeader(hdr[:0], c); err != nil {
 					return nil, err
 				}
-				f.item(len(stack), len(stack), n.pos, n.end, hdr)
+				f.item(len(stack), len(stack), int(n.pos), int(n.end), hdr)
 				if n.kind != kwBranch && n.kind.Arity() != kind.NoChildren {
 					stack = append(stack, frame{i: c, next: n.first})
 				}
 				continue
 			}
-			n := &p.nodes[top.i]
+			n := p.nodes.at(top.i)
 			stack = stack[:len(stack)-1]
-			f.item(len(stack), len(stack)+1, n.close, n.close+1, []byte{'}'})
+			f.item(len(stack), len(stack)+1, int(n.close), int(n.close)+1, []byte{'}'})
 		}
 	}
 	f.trailing(len(p.src) + 1)
@@ -549,7 +549,7 @@ func (p *parser) formatIndent(maxIndent int) ([]byte, error) {
 // appendHeader appends the canonical header of node i of the syntax tree,
 // with " {" for nodes with children.
 func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
-	n := &p.nodes[i]
+	n := p.nodes.at(i)
 	if n.kind == kwBranch {
 		b = append(b, "branch ["...)
 		return append(append(b, n.name...), ']'), nil
@@ -570,15 +570,15 @@ func (p *parser) appendHeader(b []byte, i int32) ([]byte, error) {
 		}
 	}
 	for k := attr.KindWhile; k < numAttrs; k++ {
-		if n.attrs[k] == 0 {
+		if p.attrsOf(n).calls[k] == 0 {
 			continue
 		}
 		b = append(b, ' ')
 		b = append(b, k.String()...)
-		if b, err = p.appendCall(b, n.attrs[k], true); err != nil {
+		if b, err = p.appendCall(b, p.attrsOf(n).calls[k], true); err != nil {
 			return b, err
 		}
-		if n.succ[k] {
+		if p.attrsOf(n).succ[k] {
 			b = append(b, " then succeed"...)
 		}
 	}

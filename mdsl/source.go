@@ -47,7 +47,7 @@ func sitesOf(name string, text []byte) []hook.Site {
 	names := map[string]int32{}
 	main := int32(-1)
 	for _, r := range p.roots {
-		if n := &p.nodes[r]; n.named {
+		if n := p.nodes.at(r); n.named {
 			if _, dup := names[n.name]; !dup {
 				names[n.name] = r
 			}
@@ -60,15 +60,15 @@ func sitesOf(name string, text []byte) []hook.Site {
 	}
 	var sites []hook.Site
 	site := func(i int32) {
-		n := &p.nodes[i]
+		n := p.nodes.at(i)
 		var s hook.Site
-		s.At[0] = at(n.pos)
+		s.At[0] = at(int(n.pos))
 		if n.call != 0 {
 			s.At[0] = at(p.args[p.calls[n.call-1].lo].pos)
 		}
 		for a := attr.KindWhile; a < numAttrs; a++ {
-			if n.attrs[a] != 0 {
-				s.At[a] = at(p.args[p.calls[n.attrs[a]-1].lo].pos)
+			if p.attrsOf(n).calls[a] != 0 {
+				s.At[a] = at(p.args[p.calls[p.attrsOf(n).calls[a]-1].lo].pos)
 			}
 		}
 		sites = append(sites, s)
@@ -78,10 +78,10 @@ func sitesOf(name string, text []byte) []hook.Site {
 		if i < 0 || depth > mistreevous.MaxDepth {
 			return false
 		}
-		n := &p.nodes[i]
+		n := p.nodes.at(i)
 		if n.kind == kwBranch {
 			r, ok := names[n.name]
-			return ok && walk(p.nodes[r].first, depth+1)
+			return ok && walk(p.nodes.at(r).first, depth+1)
 		}
 		site(i)
 		for c := n.first; c != -1; c = p.nextOf(c) {
@@ -92,7 +92,7 @@ func sitesOf(name string, text []byte) []hook.Site {
 		return true
 	}
 	site(main)
-	if !walk(p.nodes[main].first, 2) {
+	if !walk(p.nodes.at(main).first, 2) {
 		return nil
 	}
 	return sites

@@ -272,21 +272,29 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, f := range fs.Args() {
-		_, src, err := load(f)
-		if err == nil {
+		src, _, err := readInput(f)
+		if err != nil {
+			printError(stderr, err)
+			code = 1
 			continue
 		}
-		code = 1
-		// An MDSL text: every error, not only the first.
-		if trimmed := bytes.TrimLeft(src, " \t\r\n"); src != nil && (len(trimmed) == 0 || !bytes.ContainsRune([]byte(`[{"`), rune(trimmed[0]))) {
+		src = stripBOM(src)
+		// An MDSL text: every error, not only the first, from Check alone
+		// (it reports none for a text that Parse or ParseFunc reads), which
+		// builds no tree, so that its memory stays near the text's size.
+		if trimmed := bytes.TrimLeft(src, " \t\r\n"); len(trimmed) == 0 || !bytes.ContainsRune([]byte(`[{"`), rune(trimmed[0])) {
 			if errs := mdsl.Check(displayName(f), src); len(errs) > 0 {
+				code = 1
 				for _, e := range errs {
 					printError(stderr, e)
 				}
-				continue
 			}
+			continue
 		}
-		printError(stderr, err)
+		if _, err := parse(displayName(f), src); err != nil {
+			code = 1
+			printError(stderr, err)
+		}
 	}
 	return code
 }

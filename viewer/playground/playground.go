@@ -163,7 +163,15 @@ type Config struct {
 	// MaxVersions bounds the number of versions kept in the timeline; 0
 	// means 100,000. A step past it is refused.
 	MaxVersions int
+	// MaxPolls bounds the long polls (GET /api/state?after=N) waiting
+	// at once; 0 means 16. One more gets a 503 with Retry-After. A page
+	// has one waiting, so this leaves room for a few tabs.
+	MaxPolls int
 }
+
+// writeTimeout bounds the time an API response takes to write: a
+// client that does not read it loses its connection then.
+const writeTimeout = 30 * time.Second
 
 // maxBody bounds the body of a request other than a save of the text
 // or a load of a saved state (JSON requests: an answer, a memory value).
@@ -186,6 +194,7 @@ type Server struct {
 	closed  bool
 	done    chan struct{}
 	loading chan struct{} // holds a token while a saved state is loaded
+	polls   chan struct{} // holds a token per long poll waiting (MaxPolls)
 	wg      sync.WaitGroup
 
 	// The file and its tree.
@@ -235,10 +244,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Poll == 0 {
 		cfg.Poll = 500 * time.Millisecond
 	}
+	if cfg.MaxPolls <= 0 {
+		cfg.MaxPolls = 16
+	}
 	if err := cfg.Script.check(); err != nil {
 		return nil, fmt.Errorf("playground.New: %w", err)
 	}
-	s := &Server{cfg: cfg, perCall: cfg.PerCall, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1)}
+	s := &Server{cfg: cfg, perCall: cfg.PerCall, token: cfg.Token, changed: make(chan struct{}), done: make(chan struct{}), loading: make(chan struct{}, 1), polls: make(chan struct{}, cfg.MaxPolls)}
 	if s.token == "" {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -383,9 +395,27 @@ func (s *Server) api(h http.HandlerFunc) http.HandlerFunc {
 		if r.Method == http.MethodPost && r.URL.Path != "/api/source" && r.URL.Path != "/api/load" {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
-		h(w, r)
+		// The handlers reply under the server's lock: they write to a
+		// buffer, sent once they return, so that a client that does not
+		// read holds no lock, and its response at most writeTimeout.
+		b := &buffered{w: w, code: http.StatusOK}
+		h(b, r)
+		http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
+		w.WriteHeader(b.code)
+		w.Write(b.body)
 	}
 }
+
+// buffered is a response held until its handler returns.
+type buffered struct {
+	w    http.ResponseWriter
+	code int
+	body []byte
+}
+
+func (b *buffered) Header() http.Header         { return b.w.Header() }
+func (b *buffered) WriteHeader(code int)        { b.code = code }
+func (b *buffered) Write(p []byte) (int, error) { b.body = append(b.body, p...); return len(p), nil }
 
 // decode reads a JSON request body, one value and white space, into v.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
@@ -467,6 +497,14 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 		ch, now := s.changed, s.change
 		s.mu.Unlock()
 		if now <= after {
+			select {
+			case s.polls <- struct{}{}:
+				defer func() { <-s.polls }()
+			default:
+				w.Header().Set("Retry-After", "10")
+				http.Error(w, fmt.Sprintf("playground: %d requests are waiting for a change, the most this server keeps (Config.MaxPolls): close a page, or try again later", cap(s.polls)), http.StatusServiceUnavailable)
+				return
+			}
 			t := time.NewTimer(25 * time.Second)
 			select {
 			case <-ch:
