@@ -287,7 +287,7 @@ func modelPortName(s string) bool {
 // leaf, or SubTree).
 func (d *Document) registered(id string) bool {
 	_, ok := d.kinds[id]
-	return ok || id == "SubTree"
+	return ok || isBuiltinID(id)
 }
 
 // check runs the document checks (§7, §11) on root and every
