@@ -127,16 +127,19 @@ func (d PortDir) String() string {
 }
 
 // CPPPort is a port of a BehaviorTree.CPP built-in: its name, direction,
-// type and default. Type is "int", "uint", "double", "string", "bool",
-// "NodeStatus", "any" (untyped: read as a string) or "Any" (BT::Any, any
-// type); the default, when HasDefault, is the text BehaviorTree.CPP uses
-// when the XML does not set the port.
+// type, default and description. Type is "int", "uint", "double",
+// "string", "bool", "NodeStatus", "any" (untyped: read as a string) or
+// "Any" (BT::Any, any type); the default, when HasDefault, is the text
+// BehaviorTree.CPP uses when the XML does not set the port; Description
+// is the library's own, as its node models give it (Groot2 shows it), ""
+// where it has none.
 type CPPPort struct {
-	Name       string
-	Dir        PortDir
-	Type       string
-	Default    string
-	HasDefault bool
+	Name        string
+	Dir         PortDir
+	Type        string
+	Default     string
+	HasDefault  bool
+	Description string
 }
 
 // cppFacts are what package kind knows of one CPP.
@@ -148,7 +151,8 @@ type cppFacts struct {
 	draw    Kind
 }
 
-// in, inDef, inout and out make the rows' ports.
+// in, inDef, inout and out make the rows' ports; about adds a
+// description.
 func in(name, typ string) CPPPort { return CPPPort{Name: name, Type: typ} }
 
 func inDef(name, typ, def string) CPPPort {
@@ -158,6 +162,11 @@ func inDef(name, typ, def string) CPPPort {
 func inout(name, typ string) CPPPort { return CPPPort{Name: name, Dir: PortInOut, Type: typ} }
 
 func out(name, typ string) CPPPort { return CPPPort{Name: name, Dir: PortOut, Type: typ} }
+
+func (p CPPPort) about(description string) CPPPort {
+	p.Description = description
+	return p
+}
 
 // switchPorts returns the ports of SwitchN.
 func switchPorts(n int) []CPPPort {
@@ -170,7 +179,11 @@ func switchPorts(n int) []CPPPort {
 
 // loopPorts returns the ports of a Loop node of element type t.
 func loopPorts(t string) []CPPPort {
-	return []CPPPort{inout("queue", "any"), inDef("if_empty", "NodeStatus", "SUCCESS"), out("value", t)}
+	return []CPPPort{
+		inout("queue", "any"),
+		inDef("if_empty", "NodeStatus", "SUCCESS").about("Status to return if queue is empty: SUCCESS, FAILURE, SKIPPED"),
+		out("value", t),
+	}
 }
 
 // cppTable holds the facts of every CPP, indexed by CPP: the one place
@@ -185,10 +198,11 @@ var cppTable = [numCPP]cppFacts{
 	CPPReactiveSequence:   {id: "ReactiveSequence", cat: CategoryControl, minKids: 1, draw: ReactiveSequence},
 	CPPReactiveFallback:   {id: "ReactiveFallback", cat: CategoryControl, minKids: 1, draw: ReactiveSelect},
 	CPPParallel: {id: "Parallel", cat: CategoryControl, minKids: 1, draw: Threshold, ports: []CPPPort{
-		inDef("success_count", "int", "-1"), inDef("failure_count", "int", "1"),
+		inDef("success_count", "int", "-1").about("number of children that need to succeed to trigger a SUCCESS"),
+		inDef("failure_count", "int", "1").about("number of children that need to fail to trigger a FAILURE"),
 	}},
 	CPPParallelAll: {id: "ParallelAll", cat: CategoryControl, minKids: 1, draw: All, ports: []CPPPort{
-		inDef("max_failures", "int", "1"),
+		inDef("max_failures", "int", "1").about("If the number of children returning FAILURE exceeds this value, ParallelAll returns FAILURE"),
 	}},
 	CPPIfThenElse:  {id: "IfThenElse", cat: CategoryControl, minKids: 1, draw: Custom},
 	CPPWhileDoElse: {id: "WhileDoElse", cat: CategoryControl, minKids: 1, draw: Custom},
@@ -205,31 +219,42 @@ var cppTable = [numCPP]cppFacts{
 	CPPForceSuccess:            {id: "ForceSuccess", cat: CategoryDecorator, draw: AlwaysSucceed},
 	CPPForceFailure:            {id: "ForceFailure", cat: CategoryDecorator, draw: AlwaysFail},
 	CPPKeepRunningUntilFailure: {id: "KeepRunningUntilFailure", cat: CategoryDecorator, draw: RepeatUntilFail},
-	CPPRepeat:                  {id: "Repeat", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("num_cycles", "int")}},
-	CPPRetryUntilSuccessful:    {id: "RetryUntilSuccessful", cat: CategoryDecorator, draw: Retry, ports: []CPPPort{in("num_attempts", "int")}},
-	CPPRunOnce:                 {id: "RunOnce", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{inDef("then_skip", "bool", "true")}},
-	CPPPrecondition: {id: "Precondition", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{
-		in("if", "string"), inDef("else", "NodeStatus", "FAILURE"),
+	CPPRepeat: {id: "Repeat", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{
+		in("num_cycles", "int").about("Repeat a successful child up to N times. Use -1 to create an infinite loop."),
 	}},
-	CPPDelay:             {id: "Delay", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("delay_msec", "uint")}},
-	CPPTimeout:           {id: "Timeout", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("msec", "uint")}},
+	CPPRetryUntilSuccessful: {id: "RetryUntilSuccessful", cat: CategoryDecorator, draw: Retry, ports: []CPPPort{
+		in("num_attempts", "int").about("Execute again a failing child up to N times. Use -1 to create an infinite loop."),
+	}},
+	CPPRunOnce: {id: "RunOnce", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{
+		inDef("then_skip", "bool", "true").about("If true, skip after the first execution, otherwise return the same NodeStatus returned once bu the child."),
+	}},
+	CPPPrecondition: {id: "Precondition", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{
+		in("if", "string"), inDef("else", "NodeStatus", "FAILURE").about("Return status if condition is false"),
+	}},
+	CPPDelay: {id: "Delay", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("delay_msec", "uint").about("Tick the child after a few milliseconds")}},
+	CPPTimeout: {id: "Timeout", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{
+		in("msec", "uint").about("After a certain amount of time, halt() the child if it is still running."),
+	}},
 	CPPLoopInt:           {id: "LoopInt", cat: CategoryDecorator, draw: Repeat, ports: loopPorts("int")},
 	CPPLoopDouble:        {id: "LoopDouble", cat: CategoryDecorator, draw: Repeat, ports: loopPorts("double")},
 	CPPLoopString:        {id: "LoopString", cat: CategoryDecorator, draw: Repeat, ports: loopPorts("string")},
 	CPPLoopBool:          {id: "LoopBool", cat: CategoryDecorator, draw: Repeat, ports: loopPorts("bool")},
-	CPPSkipUnlessUpdated: {id: "SkipUnlessUpdated", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("entry", "Any")}},
-	CPPWaitValueUpdate:   {id: "WaitValueUpdate", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("entry", "Any")}},
+	CPPSkipUnlessUpdated: {id: "SkipUnlessUpdated", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("entry", "Any").about("Entry to check")}},
+	CPPWaitValueUpdate:   {id: "WaitValueUpdate", cat: CategoryDecorator, draw: Repeat, ports: []CPPPort{in("entry", "Any").about("Entry to check")}},
 
-	CPPAlwaysSuccess:   {id: "AlwaysSuccess", cat: CategoryLeaf, draw: Leaf},
-	CPPAlwaysFailure:   {id: "AlwaysFailure", cat: CategoryLeaf, draw: Leaf},
-	CPPScript:          {id: "Script", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{in("code", "string")}},
-	CPPScriptCondition: {id: "ScriptCondition", cat: CategoryLeaf, draw: Condition, ports: []CPPPort{in("code", "any")}},
-	CPPSetBlackboard: {id: "SetBlackboard", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{
-		in("value", "any"), inout("output_key", "any"),
+	CPPAlwaysSuccess: {id: "AlwaysSuccess", cat: CategoryLeaf, draw: Leaf},
+	CPPAlwaysFailure: {id: "AlwaysFailure", cat: CategoryLeaf, draw: Leaf},
+	CPPScript:        {id: "Script", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{in("code", "string").about("Piece of code that can be parsed")}},
+	CPPScriptCondition: {id: "ScriptCondition", cat: CategoryLeaf, draw: Condition, ports: []CPPPort{
+		in("code", "any").about("Piece of code that can be parsed. Must return false or true"),
 	}},
-	CPPUnsetBlackboard: {id: "UnsetBlackboard", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{in("key", "string")}},
+	CPPSetBlackboard: {id: "SetBlackboard", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{
+		in("value", "any").about("Value to be written int othe output_key"),
+		inout("output_key", "any").about("Name of the blackboard entry where the value should be written"),
+	}},
+	CPPUnsetBlackboard: {id: "UnsetBlackboard", cat: CategoryLeaf, draw: Leaf, ports: []CPPPort{in("key", "string").about("Key of the entry to remove")}},
 	CPPSleep:           {id: "Sleep", cat: CategoryLeaf, draw: Wait, ports: []CPPPort{in("msec", "uint")}},
-	CPPWasEntryUpdated: {id: "WasEntryUpdated", cat: CategoryLeaf, draw: Condition, ports: []CPPPort{in("entry", "Any")}},
+	CPPWasEntryUpdated: {id: "WasEntryUpdated", cat: CategoryLeaf, draw: Condition, ports: []CPPPort{in("entry", "Any").about("Entry to check")}},
 
 	CPPSubTree: {id: "SubTree", cat: CategorySubTree, draw: Root},
 }
