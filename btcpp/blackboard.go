@@ -231,7 +231,13 @@ func (b *board) createEntry(scope int, key, declared string) error {
 		if strings.Contains(key[1:], "@") {
 			return newError(LogicError, "blackboard key [%s]: character '@' used multiple times", key)
 		}
-		scope, key = 0, key[1:]
+		_, _, err := b.createEntryImpl(0, key[1:], declared)
+		if e, ok := err.(*Error); ok { // the message names the key as written
+			c := *e
+			c.Msg = strings.Replace(e.Msg, "["+key[1:]+"]", "["+key+"]", 1)
+			return &c
+		}
+		return err
 	}
 	_, _, err := b.createEntryImpl(scope, key, declared)
 	return err
@@ -244,7 +250,7 @@ func (b *board) createEntryImpl(scope int, key, declared string) (s, i int, err 
 		if ok {
 			prev := b.scopes[scope].entries[i].declared
 			if prev != declared && typed(prev) && typed(declared) {
-				return 0, 0, newError(LogicError, "blackboard entry [%s]: declared as [%s], now as [%s]", key, prev, declared)
+				return 0, 0, newError(LogicError, "Blackboard entry [%s]: once declared, the type of a port shall not change. Previously declared type [%s], current type [%s]", key, demangled(prev), demangled(declared))
 			}
 			return scope, i, nil
 		}
@@ -313,7 +319,7 @@ func (b *board) set(scope int, key string, v Value, T string) error {
 			mismatch = false
 		}
 		if mismatch {
-			return newError(LogicError, "blackboard entry [%s]: once declared, the type of a port shall not change: declared [%s], current type [%s]", key, cur.declared, v.Type())
+			return newError(LogicError, "Blackboard::set(%s): once declared, the type of a port shall not change. Previously declared type [%s], current type [%s]", key, demangled(cur.declared), demangled(T))
 		}
 	}
 	nv := v
@@ -384,7 +390,7 @@ func copyInto(src, dst Value) (Value, error) {
 		if dst.kind == kindInt {
 			i, ok := exactInt(src)
 			if !ok {
-				return dst, newError(StdRuntimeError, "Any::copyInto fails: %s is not an integer", src.String())
+				return dst, newError(StdRuntimeError, "Invalid floating point to integer conversion")
 			}
 			dst.i = i
 			return dst, nil
@@ -446,7 +452,7 @@ func (b *board) declareRef(scope int, port, raw, typ string) error {
 	}
 	if e, ok := b.lookup(scope, key); ok {
 		if typed(e.declared) && typed(typ) && e.declared != typ && e.declared != "string" {
-			return newError(RuntimeError, "the creation of the tree failed because the port [%s] was initially created with type [%s] and, later type [%s] was used somewhere else", key, e.declared, typ)
+			return newError(RuntimeError, "The creation of the tree failed because the port [%s] was initially created with type [%s] and, later type [%s] was used somewhere else.", key, demangled(e.declared), demangled(typ))
 		}
 		return nil
 	}

@@ -39,6 +39,7 @@ type btCase struct {
 	Budget *int   `json:"budget"`
 	Error  *struct {
 		Type string `json:"type"`
+		What string `json:"what"`
 	} `json:"error"`
 	Nodes [][]any          `json:"nodes"`
 	Trees [][]any          `json:"trees"`
@@ -254,7 +255,7 @@ func ruleValue(rule map[string]any, read map[string]any) (v any, ok bool, err er
 				case string:
 					f, n, _ := strtod(y, true)
 					if n == 0 {
-						return nil, false, &Error{Type: StdLogicError, Node: -1, Msg: "no number in " + y}
+						return nil, false, &Error{Type: StdLogicError, Node: -1, Msg: "stod"} // std::stod's what()
 					}
 					sum += f
 				}
@@ -288,7 +289,7 @@ func convertOut(v any, typ string) (any, error) {
 		case string:
 			i, ok := strtol(x)
 			if !ok || i < math.MinInt32 || i > math.MaxInt32 {
-				return nil, logic("not an int: " + x)
+				return nil, logic("stoi") // std::stoi's what()
 			}
 			return int(i), nil
 		}
@@ -306,7 +307,7 @@ func convertOut(v any, typ string) (any, error) {
 		case string:
 			f, n, _ := strtod(x, true)
 			if n == 0 {
-				return nil, logic("not a double: " + x)
+				return nil, logic("stod") // std::stod's what()
 			}
 			return f, nil
 		}
@@ -423,6 +424,48 @@ func errorType(err error) (ErrorType, int) {
 // replayStats counts what a replay compared.
 type replayStats struct {
 	ticks, calls int
+	// texts counts the errors whose message the corpus records (all but
+	// the driver's budget and terminate); textsOK those whose What is
+	// the library's, textKnown those that differ as knownWhatDifference
+	// accepts; textMiss lists the others.
+	texts, textsOK, textKnown int
+	textMiss                  []string
+}
+
+// cmpWhat compares the message of err with the library's, want, as
+// recorded in case id (the driver's own errors, budget and terminate,
+// excepted).
+func (s *replayStats) cmpWhat(id string, typ string, want any, err error) {
+	w, ok := want.(string)
+	if !ok || typ == string(ErrBudget) || typ == string(Terminate) {
+		return
+	}
+	s.texts++
+	got := what(err)
+	switch {
+	case got == w:
+		s.textsOK++
+	case knownWhatDifference(got, w):
+		s.textKnown++
+	default:
+		s.textMiss = append(s.textMiss, fmt.Sprintf("%s: %q, want %q", id, got, w))
+	}
+}
+
+// knownWhatDifference reports whether our message got differs from the
+// library's want in one of the ways we accept:
+//   - a build with two ports whose types clash names one of them, and the
+//     library another: it checks a node's ports in the order of its
+//     std::unordered_map of ports, which we do not reproduce;
+//   - an <include> read without a file system (Parse rather than
+//     ParseFS) says so, where the library, which reads the disk, says
+//     that the file is not found.
+func knownWhatDifference(got, want string) bool {
+	const clash = "The creation of the tree failed because the port ["
+	if strings.HasPrefix(got, clash) && strings.HasPrefix(want, clash) {
+		return true
+	}
+	return strings.Contains(got, "no file system to read it from") && strings.Contains(want, "XML_ERROR_FILE_NOT_FOUND")
 }
 
 // runBTCPPCase replays c and returns its first mismatch, or nil.
@@ -471,6 +514,7 @@ func runBTCPPCase(c *btCase, stats *replayStats) *mismatch {
 			}
 			return &mismatch{tick: -1, field: "error", want: want, got: detail}
 		}
+		stats.cmpWhat(c.ID, want, c.Error.What, err)
 		return nil
 	}
 	// nodes and trees
@@ -495,7 +539,7 @@ func runBTCPPCase(c *btCase, stats *replayStats) *mismatch {
 	var counters []map[string]int
 	for i := 0; i < c.Ticks && i < len(c.Trace); i++ {
 		counters = append(counters, maps.Clone(d.counts))
-		next, m, stop := checkTick(c, d, versions[i], i, once)
+		next, m, stop := checkTick(c, d, versions[i], i, once, stats)
 		if m != nil {
 			return m
 		}
@@ -515,7 +559,7 @@ func runBTCPPCase(c *btCase, stats *replayStats) *mismatch {
 			return m
 		}
 		d.counts = maps.Clone(counters[i])
-		if _, m, _ := checkTick(c, d, versions[i], i, once); m != nil {
+		if _, m, _ := checkTick(c, d, versions[i], i, once, nil); m != nil {
 			m.field = "old version ticked again: " + m.field
 			return m
 		}
@@ -524,8 +568,9 @@ func runBTCPPCase(c *btCase, stats *replayStats) *mismatch {
 }
 
 // checkTick ticks v (tick i of c) and compares it with the trace; stop
-// is true when the tick threw.
-func checkTick(c *btCase, d *driver, v *Tree, i int, once bool) (next *Tree, m *mismatch, stop bool) {
+// is true when the tick threw. A thrown error's message is compared into
+// stats unless stats is nil.
+func checkTick(c *btCase, d *driver, v *Tree, i int, once bool, stats *replayStats) (next *Tree, m *mismatch, stop bool) {
 	want := c.Trace[i]
 	d.calls = []any{}
 	var res Status
@@ -547,6 +592,9 @@ func checkTick(c *btCase, d *driver, v *Tree, i int, once bool) (next *Tree, m *
 			if m := cmpField(i, "error.node", we["node"], node); m != nil {
 				return nil, m, true
 			}
+		}
+		if stats != nil {
+			stats.cmpWhat(fmt.Sprintf("%s tick %d", c.ID, i), string(typ), we["what"], err)
 		}
 	} else {
 		if err != nil {
@@ -650,6 +698,17 @@ func TestBTCPPConformance(t *testing.T) {
 		ok++
 	}
 	t.Logf("btcpp conformance: %d/%d cases match (%s); %d ticks and %d leaf calls compared", ok, len(cases), file, stats.ticks, stats.calls)
+	// Error messages: README §9 does not require them to match, so a
+	// corpus of one's own only logs them; the public one must match but
+	// for the known differences.
+	t.Logf("btcpp conformance: %d/%d error messages are the library's (%d differ as expected)", stats.textsOK, stats.texts, stats.textKnown)
+	if n := len(stats.textMiss); n > 0 {
+		report := t.Errorf
+		if os.Getenv("BTCPP_CORPUS") != "" {
+			report = t.Logf
+		}
+		report("%d error messages are not the library's; the first:\n%s", n, strings.Join(stats.textMiss[:min(n, 5)], "\n"))
+	}
 	if os.Getenv("BTCPP_CORPUS") == "" && ok == len(cases) && (len(cases) != 1630 || stats.ticks != 13398 || stats.calls != 11769) {
 		// The corpus README's figures: a replay that matches must have
 		// compared all of them.

@@ -118,6 +118,34 @@ func docError(e *element, format string, args ...any) *Error {
 	return err
 }
 
+// xmlError is docError in the form of BehaviorTree.CPP's XML reader,
+// whose message starts "Error at line N: -> " (Error.What).
+func xmlError(e *element, format string, args ...any) *Error {
+	err := docError(e, format, args...)
+	err.lineForm, err.printedLine = lineArrow, e.printedLine
+	return err
+}
+
+// nameError is the error of a model or port name that is not allowed:
+// BehaviorTree.CPP's message ("Error at line N: Model name 'a b' contains
+// forbidden character ' '") where it is known, else what says. what
+// names the name's role ("Model", "Port").
+func nameError(e *element, role, name, other string) *Error {
+	for i := 0; i < len(name); i++ {
+		if role == "Port" && i == 0 && name[0] >= '0' && name[0] <= '9' {
+			err := docError(e, "Port name '%s' cannot start with a digit", name)
+			err.lineForm, err.printedLine = lineOnly, e.Line
+			return err
+		}
+		if forbiddenByte(name[i]) {
+			err := docError(e, "%s name '%s' contains forbidden character '%c'", role, name, name[i])
+			err.lineForm, err.printedLine = lineOnly, e.Line
+			return err
+		}
+	}
+	return docError(e, "%s", other)
+}
+
 // maxIncludeDepth bounds nested <include>s (a file that includes itself).
 const maxIncludeDepth = 32
 
@@ -172,7 +200,7 @@ func (d *Document) load(root *element, fsys fs.FS, dir string, depth int) error 
 			return docError(c, "invalid <include> tag: missing 'path' attribute")
 		}
 		if _, ok := c.attr("ros_pkg"); ok && !strings.HasPrefix(p, "/") {
-			return docError(c, "using attribute [ros_pkg] in <include>, but this library was compiled without ROS support")
+			return docError(c, "Using attribute [ros_pkg] in <include>, but this library was compiled without ROS support. Recompile the BehaviorTree.CPP using catkin")
 		}
 		if fsys == nil {
 			return docError(c, "error parsing the XML: cannot include %q: no file system to read it from (use ParseFS)", p)
@@ -231,7 +259,7 @@ func (d *Document) load(root *element, fsys fs.FS, dir string, depth int) error 
 					return docError(p, "missing attribute [name] in port (SubTree model)")
 				}
 				if !modelPortName(name) {
-					return docError(p, "the port name [%s] of the SubTree model %q is not allowed", name, id)
+					return nameError(p, "Port", name, fmt.Sprintf("the port name [%s] of the SubTree model %q is not allowed", name, id))
 				}
 				def, _ := p.attr("default")
 				mp := smPort{name: name, def: def}
@@ -287,7 +315,7 @@ func modelPortName(s string) bool {
 // leaf, or SubTree).
 func (d *Document) registered(id string) bool {
 	_, ok := d.kinds[id]
-	return ok || id == "SubTree"
+	return ok || isBuiltinID(id)
 }
 
 // check runs the document checks (§7, §11) on root and every
@@ -301,7 +329,7 @@ func (d *Document) check(root *element) error {
 		if c.Name == "TreeNodesModel" {
 			models++
 			if models > 1 {
-				return docError(c, "only a single node <TreeNodesModel> is supported")
+				return xmlError(c, " Only a single node <TreeNodesModel> is supported")
 			}
 		}
 	}
@@ -333,18 +361,18 @@ func (d *Document) checkElement(e *element, rootKids, depth int) error {
 	id, _ := e.attr("ID")
 	kids := len(e.Children)
 	if explicitForm(e.Name) && id == "" {
-		return docError(e, "the tag <%s> must have the attribute [ID]", e.Name)
+		return xmlError(e, "The tag <%s> must have the attribute [ID]", e.Name)
 	}
 	switch e.Name {
 	case "BehaviorTree":
 		if id == "" && rootKids > 1 {
-			return docError(e, "the tag <BehaviorTree> must have the attribute [ID]")
+			return xmlError(e, "The tag <BehaviorTree> must have the attribute [ID]")
 		}
 		if id != "" && !validModelName(id) {
-			return docError(e, "the ID %q of <BehaviorTree> is not a valid name", id)
+			return nameError(e, "Model", id, fmt.Sprintf("the ID %q of <BehaviorTree> is not a valid name", id))
 		}
 		if id != "" && d.registered(id) {
-			return docError(e, "the attribute [ID] of tag <BehaviorTree> must not use the name of a registered Node")
+			return xmlError(e, "The attribute [ID] of tag <BehaviorTree> must not use the name of a registered Node")
 		}
 		if kids != 1 {
 			return docError(e, "the tag <BehaviorTree> with ID %q must have exactly 1 child", id)
@@ -357,7 +385,7 @@ func (d *Document) checkElement(e *element, rootKids, depth int) error {
 			return docError(e, "the ID %q of <SubTree> is not a valid name", id)
 		}
 		if d.registered(id) {
-			return docError(e, "the attribute [ID] of tag <SubTree> must not use the name of a registered Node")
+			return xmlError(e, "The attribute [ID] of tag <SubTree> must not use the name of a registered Node")
 		}
 	default:
 		typeID := e.Name
@@ -373,17 +401,17 @@ func (d *Document) checkElement(e *element, rootKids, depth int) error {
 		switch k.cat {
 		case catDecorator:
 			if kids != 1 {
-				return docError(e, "the node %q must have exactly 1 child", typeID)
+				return xmlError(e, "The node '%s' must have exactly 1 child", typeID)
 			}
 		case catControl:
 			if kids < k.minKids {
-				return docError(e, "the node %q must have %d or more children", typeID, k.minKids)
+				return xmlError(e, "The node '%s' must have %d or more children", typeID, k.minKids)
 			}
 			if typeID == "ReactiveSequence" {
 				async := 0
 				for _, c := range e.Children {
 					if !d.registered(c.Name) {
-						return docError(c, "unknown node type: %s", c.Name)
+						return xmlError(c, "Unknown node type: %s", c.Name)
 					}
 					if c.Name == "AsyncSequence" {
 						async++
@@ -395,7 +423,7 @@ func (d *Document) checkElement(e *element, rootKids, depth int) error {
 			}
 		case catLeaf:
 			if kids != 0 {
-				return docError(e, "the node %q must not have any child", typeID)
+				return xmlError(e, "The node '%s' must not have any child", typeID)
 			}
 		}
 	}
@@ -565,12 +593,12 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		}
 		p, ok := k.port(a.Name)
 		if !ok {
-			return attrError(a, RuntimeError, "a port with name [%s] is found in the XML (<%s>) but not in the providedPorts() of its registered node type", a.Name, e.Name)
+			return attrError(a, RuntimeError, "a port with name [%s] is found in the XML (<%s>, line %d) but not in the providedPorts() of its registered node type.", a.Name, e.Name, e.Line)
 		}
 		blackboard := len(a.Value) >= 3 && a.Value[0] == '{' && a.Value[len(a.Value)-1] == '}'
 		if !blackboard && literalChecked(p.Type) {
 			if _, ok := parseLiteral(a.Value, p.Type); !ok {
-				return attrError(a, LogicError, "the port with name %q and value %q can not be converted to %s", a.Name, a.Value, p.Type)
+				return attrError(a, LogicError, "The port with name \"%s\" and value \"%s\" can not be converted to %s", a.Name, a.Value, demangled(p.Type))
 			}
 		}
 		refs = append(refs, a)
@@ -600,7 +628,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 						a = x
 					}
 				}
-				return scriptErrorAt(err, LogicError, a)
+				return scriptErrorAt(err, LogicError, a, src)
 			}
 			if j == 0 {
 				nd.pre[i] = s
@@ -664,7 +692,7 @@ func (b *builder) subtree(e *element, n, scope int, prefix string) error {
 				continue
 			}
 			if p.def == "" {
-				return docError(e, "in the <TreeNodesModel> the <SubTree ID=%q> is defining a mandatory port called [%s], but you are not remapping it", treeID, p.name)
+				return docError(e, "In the <TreeNodesModel> the <Subtree ID=\"%s\"> is defining a mandatory port called [%s], but you are not remapping it", treeID, p.name)
 			}
 			remaps[p.name] = p.def
 			order = append(order, p.name)
@@ -749,7 +777,7 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 					a = x
 				}
 			}
-			return scriptErrorAt(err, RuntimeError, a)
+			return scriptErrorAt(err, RuntimeError, a, src)
 		}
 		nd.code, nd.codeSrc = s, src
 	case "LoopInt", "LoopDouble", "LoopString", "LoopBool":
@@ -765,13 +793,13 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 		}
 		list, err := parseList(raw, nd.k.loop)
 		if err != nil {
-			return docError(e, "%s: %v", nd.k.id, err)
+			return docError(e, "%v", err)
 		}
 		nd.list = list
 	case "WasEntryUpdated", "SkipUnlessUpdated", "WaitValueUpdate":
 		raw := nd.attrs["entry"]
 		if raw == "" {
-			err := docError(e, "missing port [entry] in %s", nd.k.id)
+			err := docError(e, "Missing port 'entry' in %s", nd.k.id)
 			err.Type = LogicError
 			return err
 		}
@@ -798,7 +826,7 @@ func parseList(s, typ string) ([]Value, error) {
 	for _, p := range parts {
 		v, ok := parseLiteral(p, typ)
 		if !ok {
-			return nil, fmt.Errorf("the element %q of the queue is not a %s", p, typ)
+			return nil, fmt.Errorf("%s", cantConvert(p, typ))
 		}
 		list = append(list, v)
 	}
@@ -823,14 +851,20 @@ func retype(err error, typ ErrorType) *Error {
 	return &Error{Type: typ, Node: -1, Msg: err.Error(), Err: err}
 }
 
-// scriptErrorAt is the parse error err of the script in attribute a
+// scriptErrorAt is the parse error err of the script src in attribute a
 // (or of a script read from a default, a being then its element's place),
-// typed typ: located at a, with the place in the script in its message
-// ("the script of code, 1:6: unexpected ':='").
-func scriptErrorAt(err error, typ ErrorType, a xmlAttr) *Error {
+// typed typ: located at a. Its message is BehaviorTree.CPP's where the
+// parser's is ("Expected operand at position 5 (got ':=')"), else it
+// says where in the script ("the script of code, 1:6: unterminated
+// string"); a condition's (a LogicError) starts "Error in the script
+// \"src\"" and goes on on the next line, as BehaviorTree.CPP's does.
+func scriptErrorAt(err error, typ ErrorType, a xmlAttr, src string) *Error {
 	e := retype(err, typ)
-	if e.Line > 0 {
+	if e.Line > 0 && !strings.Contains(e.Msg, " at position ") {
 		e.Msg = fmt.Sprintf("the script of %s, %d:%d: %s", a.Name, e.Line, e.Col, e.Msg)
+	}
+	if typ == LogicError {
+		e.Msg = "Error in the script \"" + src + "\"\n" + e.Msg
 	}
 	e.Line, e.Col = a.Line, a.Col
 	return e

@@ -32,7 +32,8 @@
 // identity and its ports, read with the library's conversions (Int,
 // Float, String, Bool) and written with Set. Errors are *Error, typed as
 // the library's exceptions (RuntimeError, LogicError, NodeExecutionError
-// with the node whose tick threw, ...).
+// with the node whose tick threw, ...); Error.What is the exception's
+// message as the library words it, Error adds the type and where.
 //
 // Every built-in node of BehaviorTree.CPP 4.10.0 that XML can create is
 // supported: the controls (Sequence, Fallback, their Reactive, Async and

@@ -47,9 +47,24 @@ type Error struct {
 	Msg string
 	// Err is the inner error, if any.
 	Err error
+	// at is the path of the node whose tick raised the error, which
+	// Error says and What, as the library's message, does not.
+	at string
+	// lineForm is how What says where, as BehaviorTree.CPP's XML reader
+	// does: lineNone not at all, lineOnly "Error at line N: ", lineArrow
+	// "Error at line N: -> ", N being printedLine.
+	lineForm    uint8
+	printedLine int
 }
 
-// Error returns "[line:col: ]type: msg[: inner]".
+// The forms of Error.lineForm.
+const (
+	lineNone uint8 = iota
+	lineOnly
+	lineArrow
+)
+
+// Error returns "[line:col: ]type[: node "path"]: msg[: inner]".
 func (e *Error) Error() string {
 	s := ""
 	if e.Line > 0 {
@@ -59,6 +74,9 @@ func (e *Error) Error() string {
 	if e.Type == NodeExecutionError && e.Node >= 0 {
 		s += " at node " + strconv.Itoa(e.Node)
 	}
+	if e.at != "" {
+		s += ": node " + strconv.Quote(e.at)
+	}
 	if e.Msg != "" {
 		s += ": " + e.Msg
 	}
@@ -66,6 +84,75 @@ func (e *Error) Error() string {
 		s += ": " + e.Err.Error()
 	}
 	return s
+}
+
+// What returns the error's message as BehaviorTree.CPP 4.10.0's
+// exception says it (its what()), without the type and the position that
+// Error adds: for a NodeExecutionError "Exception in node 'path' [ID]: "
+// and the inner message, for a script error "Error in script [code]" and
+// the reason on the next line, and so on. Where the package's text is not
+// the library's (the errors the corpus does not record, and a few it
+// does: see the conformance test), What says the same thing in other
+// words.
+func (e *Error) What() string {
+	msg := e.Msg
+	switch e.lineForm {
+	case lineOnly:
+		msg = "Error at line " + strconv.Itoa(e.printedLine) + ": " + msg
+	case lineArrow:
+		msg = "Error at line " + strconv.Itoa(e.printedLine) + ": -> " + msg
+	}
+	switch {
+	case e.Err == nil:
+		return msg
+	case msg == "":
+		return what(e.Err)
+	}
+	return msg + ": " + what(e.Err)
+}
+
+// cantConvert is BehaviorTree.CPP's convertFromString's message for a
+// string s that is not a value of type typ.
+func cantConvert(s, typ string) string {
+	switch typ {
+	case "int", "int64", "uint":
+		return "Can't convert string [" + s + "] to integer"
+	case "double":
+		return "Can't convert string [" + s + "] to double"
+	}
+	return "Can't convert string [" + s + "] to type [" + demangled(typ) + "]"
+}
+
+// cantConvertTo is the message of getInput or SetBlackboard for a string
+// s that is not a value of type typ: "Can't convert string [s] to type
+// [typ]: " and convertFromString's own message.
+func cantConvertTo(s, typ string) string {
+	m := "Can't convert string [" + s + "] to type [" + demangled(typ) + "]: "
+	switch typ {
+	case "any", "Any":
+		return m + "You didn't implement the template specialization of convertFromString for this type: BT::Any"
+	}
+	return m + cantConvert(s, typ)
+}
+
+// missingParam is the message of a missing or unreadable int or duration
+// port of node type id.
+func missingParam(id, port string) string {
+	switch id {
+	case "Repeat":
+		return "Missing parameter [" + port + "] in RepeatNode"
+	case "RetryUntilSuccessful":
+		return "Missing parameter [" + port + "] in RetryNode"
+	}
+	return "missing or invalid port [" + port + "]"
+}
+
+// what is err's What when it is an *Error, else its Error.
+func what(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.What()
+	}
+	return err.Error()
 }
 
 // Unwrap returns the inner error.

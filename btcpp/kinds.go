@@ -1,50 +1,40 @@
 package btcpp
 
-import "strconv"
+import btkind "github.com/zipbt/behaviortree/kind"
 
-// The table of kinds: one row per built-in node ID of BehaviorTree.CPP
-// 4.10.0, and one per Go leaf registered in a Factory. A row says the
-// kind's category, how many children its XML element may have (checked on
-// the whole document before any node is created, README §7), its ports,
-// and its rule: tick and halt, each a function of tick.go. Every other
-// part of the package reads a kind's facts from here.
+// The table of kinds: one row per built-in node type of BehaviorTree.CPP
+// 4.10.0 (a kind.CPP), and one per Go leaf registered in a Factory. A
+// built-in's public facts (its ID, category, how many children its XML
+// element may have, its ports) are package kind's: its row here names its
+// kind.CPP, and withFacts copies them in when the package starts. The
+// row adds the kind's rule (tick and halt, each a function of tick.go)
+// and what only this engine needs. Every other part of the package reads
+// a kind's facts from its row.
 
-// category is the category of a kind of node.
-type category uint8
+// category is the category of a kind of node: package kind's, whose
+// values a saved tree's fingerprint writes.
+type category = btkind.Category
 
+// The categories.
 const (
-	catLeaf      category = iota // no children
-	catDecorator                 // exactly one child
-	catControl                   // at least minKids children
-	catSubTree                   // <SubTree ID="X"/>: no children in the XML, the subtree's root as its child when built
+	catLeaf      = btkind.CategoryLeaf
+	catDecorator = btkind.CategoryDecorator
+	catControl   = btkind.CategoryControl
+	catSubTree   = btkind.CategorySubTree
 )
-
-// String names the category.
-func (c category) String() string {
-	switch c {
-	case catLeaf:
-		return "leaf"
-	case catDecorator:
-		return "decorator"
-	case catControl:
-		return "control"
-	case catSubTree:
-		return "subtree"
-	}
-	return "?"
-}
 
 // kind is a row of the table.
 type kind struct {
+	// cpp is the built-in's node type, whose facts fill id, cat, minKids
+	// and ports (withFacts); 0 for a Go leaf, whose registration fills
+	// them.
+	cpp btkind.CPP
 	id  string
 	cat category
 	// minKids is the least number of children of a control (1, or 2 for
 	// TryCatch); decorators have exactly one and leaves none.
 	minKids int
 	ports   []Port
-	// sec5 marks the kinds of README §5 (the random corpus uses them);
-	// the others are TIMED.md's (timed nodes and §8).
-	sec5 bool
 	// sync marks a synchronous action: returning RUNNING is a LogicError
 	// raised outside its tick (README §2).
 	sync bool
@@ -55,8 +45,10 @@ type kind struct {
 	halt func(t *ticker, n int) error
 	// leaf is the registration of a Go leaf, nil for built-ins.
 	leaf *leafReg
-	// loop is the element type of the Loop nodes ("int", ...).
-	loop string
+	// loops marks the Loop nodes; loop is their element type ("int",
+	// ...), their value port's (withFacts).
+	loops bool
+	loop  string
 	// notUpdated is what SkipUnlessUpdated / WaitValueUpdate return when
 	// the entry was not updated.
 	notUpdated Status
@@ -126,113 +118,87 @@ func (k *kind) port(name string) (Port, bool) {
 func (k *kind) decorator() bool { return k.cat == catDecorator || k.cat == catSubTree }
 
 // subtreeKind is the row of every <SubTree ID="X"/> node.
-var subtreeKind = &kind{id: "SubTree", cat: catSubTree, sec5: true, tick: tickSubTree, halt: haltDecorator}
-
-// switchPorts returns the ports of SwitchN.
-func switchPorts(n int) []Port {
-	ps := []Port{InputPort("variable", "string")}
-	for i := 1; i <= n; i++ {
-		ps = append(ps, InputPort("case_"+strconv.Itoa(i), "string"))
-	}
-	return ps
-}
-
-// loopPorts returns the ports of a Loop node of element type t.
-func loopPorts(t string) []Port {
-	return []Port{
-		InOutPort("queue", "any"),
-		InputPort("if_empty", "NodeStatus").WithDefault("SUCCESS"),
-		OutputPort("value", t),
-	}
-}
+var subtreeKind = withFacts(&kind{cpp: btkind.CPPSubTree, tick: tickSubTree, halt: haltDecorator})[0]
 
 // builtinKinds lists the built-in kinds of BehaviorTree.CPP 4.10.0 that
 // XML can create. The queue nodes (PopFromQueue, QueueSize, ConsumeQueue)
 // and ManualSelector are not registered by the library's factory
 // (TIMED.md §8), so they are unknown here too.
-var builtinKinds = []*kind{
+var builtinKinds = withFacts([]*kind{
 	// README §5.1 controls.
-	{id: "Sequence", cat: catControl, minKids: 1, sec5: true, fresh: true, tick: tickSequence, halt: haltSequence},
-	{id: "Fallback", cat: catControl, minKids: 1, sec5: true, mirror: true, fresh: true, tick: tickSequence, halt: haltSequence},
-	{id: "AsyncSequence", cat: catControl, minKids: 1, sec5: true, yield: true, tick: tickSequence, halt: haltSequence},
-	{id: "AsyncFallback", cat: catControl, minKids: 1, sec5: true, mirror: true, yield: true, tick: tickSequence, halt: haltSequence},
-	{id: "SequenceWithMemory", cat: catControl, minKids: 1, sec5: true, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
-	{id: "SequenceStar", cat: catControl, minKids: 1, sec5: true, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
-	{id: "ReactiveSequence", cat: catControl, minKids: 1, sec5: true, tick: tickReactive, halt: haltControl},
-	{id: "ReactiveFallback", cat: catControl, minKids: 1, sec5: true, mirror: true, tick: tickReactive, halt: haltControl},
-	{id: "Parallel", cat: catControl, minKids: 1, sec5: true, tick: tickParallel, halt: haltParallel, ports: []Port{
-		InputPort("success_count", "int").WithDefault("-1"),
-		InputPort("failure_count", "int").WithDefault("1"),
-	}},
-	{id: "ParallelAll", cat: catControl, minKids: 1, sec5: true, tick: tickParallelAll, halt: haltParallel, ports: []Port{
-		InputPort("max_failures", "int").WithDefault("1"),
-	}},
-	{id: "IfThenElse", cat: catControl, minKids: 1, sec5: true, tick: tickIfThenElse, halt: haltCounter},
-	{id: "WhileDoElse", cat: catControl, minKids: 1, sec5: true, tick: tickWhileDoElse, halt: haltControl},
-	{id: "Switch2", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(2)},
-	{id: "Switch3", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(3)},
-	{id: "Switch4", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(4)},
-	{id: "Switch5", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(5)},
-	{id: "Switch6", cat: catControl, minKids: 1, sec5: true, tick: tickSwitch, halt: haltCounter, ports: switchPorts(6)},
+	{cpp: btkind.CPPSequence, fresh: true, tick: tickSequence, halt: haltSequence},
+	{cpp: btkind.CPPFallback, mirror: true, fresh: true, tick: tickSequence, halt: haltSequence},
+	{cpp: btkind.CPPAsyncSequence, yield: true, tick: tickSequence, halt: haltSequence},
+	{cpp: btkind.CPPAsyncFallback, mirror: true, yield: true, tick: tickSequence, halt: haltSequence},
+	{cpp: btkind.CPPSequenceWithMemory, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
+	{cpp: btkind.CPPSequenceStar, memory: true, yield: true, tick: tickSequence, halt: haltSequenceWithMemory},
+	{cpp: btkind.CPPReactiveSequence, tick: tickReactive, halt: haltControl},
+	{cpp: btkind.CPPReactiveFallback, mirror: true, tick: tickReactive, halt: haltControl},
+	{cpp: btkind.CPPParallel, tick: tickParallel, halt: haltParallel},
+	{cpp: btkind.CPPParallelAll, tick: tickParallelAll, halt: haltParallel},
+	{cpp: btkind.CPPIfThenElse, tick: tickIfThenElse, halt: haltCounter},
+	{cpp: btkind.CPPWhileDoElse, tick: tickWhileDoElse, halt: haltControl},
+	{cpp: btkind.CPPSwitch2, tick: tickSwitch, halt: haltCounter},
+	{cpp: btkind.CPPSwitch3, tick: tickSwitch, halt: haltCounter},
+	{cpp: btkind.CPPSwitch4, tick: tickSwitch, halt: haltCounter},
+	{cpp: btkind.CPPSwitch5, tick: tickSwitch, halt: haltCounter},
+	{cpp: btkind.CPPSwitch6, tick: tickSwitch, halt: haltCounter},
 	// TIMED.md §8 controls.
-	{id: "TryCatch", cat: catControl, minKids: 2, tick: tickTryCatch, halt: haltTryCatch, ports: []Port{
-		InputPort("catch_on_halt", "bool").WithDefault("false"),
-	}},
+	{cpp: btkind.CPPTryCatch, tick: tickTryCatch, halt: haltTryCatch},
 
 	// README §5.2 decorators.
-	{id: "Inverter", cat: catDecorator, sec5: true, onChild: mapped(Running, Failure, Success, Skipped), tick: tickMapped, halt: haltDecorator},
-	{id: "ForceSuccess", cat: catDecorator, sec5: true, onChild: mapped(Running, Success, Success, Skipped), tick: tickMapped, halt: haltDecorator},
-	{id: "ForceFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Failure, Failure, Skipped), tick: tickMapped, halt: haltDecorator},
-	{id: "KeepRunningUntilFailure", cat: catDecorator, sec5: true, onChild: mapped(Running, Running, Failure, Running), tick: tickMapped, halt: haltDecorator},
-	{id: "Repeat", cat: catDecorator, sec5: true, tick: tickRepeat, halt: haltCounter, ports: []Port{
-		InputPort("num_cycles", "int"),
-	}},
-	{id: "RetryUntilSuccessful", cat: catDecorator, sec5: true, mirror: true, tick: tickRepeat, halt: haltCounter, ports: []Port{
-		InputPort("num_attempts", "int"),
-	}},
-	{id: "RunOnce", cat: catDecorator, sec5: true, tick: tickRunOnce, halt: haltDecorator, ports: []Port{
-		InputPort("then_skip", "bool").WithDefault("true"),
-	}},
-	{id: "Precondition", cat: catDecorator, sec5: true, tick: tickPrecondition, halt: haltDecorator, ports: []Port{
-		InputPort("if", "string"),
-		InputPort("else", "NodeStatus").WithDefault("FAILURE"),
-	}},
+	{cpp: btkind.CPPInverter, onChild: mapped(Running, Failure, Success, Skipped), tick: tickMapped, halt: haltDecorator},
+	{cpp: btkind.CPPForceSuccess, onChild: mapped(Running, Success, Success, Skipped), tick: tickMapped, halt: haltDecorator},
+	{cpp: btkind.CPPForceFailure, onChild: mapped(Running, Failure, Failure, Skipped), tick: tickMapped, halt: haltDecorator},
+	{cpp: btkind.CPPKeepRunningUntilFailure, onChild: mapped(Running, Running, Failure, Running), tick: tickMapped, halt: haltDecorator},
+	{cpp: btkind.CPPRepeat, tick: tickRepeat, halt: haltCounter},
+	{cpp: btkind.CPPRetryUntilSuccessful, mirror: true, tick: tickRepeat, halt: haltCounter},
+	{cpp: btkind.CPPRunOnce, tick: tickRunOnce, halt: haltDecorator},
+	{cpp: btkind.CPPPrecondition, tick: tickPrecondition, halt: haltDecorator},
 	// TIMED.md decorators.
-	{id: "Delay", cat: catDecorator, tick: tickDelay, halt: haltTimer, ports: []Port{InputPort("delay_msec", "uint")}},
-	{id: "Timeout", cat: catDecorator, tick: tickTimeout, halt: haltTimer, ports: []Port{InputPort("msec", "uint")}},
-	{id: "LoopInt", cat: catDecorator, tick: tickLoop, halt: haltDecorator, loop: "int", ports: loopPorts("int")},
-	{id: "LoopDouble", cat: catDecorator, tick: tickLoop, halt: haltDecorator, loop: "double", ports: loopPorts("double")},
-	{id: "LoopString", cat: catDecorator, tick: tickLoop, halt: haltDecorator, loop: "string", ports: loopPorts("string")},
-	{id: "LoopBool", cat: catDecorator, tick: tickLoop, halt: haltDecorator, loop: "bool", ports: loopPorts("bool")},
-	{id: "SkipUnlessUpdated", cat: catDecorator, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Skipped, ports: []Port{
-		InputPort("entry", "Any"),
-	}},
-	{id: "WaitValueUpdate", cat: catDecorator, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Running, ports: []Port{
-		InputPort("entry", "Any"),
-	}},
+	{cpp: btkind.CPPDelay, tick: tickDelay, halt: haltTimer},
+	{cpp: btkind.CPPTimeout, tick: tickTimeout, halt: haltTimer},
+	{cpp: btkind.CPPLoopInt, tick: tickLoop, halt: haltDecorator, loops: true},
+	{cpp: btkind.CPPLoopDouble, tick: tickLoop, halt: haltDecorator, loops: true},
+	{cpp: btkind.CPPLoopString, tick: tickLoop, halt: haltDecorator, loops: true},
+	{cpp: btkind.CPPLoopBool, tick: tickLoop, halt: haltDecorator, loops: true},
+	{cpp: btkind.CPPSkipUnlessUpdated, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Skipped},
+	{cpp: btkind.CPPWaitValueUpdate, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Running},
 
 	// README §5.3 leaves.
-	{id: "AlwaysSuccess", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickAlways, halt: haltNothing},
-	{id: "AlwaysFailure", cat: catLeaf, sec5: true, sync: true, mirror: true, fresh: true, tick: tickAlways, halt: haltNothing},
-	{id: "Script", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickScript, halt: haltNothing, ports: []Port{
-		InputPort("code", "string"),
-	}},
-	{id: "ScriptCondition", cat: catLeaf, sec5: true, cond: true, fresh: true, tick: tickScript, halt: haltNothing, ports: []Port{
-		InputPort("code", "any"),
-	}},
-	{id: "SetBlackboard", cat: catLeaf, sec5: true, sync: true, fresh: true, tick: tickSetBlackboard, halt: haltNothing, ports: []Port{
-		InputPort("value", "any"),
-		InOutPort("output_key", "any"),
-	}},
-	{id: "UnsetBlackboard", cat: catLeaf, sec5: true, sync: true, tick: tickUnsetBlackboard, halt: haltNothing, ports: []Port{
-		InputPort("key", "string"),
-	}},
+	{cpp: btkind.CPPAlwaysSuccess, sync: true, fresh: true, tick: tickAlways, halt: haltNothing},
+	{cpp: btkind.CPPAlwaysFailure, sync: true, mirror: true, fresh: true, tick: tickAlways, halt: haltNothing},
+	{cpp: btkind.CPPScript, sync: true, fresh: true, tick: tickScript, halt: haltNothing},
+	{cpp: btkind.CPPScriptCondition, cond: true, fresh: true, tick: tickScript, halt: haltNothing},
+	{cpp: btkind.CPPSetBlackboard, sync: true, fresh: true, tick: tickSetBlackboard, halt: haltNothing},
+	{cpp: btkind.CPPUnsetBlackboard, sync: true, tick: tickUnsetBlackboard, halt: haltNothing},
 	// TIMED.md leaves.
-	{id: "Sleep", cat: catLeaf, tick: tickSleep, halt: haltTimer, ports: []Port{InputPort("msec", "uint")}},
-	{id: "WasEntryUpdated", cat: catLeaf, sync: true, tick: tickWasEntryUpdated, halt: haltNothing, ports: []Port{
-		InputPort("entry", "Any"),
-	}},
+	{cpp: btkind.CPPSleep, tick: tickSleep, halt: haltTimer},
+	{cpp: btkind.CPPWasEntryUpdated, sync: true, tick: tickWasEntryUpdated, halt: haltNothing},
+}...)
+
+// withFacts fills each row's public facts from its kind.CPP (id, cat,
+// minKids, ports), and a Loop node's element type from its value port,
+// and returns the rows.
+func withFacts(ks ...*kind) []*kind {
+	for _, k := range ks {
+		k.id, k.cat, k.minKids = k.cpp.ID(), k.cpp.Category(), 0
+		if k.cat == catControl {
+			k.minKids = k.cpp.MinChildren()
+		}
+		k.ports = nil
+		for _, p := range k.cpp.Ports() {
+			k.ports = append(k.ports, Port{Name: p.Name, Dir: portDirs[p.Dir], Type: p.Type, Default: p.Default, HasDefault: p.HasDefault})
+			if k.loops && p.Name == "value" {
+				k.loop = p.Type
+			}
+		}
+	}
+	return ks
 }
+
+// portDirs maps package kind's port directions to the package's.
+var portDirs = [...]PortDir{btkind.PortIn: In, btkind.PortOut: Out, btkind.PortInOut: InOut}
 
 // builtinByID indexes builtinKinds.
 var builtinByID = func() map[string]*kind {
@@ -248,4 +214,11 @@ func leafKindOf(r *leafReg) *kind {
 	k := &kind{id: r.id, cat: catLeaf, ports: r.ports, leaf: r, tick: tickGoLeaf, halt: haltGoLeaf}
 	k.sync = r.kind == leafSync
 	return k
+}
+
+// isBuiltinID reports whether id is the ID of a built-in node type (a
+// SubTree's included), which a Go leaf may not take.
+func isBuiltinID(id string) bool {
+	_, ok := btkind.CPPByID(id)
+	return ok
 }

@@ -34,18 +34,19 @@ import (
 //
 // Kind is used by the writers only for the shape of a node (and for its
 // name when Type is empty), so each node gets the package's kind that
-// looks like it: Sequence, SequenceWithMemory and AsyncSequence draw as
-// sequences, Fallback and AsyncFallback as selects, ReactiveSequence and
-// ReactiveFallback as the reactive ones (dashed), Parallel as a threshold
-// (M of N) and ParallelAll as all, the other controls (IfThenElse,
-// WhileDoElse, SwitchN, TryCatch) as custom nodes; Inverter as negate,
-// ForceSuccess and ForceFailure as succeed and fail,
+// looks like it: a built-in's [btkind.CPP.Draw] (Sequence,
+// SequenceWithMemory and AsyncSequence draw as sequences, Fallback and
+// AsyncFallback as selects, ReactiveSequence and ReactiveFallback as the
+// reactive ones (dashed), Parallel as a threshold (M of N) and
+// ParallelAll as all, the other controls as custom nodes; Inverter as
+// negate, ForceSuccess and ForceFailure as succeed and fail,
 // KeepRunningUntilFailure as repeat_until_fail, RetryUntilSuccessful as
 // retry and every other decorator as repeat (a decorator's hexagon); a
-// SubTree as a root (a house, a subroutine in Mermaid); conditions (Go
-// conditions, ScriptCondition, WasEntryUpdated) as conditions, Sleep as a
-// wait and every other leaf as an action. A Kind's semantics are not the
-// node's: read Type for what the node is.
+// SubTree as a root (a house, a subroutine in Mermaid); ScriptCondition
+// and WasEntryUpdated as conditions, Sleep as a wait and every other leaf
+// as an action), a Go condition as a condition and a Go action as an
+// action. A Kind's semantics are not the node's: read Type for what the
+// node is.
 func (t *Tree) Picture() bt.Picture {
 	p := bt.Picture{Nodes: make([]bt.PictureNode, len(t.p.nodes))}
 	runningKid := make([]bool, len(t.p.nodes))
@@ -91,45 +92,13 @@ func pictureState(s Status) bt.State {
 }
 
 // pictureKind is the kind of package behaviortree whose shape a node of
-// kind k takes (see Tree.Picture).
+// kind k takes (see Tree.Picture): a built-in's kind.CPP.Draw, a Go
+// condition's Condition, a Go action's Leaf.
 func pictureKind(k *kind) btkind.Kind {
-	switch k.id {
-	case "Sequence", "SequenceWithMemory", "SequenceStar", "AsyncSequence":
-		return btkind.Sequence
-	case "Fallback", "AsyncFallback":
-		return btkind.Select
-	case "ReactiveSequence":
-		return btkind.ReactiveSequence
-	case "ReactiveFallback":
-		return btkind.ReactiveSelect
-	case "Parallel":
-		return btkind.Threshold
-	case "ParallelAll":
-		return btkind.All
-	case "Inverter":
-		return btkind.Negate
-	case "ForceSuccess":
-		return btkind.AlwaysSucceed
-	case "ForceFailure":
-		return btkind.AlwaysFail
-	case "KeepRunningUntilFailure":
-		return btkind.RepeatUntilFail
-	case "RetryUntilSuccessful":
-		return btkind.Retry
-	case "ScriptCondition", "WasEntryUpdated":
-		return btkind.Condition
-	case "Sleep":
-		return btkind.Wait
-	}
-	switch k.cat {
-	case catControl:
-		return btkind.Custom
-	case catDecorator:
-		return btkind.Repeat
-	case catSubTree:
-		return btkind.Root
-	}
-	if k.leaf != nil && k.leaf.kind == leafCondition {
+	switch {
+	case k.cpp != 0:
+		return k.cpp.Draw()
+	case k.leaf != nil && k.leaf.kind == leafCondition:
 		return btkind.Condition
 	}
 	return btkind.Leaf

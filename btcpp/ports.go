@@ -331,7 +331,7 @@ func (b *board) writePort(scope int, port, raw string, typ string, v Value) erro
 func (b *board) setBlackboard(scope int, outputKeyRaw, valueRaw string) (ok bool, err error) {
 	kv, ok := b.readPort(scope, "output_key", outputKeyRaw, "string")
 	if !ok {
-		return false, newError(RuntimeError, "SetBlackboard: missing port [output_key]")
+		return false, newError(RuntimeError, "missing port [output_key]")
 	}
 	key := kv.s
 	ds, di, dok := b.find(scope, key)
@@ -363,7 +363,7 @@ func (b *board) setBlackboard(scope int, outputKeyRaw, valueRaw string) (ok bool
 			} else {
 				pv, ok := parseLiteral(out.s, d)
 				if !ok || d == "none" {
-					return false, newError(LogicError, "SetBlackboard: can't convert string [%s] to type [%s]", out.s, d)
+					return false, newError(LogicError, "%s", cantConvertTo(out.s, d))
 				}
 				out = pv
 			}

@@ -36,22 +36,54 @@ const floatEps = 1.1920929e-07
 
 // eval runs the script on board b in scope and returns the value of its
 // last statement.
+// A RuntimeError raised while it runs says so, with the script, as
+// BehaviorTree.CPP's does: "Error in script [x = 1]" and the reason on the
+// next line.
 func (s *script) eval(b *board, scope int, enums map[string]int64) (Value, error) {
 	var v Value
 	for _, n := range s.stmts {
 		var err error
 		if v, err = n.eval(b, scope, enums); err != nil {
+			if e, ok := err.(*Error); ok && e.Type == RuntimeError {
+				c := *e
+				c.Msg = "Error in script [" + s.src + "]\n" + e.Msg
+				return Value{}, &c
+			}
 			return Value{}, err
 		}
 	}
 	return v, nil
 }
 
-// evalError returns a RuntimeError "Error in script".
+// evalError returns the RuntimeError of a script's evaluation, which eval
+// says is one.
 func evalError(format string, args ...any) *Error {
-	e := newError(RuntimeError, format, args...)
-	e.Msg = "Error in script: " + e.Msg
-	return e
+	return newError(RuntimeError, format, args...)
+}
+
+// notInit is the error of an empty operand: side is "left" or "right".
+func notInit(side string, op opKind) *Error {
+	return evalError("The %s operand of the operator [%s] is not initialized", side, op)
+}
+
+// demangled is how BehaviorTree.CPP names a type of the package in its
+// messages (the C++ type, demangled).
+func demangled(t string) string {
+	switch t {
+	case "string":
+		return "std::string"
+	case "int64":
+		return "long"
+	case "uint":
+		return "unsigned int"
+	case "NodeStatus":
+		return "BT::NodeStatus"
+	case "any", "Any":
+		return "BT::Any"
+	case "none":
+		return "decltype(nullptr)"
+	}
+	return t
 }
 
 func (n *litNode) eval(*board, int, map[string]int64) (Value, error) { return n.v, nil }
@@ -72,9 +104,9 @@ func (n *unaryNode) eval(b *board, scope int, enums map[string]int64) (Value, er
 	}
 	if !x.IsNumber() {
 		if x.kind == kindString {
-			return Value{}, evalError("invalid operator '%s' for a string", n.op)
+			return Value{}, evalError("Invalid operator for std::string")
 		}
-		return Value{}, evalError("the operand of '%s' is empty", n.op)
+		return Value{}, evalError("ExprUnaryArithmetic: undefined")
 	}
 	f := x.float()
 	switch n.op {
@@ -134,7 +166,7 @@ func lookupName(b *board, scope int, key string, enums map[string]int64, ev *Val
 	}
 	s, i, ok := b.find(scope, key)
 	if !ok {
-		return nil, evalError("Variable not found: [%s]", key)
+		return nil, evalError("Variable not found: %s", key)
 	}
 	return &b.scopes[s].entries[i].value, nil
 }
@@ -151,10 +183,10 @@ func (n *binNameLitNode) eval(b *board, scope int, enums map[string]int64) (Valu
 // binary applies a binary operator (not a comparison) to two operands.
 func binary(op opKind, l, r *Value) (Value, error) {
 	if l.kind == kindEmpty {
-		return Value{}, evalError("the left operand of '%s' is empty", op)
+		return Value{}, notInit("left", op)
 	}
 	if r.kind == kindEmpty {
-		return Value{}, evalError("the right operand of '%s' is empty", op)
+		return Value{}, notInit("right", op)
 	}
 	if l.IsNumber() && r.IsNumber() {
 		switch op {
@@ -170,7 +202,7 @@ func binary(op opKind, l, r *Value) (Value, error) {
 			li, lok := exactInt(*l)
 			ri, rok := exactInt(*r)
 			if !lok || !rok {
-				return Value{}, evalError("binary operators are not allowed if one of the operands is not an integer")
+				return Value{}, evalError("Binary operators are not allowed if one of the operands is not an integer")
 			}
 			switch op {
 			case opBitAnd:
@@ -183,7 +215,7 @@ func binary(op opKind, l, r *Value) (Value, error) {
 			lb, lok := castBool(*l)
 			rb, rok := castBool(*r)
 			if !lok || !rok {
-				return Value{}, evalError("logic operators are not allowed if one of the operands is not castable to bool")
+				return Value{}, evalError("Logic operators are not allowed if one of the operands is not castable to bool")
 			}
 			if op == opAnd {
 				return boolValue(lb && rb), nil
@@ -198,7 +230,7 @@ func binary(op opKind, l, r *Value) (Value, error) {
 	if op == opConcat && (l.kind == kindString || r.kind == kindString) {
 		return StringValue(l.String() + r.String()), nil
 	}
-	return Value{}, evalError("operation '%s' not permitted between [%s] and [%s]", op, l.Type(), r.Type())
+	return Value{}, evalError("Operation not permitted")
 }
 
 // stringToNumber is a string used as a number (§8.3): "true" 1, "false" 0,
@@ -216,7 +248,7 @@ func stringToNumber(s string, enums map[string]int64) (float64, error) {
 	}
 	f, _, ok := strtod(s, false)
 	if !ok {
-		return 0, newError(StdRuntimeError, "Any failed string to number conversion: [%s]", s)
+		return 0, newError(StdRuntimeError, "Any failed string to number conversion")
 	}
 	return f, nil
 }
@@ -258,10 +290,10 @@ func compareStrings(op opKind, a, b string) bool {
 // compareValues applies one comparison to two evaluated operands.
 func compareValues(op opKind, l, r *Value, enums map[string]int64) (bool, error) {
 	if l.kind == kindEmpty {
-		return false, evalError("the left operand of '%s' is empty", op)
+		return false, notInit("left", op)
 	}
 	if r.kind == kindEmpty {
-		return false, evalError("the right operand of '%s' is empty", op)
+		return false, notInit("right", op)
 	}
 	switch {
 	case l.IsNumber() && r.IsNumber():
@@ -382,10 +414,7 @@ func (n *assignNode) eval(b *board, scope int, enums map[string]int64) (Value, e
 	s, i, ok := b.find(scope, n.key)
 	if !ok {
 		if n.op != opDefine {
-			if n.op == opAssign {
-				return Value{}, evalError("the blackboard entry [%s] doesn't exist yet; to create it use the operator [:=] instead of [=]", n.key)
-			}
-			return Value{}, evalError("the blackboard entry [%s] of '%s' doesn't exist", n.key, n.op)
+			return Value{}, evalError("The blackboard entry [%s] doesn't exist, yet.\nIf you want to create a new one, use the operator [:=] instead of [=]", n.key)
 		}
 		if err := b.createEntry(scope, n.key, "any"); err != nil {
 			return Value{}, err
@@ -403,7 +432,7 @@ func (n *assignNode) eval(b *board, scope int, enums map[string]int64) (Value, e
 		i, _ = b.index(s, key) // the right side created entries in scope s
 	}
 	if v.kind == kindEmpty {
-		return Value{}, evalError("the right operand of '%s' is empty", n.op)
+		return Value{}, notInit("right", n.op)
 	}
 	cur := b.scopes[s].entries[i] // read only: writes go through b.at
 	var nv Value
@@ -432,17 +461,18 @@ func (n *assignNode) eval(b *board, scope int, enums map[string]int64) (Value, e
 		default:
 			var err error
 			if nv, err = copyInto(v, cur.value); err != nil {
-				return Value{}, evalError("can't assign a value of type [%s] to the entry [%s] of type [%s]", v.Type(), n.key, cur.value.Type())
+				return Value{}, evalError("Error assigning a value to entry [%s] with type [%s]. \nThe right operand has type [%s] and can't be converted to [%s]",
+					n.key, demangled(cur.value.Type()), demangled(v.Type()), demangled(cur.value.Type()))
 			}
 		}
 	default:
 		if cur.value.kind == kindEmpty {
-			return Value{}, evalError("the left operand of '%s' ([%s]) is empty", n.op, n.key)
+			return Value{}, notInit("left", n.op)
 		}
 		tmp := cur.value
 		if v.IsNumber() {
 			if !tmp.IsNumber() {
-				return Value{}, evalError("the operator '%s' can't be used with the non-numeric entry [%s]", n.op, n.key)
+				return Value{}, evalError("This Assignment operator can't be used with a non-numeric type")
 			}
 			lv, rv := tmp.float(), v.float()
 			switch n.op {
@@ -457,7 +487,7 @@ func (n *assignNode) eval(b *board, scope int, enums map[string]int64) (Value, e
 			}
 		} else {
 			if n.op != opPlusEq {
-				return Value{}, evalError("the operator '%s' is not supported for strings", n.op)
+				return Value{}, evalError("Operator not supported for strings")
 			}
 			tmp = StringValue(tmp.String() + v.s)
 		}
@@ -483,11 +513,14 @@ func scriptBool(v Value) (bool, error) {
 		if v.i == 0 || v.i == 1 {
 			return v.i == 1, nil
 		}
-		return false, newError(StdRuntimeError, "the script's value %d is not a bool (0 or 1)", v.i)
+		if v.i < 0 {
+			return false, newError(StdRuntimeError, "Value is negative and can't be converted to unsigned")
+		}
+		return false, newError(StdRuntimeError, "Implicit casting to bool is not allowed")
 	case kindString:
 		return false, newError(StdRuntimeError, "the script's value is a string, not a bool: [%s]", v.s)
 	}
-	return false, newError(StdRuntimeError, "the script's value is empty")
+	return false, newError(StdRuntimeError, "Any::cast failed because it is empty")
 }
 
 // switchEqual is SwitchN's string equality (§5.1): identical strings, or

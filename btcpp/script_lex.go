@@ -76,6 +76,19 @@ type token struct {
 	text      string
 	val       Value
 	line, col int
+	off       int // of its first byte in the script
+}
+
+// got is the token as BehaviorTree.CPP's parser quotes it in an error:
+// its text, an operator's symbol, nothing for the end of the script.
+func (t token) got() string {
+	switch t.kind {
+	case tEOF:
+		return ""
+	case tOp:
+		return t.op.String()
+	}
+	return t.text
 }
 
 // describe names a token for an error message.
@@ -143,7 +156,7 @@ func (l *lexer) next() (token, error) {
 	for l.pos < len(s) && (s[l.pos] == ' ' || s[l.pos] == '\t' || s[l.pos] == '\n' || s[l.pos] == '\r') {
 		l.advance(1)
 	}
-	t := token{line: l.line, col: l.col}
+	t := token{line: l.line, col: l.col, off: l.pos}
 	if l.pos >= len(s) {
 		t.kind = tEOF
 		return t, nil
@@ -273,7 +286,8 @@ func (l *lexer) number(t token) (token, error) {
 		for end < len(s) && (isIdentChar(s[end]) || s[end] == '.') {
 			end++
 		}
-		return t, scriptError(t.line, t.col, "malformed number %q: %s", s[start:end], what)
+		_ = what // BehaviorTree.CPP does not say why
+		return t, scriptError(t.line, t.col, "Invalid token '%s' at position %d", s[start:end], start)
 	}
 	if s[j] == '0' && j+1 < len(s) && (s[j+1] == 'x' || s[j+1] == 'X') {
 		j += 2

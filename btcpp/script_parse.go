@@ -307,5 +307,5 @@ func (p *parser) prefix(depth int) (node, error) {
 			return &unaryNode{op: t.op, x: x}, nil
 		}
 	}
-	return nil, scriptError(t.line, t.col, "unexpected %s", t.describe())
+	return nil, scriptError(t.line, t.col, "Expected operand at position %d (got '%s')", t.off, t.got())
 }

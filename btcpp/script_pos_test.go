@@ -8,7 +8,9 @@ import (
 
 // TestScriptErrorLocated checks that a script that does not parse is a
 // build error located at its attribute in the XML text, its message
-// saying where in the script.
+// saying where in the script: BehaviorTree.CPP's message with its byte
+// position where the library's is known, else line:column; a
+// condition's message starts as the library's does, with the script.
 func TestScriptErrorLocated(t *testing.T) {
 	cases := []struct {
 		xml       string
@@ -16,9 +18,9 @@ func TestScriptErrorLocated(t *testing.T) {
 		typ       ErrorType
 		msg       string
 	}{
-		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n  <Script code=\"x := := 1\"/>\n</BehaviorTree></root>", 2, 11, RuntimeError, "the script of code, 1:6: "},
-		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n\n  <AlwaysSuccess _skipIf=\"(1\"/>\n</BehaviorTree></root>", 3, 18, LogicError, "the script of _skipIf, 1:3: "},
-		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n <Precondition if=\"a ?\"><AlwaysSuccess/></Precondition>\n</BehaviorTree></root>", 2, 16, RuntimeError, "the script of if, 1:4: "},
+		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n  <Script code=\"x := := 1\"/>\n</BehaviorTree></root>", 2, 11, RuntimeError, "Expected operand at position 5 (got ':=')"},
+		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n\n  <AlwaysSuccess _skipIf=\"(1\"/>\n</BehaviorTree></root>", 3, 18, LogicError, "Error in the script \"(1\"\nthe script of _skipIf, 1:3: "},
+		{"<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\">\n <Precondition if=\"a ?\"><AlwaysSuccess/></Precondition>\n</BehaviorTree></root>", 2, 16, RuntimeError, "Expected operand at position 3 (got '')"},
 	}
 	for _, c := range cases {
 		doc, err := NewFactory().Parse(c.xml)

@@ -146,12 +146,12 @@ func (t *ticker) nee(n int, err error) error {
 		return err
 	}
 	nd := t.node(n)
-	return &Error{Type: NodeExecutionError, Node: n, Msg: fmt.Sprintf("exception in node %q [%s]", nd.path, nd.regID), Err: err}
+	return &Error{Type: NodeExecutionError, Node: n, Msg: fmt.Sprintf("Exception in node '%s' [%s]", nd.path, nd.regID), Err: err}
 }
 
 // errorf returns an error of type typ raised by node n.
 func (t *ticker) errorf(n int, typ ErrorType, format string, args ...any) error {
-	return &Error{Type: typ, Node: -1, Msg: fmt.Sprintf("node %q: ", t.node(n).path) + fmt.Sprintf(format, args...)}
+	return &Error{Type: typ, Node: -1, at: t.node(n).path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // raw returns the XML value of n's port, or its default.
@@ -192,7 +192,7 @@ func (t *ticker) readInt(n int, port string) (int64, error) {
 			return i, nil
 		}
 	}
-	return 0, t.errorf(n, RuntimeError, "missing or invalid port [%s]", port)
+	return 0, t.errorf(n, RuntimeError, "%s", missingParam(t.node(n).k.id, port))
 }
 
 // readStatus reads a NodeStatus port.
@@ -358,13 +358,13 @@ func (t *ticker) execute(n int) (Status, error) {
 
 // errIdle is the error of a tick that returned IDLE.
 func (t *ticker) errIdle(n int) error {
-	return t.errorf(n, RuntimeError, "a node cannot be set to IDLE by its tick")
+	return t.errorf(n, RuntimeError, "Node [%s]: you are not allowed to set manually the status to IDLE. If you know what you are doing (?) use resetStatus() instead.", t.node(n).name)
 }
 
 // errSyncRunning is the error of a synchronous action that returned
 // RUNNING.
 func (t *ticker) errSyncRunning(n int) error {
-	return t.errorf(n, LogicError, "a synchronous action must not return RUNNING")
+	return t.errorf(n, LogicError, "SyncActionNode MUST never return RUNNING")
 }
 
 // Fresh execution: a node that is IDLE, all of its subtree IDLE too (as
@@ -789,10 +789,10 @@ func tickParallel(t *ticker, n int) (Status, error) {
 	count := int64(len(kids))
 	ts, tf := threshold(len(kids), sc), threshold(len(kids), fc)
 	if count < ts {
-		return Idle, t.errorf(n, RuntimeError, "Parallel: success_count can never be reached")
+		return Idle, t.errorf(n, RuntimeError, "Number of children is less than threshold. Can never succeed.")
 	}
 	if count < tf {
-		return Idle, t.errorf(n, RuntimeError, "Parallel: failure_count can never be reached")
+		return Idle, t.errorf(n, RuntimeError, "Number of children is less than threshold. Can never fail.")
 	}
 	t.st[n].status = Running
 	skippedNow := int64(0)
@@ -850,7 +850,7 @@ func tickParallelAll(t *ticker, n int) (Status, error) {
 	count := len(kids)
 	tf := threshold(count, mf)
 	if int64(count) < tf {
-		return Idle, t.errorf(n, RuntimeError, "ParallelAll: max_failures can never be reached")
+		return Idle, t.errorf(n, RuntimeError, "Number of children is less than threshold. Can never fail.")
 	}
 	t.st[n].status = Running
 	skippedNow, done := 0, 0
@@ -896,7 +896,7 @@ func tickParallelAll(t *ticker, n int) (Status, error) {
 func tickIfThenElse(t *ticker, n int) (Status, error) {
 	kids := t.kids(n)
 	if len(kids) != 2 && len(kids) != 3 {
-		return Idle, t.errorf(n, RuntimeError, "IfThenElse must have 2 or 3 children")
+		return Idle, t.errorf(n, RuntimeError, "IfThenElseNode must have either 2 or 3 children")
 	}
 	t.st[n].status = Running
 	if t.st[n].a == 0 {
@@ -915,7 +915,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 			}
 			t.st[n].a = 2
 		default:
-			return Idle, t.errorf(n, StdLogicError, "something unexpected happened in IfThenElseNode")
+			return Idle, t.errorf(n, StdLogicError, "Something unexpected happened in IfThenElseNode")
 		}
 	}
 	r, err := t.executeChild(kids[t.st[n].a])
@@ -936,7 +936,7 @@ func tickIfThenElse(t *ticker, n int) (Status, error) {
 func tickWhileDoElse(t *ticker, n int) (Status, error) {
 	kids := t.kids(n)
 	if len(kids) != 2 && len(kids) != 3 {
-		return Idle, t.errorf(n, RuntimeError, "WhileDoElse must have 2 or 3 children")
+		return Idle, t.errorf(n, RuntimeError, "WhileDoElseNode must have either 2 or 3 children")
 	}
 	t.st[n].status = Running
 	r0, err := t.executeChild(kids[0])
@@ -983,7 +983,7 @@ func tickSwitch(t *ticker, n int) (Status, error) {
 	kids := t.kids(n)
 	cases := len(t.node(n).k.ports) - 1
 	if len(kids) != cases+1 {
-		return Idle, t.errorf(n, RuntimeError, "Switch%d must have %d children", cases, cases+1)
+		return Idle, t.errorf(n, RuntimeError, "Wrong number of children in SwitchNode; must be (num_cases + default)")
 	}
 	match := cases
 	if v, ok := t.readPort(n, "variable", "string"); ok {
@@ -1373,7 +1373,7 @@ func (t *ticker) loopEntry(n int) ([]Value, error) {
 	}
 	s, ok := e.value.Str()
 	if !ok {
-		return nil, t.errorf(n, RuntimeError, "the queue entry [%s] is not a string", nd.listKey)
+		return nil, t.errorf(n, RuntimeError, "LoopNode: port 'queue' must contain either SharedQueue<T>, std::vector<T>, or a string")
 	}
 	list, err := parseList(s, nd.k.loop)
 	if err != nil {

@@ -32,7 +32,7 @@ func (f *Factory) register(r *leafReg) error {
 	if !validModelName(r.id) {
 		return newError(RuntimeError, "RegisterLeaf: %q is not a valid node ID", r.id)
 	}
-	if _, ok := builtinByID[r.id]; ok || r.id == "SubTree" {
+	if isBuiltinID(r.id) {
 		return newError(RuntimeError, "RegisterLeaf: %q is the ID of a built-in node", r.id)
 	}
 	if _, ok := f.leaves[r.id]; ok {

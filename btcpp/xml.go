@@ -89,6 +89,53 @@ type element struct {
 	// (a port's description in a <TreeNodesModel>). parseXML drops
 	// text, so it leaves Text empty.
 	Text string
+	// printedLine is the element's line in TinyXML-2's printing of the
+	// document, where BehaviorTree.CPP's checks of the XML count lines
+	// (they read the document again as printed).
+	printedLine int
+}
+
+// printer follows TinyXML-2's XMLPrinter (not compact) through a
+// document, to know on which line it prints each element: a node starts
+// a new line unless it is the first or inside an element holding text,
+// and a closing tag after children does too.
+type printer struct {
+	line       int
+	started    bool
+	textDepth  int // -1: none; else the depth of the element holding text
+	justOpened bool
+}
+
+// node is a declaration, comment or element being printed: its line.
+func (pr *printer) node() int {
+	pr.justOpened = false
+	if pr.started && pr.textDepth < 0 {
+		pr.line++
+	}
+	pr.started = true
+	return pr.line
+}
+
+// text is character data inside an element at depth (the number of open
+// elements).
+func (pr *printer) text(depth int) {
+	pr.justOpened = false
+	pr.textDepth = depth - 1
+}
+
+// close is the end of an element, depth being the number of elements
+// still open after it.
+func (pr *printer) close(depth int) {
+	if !pr.justOpened && pr.textDepth < 0 {
+		pr.line++
+	}
+	pr.justOpened = false
+	if pr.textDepth == depth {
+		pr.textDepth = -1
+	}
+	if depth == 0 {
+		pr.line++
+	}
 }
 
 // xmlAttr is one attribute of an element.
@@ -275,6 +322,7 @@ func parseXML(src string) (*element, error) {
 		top       *element      // the first top-level element
 		stack     []openElement // the open elements
 		onlyDecls = true        // nothing but declarations so far, at the top level
+		pr        = printer{line: 1, textDepth: -1}
 	)
 	for {
 		p = r.skipSpace(p)
@@ -293,6 +341,7 @@ func parseXML(src string) (*element, error) {
 				return nil, r.errAt(start, "a <?…?> declaration may only come first in the text")
 			}
 			p += 2 + end + 2
+			pr.node()
 			continue
 		case strings.HasPrefix(rest, "<!--"):
 			end := strings.Index(rest[4:], "-->")
@@ -300,18 +349,21 @@ func parseXML(src string) (*element, error) {
 				return nil, r.errAt(start, "unclosed comment: no --> after <!--")
 			}
 			p += 4 + end + 3
+			pr.node()
 		case strings.HasPrefix(rest, "<![CDATA["):
 			end := strings.Index(rest[9:], "]]>")
 			if end < 0 {
 				return nil, r.errAt(start, "unclosed CDATA section: no ]]> after <![CDATA[")
 			}
 			p += 9 + end + 3
+			pr.text(len(stack))
 		case strings.HasPrefix(rest, "<!"):
 			end := strings.IndexByte(rest[2:], '>')
 			if end < 0 {
 				return nil, r.errAt(start, "unclosed <!…>: no > after <!")
 			}
 			p += 2 + end + 1
+			pr.node()
 		case rest[0] == '<':
 			kind, name, line, col, next, err := r.tag(start)
 			if err != nil {
@@ -331,6 +383,7 @@ func parseXML(src string) (*element, error) {
 				}
 				open.e.Children = r.kids.popFrom(open.kids)
 				stack = stack[:len(stack)-1]
+				pr.close(len(stack))
 				continue
 			}
 			r.elements++
@@ -340,6 +393,8 @@ func parseXML(src string) (*element, error) {
 			e := r.newElement()
 			e.Name = name
 			e.Line, e.Col = line, col
+			e.printedLine = pr.node()
+			pr.justOpened = true
 			if len(r.attrs) > 0 {
 				e.Attrs = make([]xmlAttr, len(r.attrs))
 				copy(e.Attrs, r.attrs)
@@ -357,6 +412,8 @@ func parseXML(src string) (*element, error) {
 					return nil, r.errAt(start, "<%s> is nested too deep: at most %d levels, and %d for a self-closing element", e.Name, MaxXMLDepth-2, MaxXMLDepth-1)
 				}
 				stack = append(stack, openElement{e, r.kids.n})
+			} else {
+				pr.close(len(stack))
 			}
 		default:
 			end := strings.IndexByte(rest, '<')
@@ -368,6 +425,7 @@ func parseXML(src string) (*element, error) {
 				return nil, r.errAt(start, "text after the last element")
 			}
 			p += end
+			pr.text(len(stack))
 		}
 		if len(stack) == 0 {
 			onlyDecls = false

@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -818,5 +819,68 @@ func TestParseXMLMemory(t *testing.T) {
 		if ratio > tc.bound {
 			t.Errorf("%s: reading %d bytes allocated %.1f times as much, more than %g", tc.shape, len(tc.src), ratio, tc.bound)
 		}
+	}
+}
+
+// TestPrintedLine checks the lines of TinyXML-2's printing of a document,
+// which BehaviorTree.CPP's checks of the XML report: a text that is
+// already printed so (one element, comment or declaration a line,
+// indented, and an element holding text on one line) gives each element
+// its own line, and the same document on fewer lines gives the same
+// lines.
+func TestPrintedLine(t *testing.T) {
+	printed := `<?xml version="1.0"?>
+<!-- a tree -->
+<root BTCPP_format="4">
+  <BehaviorTree ID="A">
+    <Sequence>
+      <!-- first -->
+      <S0/>
+      <Inverter>
+        <S1/>
+      </Inverter>
+    </Sequence>
+  </BehaviorTree>
+  <TreeNodesModel>
+    <Action ID="S0">
+      <input_port name="x">what x is</input_port>
+      <input_port name="y"/>
+    </Action>
+  </TreeNodesModel>
+</root>
+`
+	compact := `<?xml version="1.0"?><!-- a tree --><root BTCPP_format="4"><BehaviorTree ID="A"><Sequence><!-- first -->` +
+		`<S0/><Inverter><S1/></Inverter></Sequence></BehaviorTree><TreeNodesModel><Action ID="S0"><input_port name="x">what x is</input_port>` +
+		"\n<input_port name=\"y\"/></Action></TreeNodesModel></root>"
+	var lines func(e *element, out []int) []int
+	lines = func(e *element, out []int) []int {
+		out = append(out, e.printedLine)
+		for _, c := range e.Children {
+			out = lines(c, out)
+		}
+		return out
+	}
+	a, err := parseXML(printed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	var walk func(e *element)
+	walk = func(e *element) {
+		want = append(want, e.Line)
+		for _, c := range e.Children {
+			walk(c)
+		}
+	}
+	walk(a)
+	if got := lines(a, nil); !slices.Equal(got, want) {
+		t.Errorf("printed text: lines %v, want %v", got, want)
+	}
+	b, err := parseXML(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lines(b, nil); !slices.Equal(got, want) {
+		t.Errorf("compact text: lines %v, want %v", got, want)
 	}
 }

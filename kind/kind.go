@@ -18,6 +18,12 @@
 // ([Kind.RunsOn]). What each kind does is in the documentation of its
 // constructor in package behaviortree and in the README's vocabulary
 // table.
+//
+// It holds the public facts of BehaviorTree.CPP's built-in node types
+// too, which package btcpp runs: [CPP] and its constants ([CPPSequence],
+// [CPPSubTree] ...), found by ID with [CPPByID], each with its
+// [CPP.Category], [CPP.MinChildren], [CPP.Ports] and the kind whose shape
+// it takes in pictures ([CPP.Draw]).
 package kind
 
 import "fmt"

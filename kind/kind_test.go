@@ -123,3 +123,65 @@ func (p passThrough) OnSucceed(custom.Context) (custom.Move, custom.Traversal) {
 	return custom.Succeed, p
 }
 func (p passThrough) OnFail(custom.Context) (custom.Move, custom.Traversal) { return custom.Fail, p }
+
+// TestCPP checks the built-ins of BehaviorTree.CPP: distinct IDs that
+// CPPByID finds again, categories and children that agree, distinct port
+// names with a known direction, and no facts for a value that is no CPP.
+func TestCPP(t *testing.T) {
+	all := kind.CPPKinds()
+	if len(all) == 0 {
+		t.Fatal("no built-ins")
+	}
+	for _, c := range all {
+		if c.ID() == "" || c.String() != c.ID() {
+			t.Errorf("CPP(%d): ID %q, String %q", uint8(c), c.ID(), c.String())
+		}
+		if got, ok := kind.CPPByID(c.ID()); !ok || got != c {
+			t.Errorf("%s: CPPByID gives %v, %v", c, got, ok)
+		}
+		switch c.Category() {
+		case kind.CategoryControl:
+			if c.MinChildren() < 1 {
+				t.Errorf("%s: a control taking %d children", c, c.MinChildren())
+			}
+		case kind.CategoryDecorator:
+			if c.MinChildren() != 1 {
+				t.Errorf("%s: a decorator taking %d children", c, c.MinChildren())
+			}
+		case kind.CategoryLeaf, kind.CategorySubTree:
+			if c.MinChildren() != 0 {
+				t.Errorf("%s: a %s taking %d children", c, c.Category(), c.MinChildren())
+			}
+		default:
+			t.Errorf("%s: category %s", c, c.Category())
+		}
+		if (c.Category() == kind.CategorySubTree) != (c.Draw() == kind.Root) {
+			t.Errorf("%s: a %s drawn as %s", c, c.Category(), c.Draw())
+		}
+		if c.Draw().Arity() == kind.NoChildren && c.Category() != kind.CategoryLeaf {
+			t.Errorf("%s: a %s drawn as the leaf %s", c, c.Category(), c.Draw())
+		}
+		seen := map[string]bool{}
+		for _, p := range c.Ports() {
+			if p.Name == "" || seen[p.Name] || strings.HasPrefix(p.Dir.String(), "PortDir(") || p.Type == "" {
+				t.Errorf("%s: port %+v", c, p)
+			}
+			seen[p.Name] = true
+		}
+		if ps := c.Ports(); len(ps) > 0 {
+			ps[0].Name = "changed"
+			if c.Ports()[0].Name == "changed" {
+				t.Errorf("%s: Ports returns the row itself", c)
+			}
+		}
+	}
+	for _, id := range []string{"", "sequence", "ManualSelector", "PopFromQueue", "SubTreePlus"} {
+		if c, ok := kind.CPPByID(id); ok {
+			t.Errorf("CPPByID(%q) = %s", id, c)
+		}
+	}
+	var none kind.CPP
+	if none.ID() != "" || none.Ports() != nil || none.MinChildren() != 0 || none.String() != "CPP(0)" || kind.CPP(255).ID() != "" {
+		t.Error("a value that is no CPP has facts")
+	}
+}

@@ -54,9 +54,9 @@ func TestRunXML(t *testing.T) {
 	}{
 		{args: []string{"check", good}, code: 0},
 		{args: []string{"check", good, mdslFile}, code: 0},
-		{args: []string{"check", badPort}, code: 1, errs: "bad.xml:3:11: LogicError: the port with name \"num_cycles\" and value \"abc\" can not be converted to int"},
-		{args: []string{"check", badPort}, code: 1, errs: "bad.xml:6:11: RuntimeError: the script of code, 1:6: unexpected ':='"},
-		{args: []string{"check", badKids, good}, code: 1, errs: "kids.xml:3:3: RuntimeError: the node \"Inverter\" must have exactly 1 child"},
+		{args: []string{"check", badPort}, code: 1, errs: "bad.xml:3:11: LogicError: The port with name \"num_cycles\" and value \"abc\" can not be converted to int"},
+		{args: []string{"check", badPort}, code: 1, errs: "bad.xml:6:11: RuntimeError: Expected operand at position 5 (got ':=')"},
+		{args: []string{"check", badKids, good}, code: 1, errs: "kids.xml:3:3: RuntimeError: The node 'Inverter' must have exactly 1 child"},
 		{args: []string{"check", badSyntax}, code: 1, errs: "syntax.XML:4:1: "},
 		{args: []string{"check", "-h", good}, code: 0, stdout: "usage: bt check"},
 		{args: []string{"fmt", good}, code: 0, stdout: "<Action ID=\"Walk\">\n      <inout_port name=\"speed\" type=\"BT::AnyTypeAllowed\"/>"},
