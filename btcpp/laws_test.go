@@ -22,9 +22,10 @@ import (
 //	go test -run Laws ./btcpp/   (BTCPP_CORPUS, PROPTEST_SEED, PROPTEST_CASES)
 
 // oracle answers the leaves of a law's tree: each answer is a function of
-// a seed, the number of ticks of the version being ticked, and the order
-// of the call in that tick, so that ticking an old version again gets the
-// same answers.
+// a seed, the turn of the version being ticked (its clock, on the law
+// trees' turn clock, and whether it was ticked), and the order of the call
+// in that tick, so that ticking an old version again gets the same
+// answers.
 type oracle struct {
 	seed       uint64
 	tick, call int
@@ -32,7 +33,10 @@ type oracle struct {
 
 // at prepares the answers of a tick of v with the seed seed.
 func (o *oracle) at(v *Tree, seed uint64) {
-	o.seed, o.tick, o.call = seed, v.Ticks(), 0
+	o.seed, o.tick, o.call = seed, int(v.now/lawTurn), 0
+	if v.ticked {
+		o.tick++
+	}
 }
 
 // next returns the next answer among choices.
@@ -44,6 +48,9 @@ func (o *oracle) next(choices ...Status) Status {
 	x ^= x >> 29
 	return choices[x%uint64(len(choices))]
 }
+
+// lawTurn is the turn of the law trees' clock.
+const lawTurn = 100 * time.Millisecond
 
 // lawTree is a corpus case built with the oracle's leaves.
 type lawTree struct {
@@ -151,7 +158,7 @@ func lawTrees(t *testing.T) []*lawTree {
 			n, _ := v.Int64()
 			f.Enum(name, int(n))
 		}
-		opts := []Option{WithTurnClock(100 * time.Millisecond), WithTickBudget(200)}
+		opts := []Option{WithTurnClock(lawTurn), WithTickBudget(200)}
 		for k, v := range c.BB {
 			opts = append(opts, WithEntry(k, v))
 		}

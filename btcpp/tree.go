@@ -396,14 +396,18 @@ func containsAny(s, chars string) bool {
 // (undo, branching, replay). A Tree may be read from many goroutines;
 // ticking calls the Go leaves, which decide whether that is safe.
 type Tree struct {
-	p         *program
-	st        []nodeState
-	ext       []nodeExt
-	bb        board
-	wake      bool
-	now       time.Duration
-	armSeq    uint64
-	ticks     int
+	p      *program
+	st     []nodeState
+	ext    []nodeExt
+	bb     board
+	wake   bool
+	now    time.Duration
+	armSeq uint64
+	// ticked is whether a tick made the version (the clock advances
+	// before every tick but the first). A version holds no count of its
+	// ticks: equal versions made by different numbers of ticks are the
+	// same version, which the tick cache (tick_cache.go) shares.
+	ticked    bool
 	wall      time.Time
 	status    Status
 	rootTicks int
@@ -430,7 +434,7 @@ var tickers = sync.Pool{New: func() any { return new(ticker) }}
 // begin returns the ticker that makes the next version of t, working on
 // a copy of t's node states; the version itself (the ticker's next, its
 // node states still t's) is made by end.
-func (t *Tree) begin(ticks int) *ticker {
+func (t *Tree) begin(ticked bool) *ticker {
 	tk := tickers.Get().(*ticker)
 	scratch := tk.scratch
 	if cap(scratch) < len(t.st) {
@@ -441,7 +445,7 @@ func (t *Tree) begin(ticks int) *ticker {
 		copy(scratch, t.st) // else the buffer holds t's states already
 	}
 	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
-		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}}
+		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticked: ticked}}
 	tk.bb = &tk.next.bb
 	return tk
 }
@@ -520,7 +524,7 @@ func equalStates(a, b []nodeState) bool {
 
 // tick makes the next version.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
-	tk := t.begin(t.ticks + 1)
+	tk := t.begin(true)
 	nt := &tk.next
 	if once {
 		tk.budget = t.p.budget
@@ -529,7 +533,7 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	if t.p.delta == nil && t.p.timed {
 		nt.wall = time.Now()
 	}
-	if t.ticks > 0 && (t.p.delta != nil || t.p.timed) {
+	if t.ticked && (t.p.delta != nil || t.p.timed) {
 		var d time.Duration
 		if t.p.delta != nil {
 			d = t.p.delta()
@@ -560,7 +564,7 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 // the new version; on error (an _onHalted script that throws) the version
 // holds the state right after the exception.
 func (t *Tree) Halt() (*Tree, error) {
-	tk := t.begin(t.ticks)
+	tk := t.begin(t.ticked)
 	tk.next.wall = t.wall
 	err := tk.haltTree()
 	return tk.end(t), err
@@ -580,9 +584,6 @@ func (t *Tree) RootTicks() int { return t.rootTicks }
 // WithTurnClock, or the wall clock). A tree without Delay, Timeout or
 // Sleep does not read the wall clock: on it, Clock stays 0.
 func (t *Tree) Clock() time.Duration { return t.now }
-
-// Ticks returns how many ticks made this version.
-func (t *Tree) Ticks() int { return t.ticks }
 
 // Len returns the number of nodes.
 func (t *Tree) Len() int { return len(t.st) }
