@@ -360,8 +360,10 @@ func TestFreshSameAsExecute(t *testing.T) {
 		save  []byte
 	}
 	runAll := func(off bool) [][]tickOut {
-		freshOff = off
-		defer func() { freshOff = false }()
+		// The tick cache would return the versions that the first run
+		// made: both runs take the rules.
+		freshOff, tickCacheOff = off, true
+		defer func() { freshOff, tickCacheOff = false, false }()
 		out := make([][]tickOut, len(trees))
 		for i, lt := range trees {
 			v := lt.v0
@@ -469,8 +471,8 @@ func TestFreshRandomTrees(t *testing.T) {
 		}
 		lt := &lawTree{name: src, v0: v0, o: o, once: tree%2 == 1}
 		run := func(off bool) ([]shown, [][]byte) {
-			freshOff = off
-			defer func() { freshOff = false }()
+			freshOff, tickCacheOff = off, true
+			defer func() { freshOff, tickCacheOff = false, false }()
 			vs, ss := lt.run(v0, 20, uint64(tree))
 			var saves [][]byte
 			for _, v := range vs {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -254,6 +255,8 @@ type program struct {
 	timed bool
 	// hot is each node's hotNode, set when the build ends.
 	hot []hotNode
+	// cache is the tick cache of a closed tree (tick_cache.go), else nil.
+	cache *tickCache
 }
 
 // hotNode returns node n's hotNode (made again while the tree is being
@@ -323,6 +326,7 @@ func (p *program) finish() {
 			h.bits |= bFresh
 		}
 	}
+	p.cache = newTickCache(p)
 }
 
 // Build builds the tree mainTreeID (the empty string chooses as
@@ -411,6 +415,9 @@ type Tree struct {
 	wall      time.Time
 	status    Status
 	rootTicks int
+	// in is what the tick cache keeps of an interned version, nil for a
+	// version it does not hold (tick_cache.go).
+	in *interned
 }
 
 // Tick ticks the tree once as BehaviorTree.CPP's tickExactlyOnce: one
@@ -522,9 +529,25 @@ func equalStates(a, b []nodeState) bool {
 	return string(ab) == string(bb)
 }
 
-// tick makes the next version.
+// tick makes the next version: through the tick cache when the tree has
+// one, else by the rules.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
+	if c := t.p.cache; c != nil && !c.off.Load() && !tickCacheOff {
+		return c.tick(t, once)
+	}
+	return t.tickRules(once, nil)
+}
+
+// rulesTicks counts the ticks made by the rules, for the tests of the
+// tick cache.
+var rulesTicks atomic.Int64
+
+// tickRules makes the next version by the rules; rec, when not nil,
+// answers for the Go leaves and records their answers (tick_cache.go).
+func (t *Tree) tickRules(once bool, rec *recorder) (*Tree, Status, error) {
+	rulesTicks.Add(1)
 	tk := t.begin(true)
+	tk.rec = rec
 	nt := &tk.next
 	if once {
 		tk.budget = t.p.budget
