@@ -402,10 +402,11 @@ func TestFreshSameAsExecute(t *testing.T) {
 	}
 }
 
-// TestFreshRandomTrees: fresh execution makes the same versions as
-// execute on random trees of Sequences and Fallbacks (with some nodes
-// that are not executed fresh among them) whose Go leaves answer at
-// random every status, an error, or IDLE.
+// TestFreshRandomTrees: fresh execution, with and without the compiled
+// moves (tick_moves.go), makes the same versions as execute on random
+// trees of Sequences and Fallbacks (with some nodes that are not executed
+// fresh among them) whose Go leaves answer at random every status, an
+// error, or IDLE.
 func TestFreshRandomTrees(t *testing.T) {
 	o := &oracle{}
 	f := NewFactory()
@@ -459,6 +460,7 @@ func TestFreshRandomTrees(t *testing.T) {
 		}
 		return s + "</" + name + ">"
 	}
+	moved := 0
 	for tree := 0; tree < 1000; tree++ {
 		src := `<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>` + gen(5) + `</Sequence></BehaviorTree></root>`
 		doc, err := f.Parse(src)
@@ -470,9 +472,9 @@ func TestFreshRandomTrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		lt := &lawTree{name: src, v0: v0, o: o, once: tree%2 == 1}
-		run := func(off bool) ([]shown, [][]byte) {
-			freshOff, tickCacheOff = off, true
-			defer func() { freshOff, tickCacheOff = false, false }()
+		run := func(off, noMoves bool) ([]shown, [][]byte) {
+			freshOff, movesOff, tickCacheOff = off, noMoves, true
+			defer func() { freshOff, movesOff, tickCacheOff = false, false, false }()
 			vs, ss := lt.run(v0, 20, uint64(tree))
 			var saves [][]byte
 			for _, v := range vs {
@@ -484,12 +486,26 @@ func TestFreshRandomTrees(t *testing.T) {
 			}
 			return ss, saves
 		}
-		ws, wb := run(true)
-		gs, gb := run(false)
+		ws, wb := run(true, true)
+		gs, gb := run(false, true)
+		ms, mb := run(false, false)
 		for k := range ws {
 			if !reflect.DeepEqual(ws[k], gs[k]) || !reflect.DeepEqual(wb[k], gb[k]) {
 				t.Fatalf("%s\ntick %d: execute gives %+v, fresh %+v", src, k+1, ws[k], gs[k])
 			}
+			if !reflect.DeepEqual(ws[k], ms[k]) || !reflect.DeepEqual(wb[k], mb[k]) {
+				t.Fatalf("%s\ntick %d: execute gives %+v, the moves %+v", src, k+1, ws[k], ms[k])
+			}
 		}
+		for _, at := range v0.p.movesAt {
+			if at >= 0 {
+				moved++
+				break
+			}
+		}
+	}
+	t.Logf("%d of 1000 trees have compiled moves", moved)
+	if moved < 300 {
+		t.Errorf("only %d trees have compiled moves", moved)
 	}
 }

@@ -122,8 +122,12 @@ type ticker struct {
 	// call is the handle of the Go leaf being called: one per tick, valid
 	// only during a call (a leaf that ticks nothing can reuse it).
 	call Call
-	// rec is a learning tick's recorder (tick_cache.go), else nil.
+	// rec is a learning tick's recorder (tick_cache.go), or the script of
+	// a region handed back by the compiled moves (tick_moves.go), else nil.
 	rec *recorder
+	// given is the compiled moves' buffer of the answers given, kept
+	// between ticks (tickers).
+	given []answer
 }
 
 // callFor returns the call handle for node n.
@@ -405,7 +409,13 @@ func (t *ticker) executeChild(c int) (Status, error) {
 	if t.p.hotNode(c).bits&bFresh == 0 || t.st[c].status != Idle || freshOff {
 		return t.execute(c)
 	}
-	r, err := t.fresh(c)
+	var r Status
+	var err error
+	if c < len(t.p.movesAt) && t.p.movesAt[c] >= 0 && t.rec == nil && !movesOff {
+		r, err = t.runMoves(c)
+	} else {
+		r, err = t.fresh(c)
+	}
 	if err == nil && (r == Success || r == Failure) {
 		t.st[c].status = r
 	}

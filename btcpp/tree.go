@@ -255,6 +255,11 @@ type program struct {
 	timed bool
 	// hot is each node's hotNode, set when the build ends.
 	hot []hotNode
+	// moves are the compiled moves of the movable regions, which start
+	// at movesAt[n] for a region's root n (tick_moves.go); movesAt is -1
+	// outside regions.
+	moves   []move
+	movesAt []int32
 	// cache is the tick cache of a closed tree (tick_cache.go), else nil.
 	cache *tickCache
 }
@@ -326,6 +331,7 @@ func (p *program) finish() {
 			h.bits |= bFresh
 		}
 	}
+	compileMoves(p)
 	p.cache = newTickCache(p)
 }
 
@@ -451,7 +457,7 @@ func (t *Tree) begin(ticked bool) *ticker {
 	if len(t.st) > 0 && tk.mirror != &t.st[0] {
 		copy(scratch, t.st) // else the buffer holds t's states already
 	}
-	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
+	*tk = ticker{p: t.p, st: scratch, scratch: scratch, given: tk.given, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
 		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticked: ticked}}
 	tk.bb = &tk.next.bb
 	return tk
@@ -498,7 +504,7 @@ func (tk *ticker) end(t *Tree) *Tree {
 		nt.st = make([]nodeState, n)
 		copy(nt.st, tk.st)
 	}
-	*tk = ticker{scratch: tk.scratch}
+	*tk = ticker{scratch: tk.scratch, given: tk.given[:0]}
 	if n > 0 {
 		tk.mirror = &nt.st[0]
 	}
