@@ -127,7 +127,7 @@ type ticker struct {
 	rec *recorder
 	// given is the compiled moves' buffer of the answers given, kept
 	// between ticks (tickers).
-	given []answer
+	given []given1
 }
 
 // callFor returns the call handle for node n.

@@ -259,3 +259,106 @@ func TestClosedProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietTwinSameAsNew: the versions that ticks return from the ring of
+// quiet twins show, save and tick on as the versions allocated anew would,
+// on random trees whose Go leaves answer at random (the tick cache off),
+// ticked along a walk that goes back to older versions.
+func TestQuietTwinSameAsNew(t *testing.T) {
+	o := &oracle{}
+	f := NewFactory()
+	answer := func(choices ...Status) LeafFunc {
+		return func(*Call) (Status, error) { return o.next(choices...), nil }
+	}
+	for _, err := range []error{
+		f.RegisterCondition("C", answer(Success, Failure, Running)),
+		f.RegisterSync("Y", answer(Success, Failure)),
+		f.RegisterAction("A", Action{OnStart: answer(Running, Success), OnRunning: answer(Running, Success, Failure)}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	leaves := []string{`<C/>`, `<Y/>`, `<Y/>`, `<A/>`, `<AlwaysSuccess/>`, `<Script code="n := 1"/>`}
+	composites := []string{"Sequence", "Fallback", "ReactiveSequence", "ReactiveFallback", "SequenceWithMemory", "Inverter"}
+	rnd := uint64(91)
+	next := func(n int) int {
+		rnd ^= rnd << 13
+		rnd ^= rnd >> 7
+		rnd ^= rnd << 17
+		return int(rnd % uint64(n))
+	}
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		if depth == 0 || next(3) == 0 {
+			return leaves[next(len(leaves))]
+		}
+		c := composites[next(len(composites))]
+		kids := 1 + next(3)
+		if c == "Inverter" {
+			kids = 1
+		}
+		s := "<" + c + ">"
+		for i := 0; i < kids; i++ {
+			s += gen(depth - 1)
+		}
+		return s + "</" + c + ">"
+	}
+	type out struct {
+		s         shown
+		save      []byte
+		status    Status
+		rootTicks int
+	}
+	shared, total := 0, 0
+	for tree := 0; tree < 200; tree++ {
+		src := `<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>` + gen(4) + `</Sequence></BehaviorTree></root>`
+		doc, err := f.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v0, err := doc.Build("", WithEntry("n", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lt := &lawTree{name: src, v0: v0, o: o, once: tree%2 == 1}
+		run := func(off bool) []out {
+			ringOff, tickCacheOff = off, true
+			defer func() { ringOff, tickCacheOff = false, false }()
+			var outs []out
+			vs := []*Tree{v0}
+			v := v0
+			for k := 0; k < 20; k++ {
+				if k%5 == 4 {
+					v = vs[k/2]
+				}
+				nv, s := lt.tickWith(v, uint64(tree)*31+uint64(k%3))
+				data, err := nv.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range vs {
+					if u == nv && !off {
+						shared++
+						break
+					}
+				}
+				outs = append(outs, out{s, data, nv.Status(), nv.RootTicks()})
+				vs = append(vs, nv)
+				v = nv
+			}
+			return outs
+		}
+		want, got := run(true), run(false)
+		total += len(got)
+		for k := range want {
+			if !reflect.DeepEqual(want[k], got[k]) {
+				t.Fatalf("%s\ntick %d: new %+v, ring %+v", src, k+1, want[k], got[k])
+			}
+		}
+	}
+	t.Logf("%d of %d ticks returned a version made before", shared, total)
+	if shared < total/10 {
+		t.Errorf("only %d of %d ticks returned a version made before", shared, total)
+	}
+}

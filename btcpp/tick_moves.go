@@ -22,6 +22,12 @@ package btcpp
 // against fresh.
 var movesOff bool
 
+// given1 is an answer that a leaf gave in runMoves.
+type given1 struct {
+	n   int32
+	res Status
+}
+
 // move is a leaf of a movable region.
 type move struct {
 	n     int32
@@ -123,7 +129,7 @@ func (t *ticker) runMoves(n int) (Status, error) {
 				t.given = given
 				return t.movesBack(n, answer{m.n, res, err})
 			}
-			given = append(given, answer{n: m.n, res: res})
+			given = append(given, given1{m.n, res})
 		}
 		if i = m.next[res-Success]; i < 0 {
 			t.given = given
@@ -136,7 +142,11 @@ func (t *ticker) runMoves(n int) (Status, error) {
 // runs it from its start, the leaves that answered answering again from
 // t.given.
 func (t *ticker) movesBack(n int, last answer) (Status, error) {
-	script := append(append([]answer(nil), t.given...), last)
+	script := make([]answer, 0, len(t.given)+1)
+	for _, g := range t.given {
+		script = append(script, answer{n: g.n, res: g.res})
+	}
+	script = append(script, last)
 	t.rec = &recorder{script: script, replay: true}
 	r, err := t.fresh(n)
 	t.rec = nil
