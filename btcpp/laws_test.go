@@ -22,9 +22,10 @@ import (
 //	go test -run Laws ./btcpp/   (BTCPP_CORPUS, PROPTEST_SEED, PROPTEST_CASES)
 
 // oracle answers the leaves of a law's tree: each answer is a function of
-// a seed, the number of ticks of the version being ticked, and the order
-// of the call in that tick, so that ticking an old version again gets the
-// same answers.
+// a seed, the turn of the version being ticked (its clock, on the law
+// trees' turn clock, and whether it was ticked), and the order of the call
+// in that tick, so that ticking an old version again gets the same
+// answers.
 type oracle struct {
 	seed       uint64
 	tick, call int
@@ -32,7 +33,10 @@ type oracle struct {
 
 // at prepares the answers of a tick of v with the seed seed.
 func (o *oracle) at(v *Tree, seed uint64) {
-	o.seed, o.tick, o.call = seed, v.Ticks(), 0
+	o.seed, o.tick, o.call = seed, int(v.now/lawTurn), 0
+	if v.ticked {
+		o.tick++
+	}
 }
 
 // next returns the next answer among choices.
@@ -44,6 +48,9 @@ func (o *oracle) next(choices ...Status) Status {
 	x ^= x >> 29
 	return choices[x%uint64(len(choices))]
 }
+
+// lawTurn is the turn of the law trees' clock.
+const lawTurn = 100 * time.Millisecond
 
 // lawTree is a corpus case built with the oracle's leaves.
 type lawTree struct {
@@ -151,7 +158,7 @@ func lawTrees(t *testing.T) []*lawTree {
 			n, _ := v.Int64()
 			f.Enum(name, int(n))
 		}
-		opts := []Option{WithTurnClock(100 * time.Millisecond), WithTickBudget(200)}
+		opts := []Option{WithTurnClock(lawTurn), WithTickBudget(200)}
 		for k, v := range c.BB {
 			opts = append(opts, WithEntry(k, v))
 		}
@@ -353,8 +360,10 @@ func TestFreshSameAsExecute(t *testing.T) {
 		save  []byte
 	}
 	runAll := func(off bool) [][]tickOut {
-		freshOff = off
-		defer func() { freshOff = false }()
+		// The tick cache would return the versions that the first run
+		// made: both runs take the rules.
+		freshOff, tickCacheOff = off, true
+		defer func() { freshOff, tickCacheOff = false, false }()
 		out := make([][]tickOut, len(trees))
 		for i, lt := range trees {
 			v := lt.v0
@@ -393,10 +402,11 @@ func TestFreshSameAsExecute(t *testing.T) {
 	}
 }
 
-// TestFreshRandomTrees: fresh execution makes the same versions as
-// execute on random trees of Sequences and Fallbacks (with some nodes
-// that are not executed fresh among them) whose Go leaves answer at
-// random every status, an error, or IDLE.
+// TestFreshRandomTrees: fresh execution, with and without the compiled
+// moves (tick_moves.go), makes the same versions as execute on random
+// trees of Sequences and Fallbacks (with some nodes that are not executed
+// fresh among them) whose Go leaves answer at random every status, an
+// error, or IDLE.
 func TestFreshRandomTrees(t *testing.T) {
 	o := &oracle{}
 	f := NewFactory()
@@ -450,6 +460,7 @@ func TestFreshRandomTrees(t *testing.T) {
 		}
 		return s + "</" + name + ">"
 	}
+	moved := 0
 	for tree := 0; tree < 1000; tree++ {
 		src := `<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>` + gen(5) + `</Sequence></BehaviorTree></root>`
 		doc, err := f.Parse(src)
@@ -461,9 +472,9 @@ func TestFreshRandomTrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		lt := &lawTree{name: src, v0: v0, o: o, once: tree%2 == 1}
-		run := func(off bool) ([]shown, [][]byte) {
-			freshOff = off
-			defer func() { freshOff = false }()
+		run := func(off, noMoves bool) ([]shown, [][]byte) {
+			freshOff, movesOff, tickCacheOff = off, noMoves, true
+			defer func() { freshOff, movesOff, tickCacheOff = false, false, false }()
 			vs, ss := lt.run(v0, 20, uint64(tree))
 			var saves [][]byte
 			for _, v := range vs {
@@ -475,12 +486,26 @@ func TestFreshRandomTrees(t *testing.T) {
 			}
 			return ss, saves
 		}
-		ws, wb := run(true)
-		gs, gb := run(false)
+		ws, wb := run(true, true)
+		gs, gb := run(false, true)
+		ms, mb := run(false, false)
 		for k := range ws {
 			if !reflect.DeepEqual(ws[k], gs[k]) || !reflect.DeepEqual(wb[k], gb[k]) {
 				t.Fatalf("%s\ntick %d: execute gives %+v, fresh %+v", src, k+1, ws[k], gs[k])
 			}
+			if !reflect.DeepEqual(ws[k], ms[k]) || !reflect.DeepEqual(wb[k], mb[k]) {
+				t.Fatalf("%s\ntick %d: execute gives %+v, the moves %+v", src, k+1, ws[k], ms[k])
+			}
 		}
+		for _, at := range v0.p.movesAt {
+			if at >= 0 {
+				moved++
+				break
+			}
+		}
+	}
+	t.Logf("%d of 1000 trees have compiled moves", moved)
+	if moved < 300 {
+		t.Errorf("only %d trees have compiled moves", moved)
 	}
 }

@@ -145,8 +145,8 @@ const (
 //     last tick follows), then the status the last tick returned (a byte, 0 to 4 for IDLE
 //     to SKIPPED),
 //     the clock (Clock, in nanoseconds, a varint), the number of timers
-//     armed so far, the number of ticks and the root executions of the
-//     last tick (uvarints), and when flagged the wall time (Unix
+//     armed so far, whether a tick made the version (1) or not (0) and the root executions of the last tick
+//     (uvarints), and when flagged the wall time (Unix
 //     nanoseconds, a varint);
 //   - for each node in preorder: a byte saying which fields are not zero,
 //     then those fields in this order: status (1, a byte), the child's
@@ -190,7 +190,11 @@ func (t *Tree) MarshalBinary() ([]byte, error) {
 	b = append(b, flags, byte(t.status))
 	b = bin.AppendVarint(b, int64(t.now))
 	b = bin.AppendUvarint(b, t.armSeq)
-	b = bin.AppendUvarint(b, uint64(t.ticks))
+	ticked := uint64(0)
+	if t.ticked {
+		ticked = 1
+	}
+	b = bin.AppendUvarint(b, ticked)
 	b = bin.AppendUvarint(b, uint64(t.rootTicks))
 	if flags&vWall != 0 {
 		b = bin.AppendVarint(b, t.wall.UnixNano())
@@ -533,10 +537,10 @@ func (r *stateReader) read(info []scopeInfo) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ticks > math.MaxInt32 {
-		return nil, r.fail(at, "ticks: %d is too many", ticks)
+	if ticks > 1 {
+		return nil, r.fail(at, "ticked: %d (0 or 1)", ticks)
 	}
-	t.ticks = int(ticks)
+	t.ticked = ticks == 1
 	at = r.off
 	rt, err := r.uvarint("root executions")
 	if err != nil {

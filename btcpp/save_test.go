@@ -58,7 +58,7 @@ func sameVersion(a, b *Tree) string {
 	switch {
 	case a.String() != b.String():
 		return "statuses " + a.String() + " and " + b.String()
-	case a.Status() != b.Status() || a.RootTicks() != b.RootTicks() || a.Ticks() != b.Ticks() || a.Clock() != b.Clock():
+	case a.Status() != b.Status() || a.RootTicks() != b.RootTicks() || a.ticked != b.ticked || a.Clock() != b.Clock():
 		return "status, root executions, ticks or clock"
 	case a.wake != b.wake || a.armSeq != b.armSeq || !a.wall.Equal(b.wall):
 		return "wake-up flag, timers or wall time"

@@ -122,6 +122,12 @@ type ticker struct {
 	// call is the handle of the Go leaf being called: one per tick, valid
 	// only during a call (a leaf that ticks nothing can reuse it).
 	call Call
+	// rec is a learning tick's recorder (tick_cache.go), or the script of
+	// a region handed back by the compiled moves (tick_moves.go), else nil.
+	rec *recorder
+	// given is the compiled moves' buffer of the answers given, kept
+	// between ticks (tickers).
+	given []given1
 }
 
 // callFor returns the call handle for node n.
@@ -403,7 +409,13 @@ func (t *ticker) executeChild(c int) (Status, error) {
 	if t.p.hotNode(c).bits&bFresh == 0 || t.st[c].status != Idle || freshOff {
 		return t.execute(c)
 	}
-	r, err := t.fresh(c)
+	var r Status
+	var err error
+	if c < len(t.p.movesAt) && t.p.movesAt[c] >= 0 && t.rec == nil && !movesOff {
+		r, err = t.runMoves(c)
+	} else {
+		r, err = t.fresh(c)
+	}
 	if err == nil && (r == Success || r == Failure) {
 		t.st[c].status = r
 	}
@@ -584,6 +596,7 @@ const (
 	bDecorator                   // the kind's decorator()
 	bSync                        // the kind's sync
 	bFresh                       // executed by fresh when IDLE
+	bLiteral                     // Repeat, RetryUntilSuccessful: the limit is a literal, not a {key}
 )
 
 // hotNode is what a tick reads of a node most: a copy of some of its
@@ -625,6 +638,16 @@ func hotOf(nd *nodeDef) hotNode {
 	}
 	if nd.k.sync {
 		b |= bSync
+	}
+	if nd.k.tick != nil && len(nd.k.ports) > 0 && (nd.k.id == "Repeat" || nd.k.id == "RetryUntilSuccessful") {
+		p := nd.k.ports[0]
+		raw, ok := nd.attrs[p.Name]
+		if !ok {
+			raw = p.Default
+		}
+		if _, ref := refKey(raw, p.Name); !ref {
+			b |= bLiteral
+		}
 	}
 	return hotNode{tick: nd.k.tick, kids: nd.kids, leaf: nd.k.leaf, bits: b}
 }
@@ -1153,7 +1176,10 @@ func tickMapped(t *ticker, n int) (Status, error) {
 	return out, nil
 }
 
-// tickRepeat is the tick of Repeat and RetryUntilSuccessful.
+// tickRepeat is the tick of Repeat and RetryUntilSuccessful. A literal
+// limit of -1 (repeat forever) keeps no count: nothing reads it (the
+// limit cannot change), and a count that never changes lets the versions
+// of a tree that repeats repeat too (the tick cache, tick_cache.go).
 func tickRepeat(t *ticker, n int) (Status, error) {
 	k := t.node(n).k
 	port, goOn, stop := k.ports[0].Name, k.goOn(), k.stop() // num_cycles or num_attempts
@@ -1172,7 +1198,9 @@ func tickRepeat(t *ticker, n int) (Status, error) {
 		}
 		switch r {
 		case goOn:
-			t.st[n].a++
+			if limit != -1 || t.p.hotNode(n).bits&bLiteral == 0 {
+				t.st[n].a++
+			}
 			if goOn == Failure {
 				// RetryUntilSuccessful reads num_attempts again; a failed
 				// read keeps the old value.
@@ -1511,7 +1539,13 @@ func tickGoLeaf(t *ticker, n int) (Status, error) {
 		}
 		return t.checkStatus(n, res)
 	default:
-		res, err := r.fn(c)
+		var res Status
+		var err error
+		if t.rec != nil {
+			res, err = t.rec.answer(n, r.fn, c)
+		} else {
+			res, err = r.fn(c)
+		}
 		if err != nil {
 			return res, err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -254,6 +255,13 @@ type program struct {
 	timed bool
 	// hot is each node's hotNode, set when the build ends.
 	hot []hotNode
+	// moves are the compiled moves of the movable regions, which start
+	// at movesAt[n] for a region's root n (tick_moves.go); movesAt is -1
+	// outside regions.
+	moves   []move
+	movesAt []int32
+	// cache is the tick cache of a closed tree (tick_cache.go), else nil.
+	cache *tickCache
 }
 
 // hotNode returns node n's hotNode (made again while the tree is being
@@ -323,6 +331,8 @@ func (p *program) finish() {
 			h.bits |= bFresh
 		}
 	}
+	compileMoves(p)
+	p.cache = newTickCache(p)
 }
 
 // Build builds the tree mainTreeID (the empty string chooses as
@@ -396,17 +406,28 @@ func containsAny(s, chars string) bool {
 // (undo, branching, replay). A Tree may be read from many goroutines;
 // ticking calls the Go leaves, which decide whether that is safe.
 type Tree struct {
-	p         *program
-	st        []nodeState
-	ext       []nodeExt
-	bb        board
-	wake      bool
-	now       time.Duration
-	armSeq    uint64
-	ticks     int
+	p      *program
+	st     []nodeState
+	ext    []nodeExt
+	bb     board
+	wake   bool
+	now    time.Duration
+	armSeq uint64
+	// ticked is whether a tick made the version (the clock advances
+	// before every tick but the first). A version holds no count of its
+	// ticks: equal versions made by different numbers of ticks are the
+	// same version, which the tick cache (tick_cache.go) shares.
+	ticked    bool
 	wall      time.Time
 	status    Status
 	rootTicks int
+	// in is what the tick cache keeps of an interned version, nil for a
+	// version it does not hold (tick_cache.go).
+	in *interned
+	// ring is the next *Tree of the ring of versions that differ from
+	// this one only in their status and root executions (quietTwin), or
+	// nil; set once, atomically.
+	ring unsafe.Pointer
 }
 
 // Tick ticks the tree once as BehaviorTree.CPP's tickExactlyOnce: one
@@ -430,7 +451,7 @@ var tickers = sync.Pool{New: func() any { return new(ticker) }}
 // begin returns the ticker that makes the next version of t, working on
 // a copy of t's node states; the version itself (the ticker's next, its
 // node states still t's) is made by end.
-func (t *Tree) begin(ticks int) *ticker {
+func (t *Tree) begin(ticked bool) *ticker {
 	tk := tickers.Get().(*ticker)
 	scratch := tk.scratch
 	if cap(scratch) < len(t.st) {
@@ -440,8 +461,8 @@ func (t *Tree) begin(ticks int) *ticker {
 	if len(t.st) > 0 && tk.mirror != &t.st[0] {
 		copy(scratch, t.st) // else the buffer holds t's states already
 	}
-	*tk = ticker{p: t.p, st: scratch, scratch: scratch, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
-		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticks: ticks}}
+	*tk = ticker{p: t.p, st: scratch, scratch: scratch, given: tk.given, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
+		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticked: ticked}}
 	tk.bb = &tk.next.bb
 	return tk
 }
@@ -464,8 +485,18 @@ func (tk *ticker) end(t *Tree) *Tree {
 	n := len(tk.st)
 	switch {
 	case equalStates(tk.st, t.st):
-		nt = new(Tree)
-		*nt = tk.next
+		quiet := false
+		if !ringOff {
+			nt, quiet = t.quietTwin(&tk.next)
+		}
+		if nt == nil {
+			nt = new(Tree)
+			*nt = tk.next
+			if quiet {
+				nt.ring = unsafe.Pointer(t)
+				atomic.CompareAndSwapPointer(&t.ring, nil, unsafe.Pointer(nt))
+			}
+		}
 	case n <= 8:
 		h := &withStates[[8]nodeState]{t: tk.next}
 		copy(h.s[:], tk.st)
@@ -487,12 +518,44 @@ func (tk *ticker) end(t *Tree) *Tree {
 		nt.st = make([]nodeState, n)
 		copy(nt.st, tk.st)
 	}
-	*tk = ticker{scratch: tk.scratch}
+	*tk = ticker{scratch: tk.scratch, given: tk.given[:0]}
 	if n > 0 {
 		tk.mirror = &nt.st[0]
 	}
 	tickers.Put(tk)
 	return nt
+}
+
+// quietTwin returns a version equal to next, which has t's node states,
+// from the ring of versions that differ from t only in their status and
+// root executions (at most quietRing steps), or nil when next differs from
+// t in more (quiet is false), or the ring has none. A tree whose ticks change nothing but
+// their result (one that completes on every tick, as workload (b))
+// returns versions it made before, allocating nothing.
+func (t *Tree) quietTwin(next *Tree) (twin *Tree, quiet bool) {
+	if !sameSlice(next.ext, t.ext) || !sameSlice(next.bb.info, t.bb.info) || !sameSlice(next.bb.scopes, t.bb.scopes) ||
+		next.wake != t.wake || next.now != t.now || next.armSeq != t.armSeq || next.ticked != t.ticked || !next.wall.Equal(t.wall) {
+		return nil, false
+	}
+	w := t
+	for i := 0; i < quietRing && w != nil; i++ {
+		if w.status == next.status && w.rootTicks == next.rootTicks {
+			return w, true
+		}
+		w = (*Tree)(atomic.LoadPointer(&w.ring))
+	}
+	return nil, true
+}
+
+// ringOff turns quietTwin off, for the tests that check it.
+var ringOff bool
+
+// quietRing is the most versions quietTwin looks at.
+const quietRing = 4
+
+// sameSlice reports whether a and b are the same storage.
+func sameSlice[E any](a, b []E) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // nodeStateSize is the size of a nodeState, which has no padding (so
@@ -518,9 +581,25 @@ func equalStates(a, b []nodeState) bool {
 	return string(ab) == string(bb)
 }
 
-// tick makes the next version.
+// tick makes the next version: through the tick cache when the tree has
+// one, else by the rules.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
-	tk := t.begin(t.ticks + 1)
+	if c := t.p.cache; c != nil && !c.off.Load() && !tickCacheOff {
+		return c.tick(t, once)
+	}
+	return t.tickRules(once, nil)
+}
+
+// rulesTicks counts the ticks made by the rules, for the tests of the
+// tick cache.
+var rulesTicks atomic.Int64
+
+// tickRules makes the next version by the rules; rec, when not nil,
+// answers for the Go leaves and records their answers (tick_cache.go).
+func (t *Tree) tickRules(once bool, rec *recorder) (*Tree, Status, error) {
+	rulesTicks.Add(1)
+	tk := t.begin(true)
+	tk.rec = rec
 	nt := &tk.next
 	if once {
 		tk.budget = t.p.budget
@@ -529,7 +608,7 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 	if t.p.delta == nil && t.p.timed {
 		nt.wall = time.Now()
 	}
-	if t.ticks > 0 && (t.p.delta != nil || t.p.timed) {
+	if t.ticked && (t.p.delta != nil || t.p.timed) {
 		var d time.Duration
 		if t.p.delta != nil {
 			d = t.p.delta()
@@ -560,7 +639,7 @@ func (t *Tree) tick(once bool) (*Tree, Status, error) {
 // the new version; on error (an _onHalted script that throws) the version
 // holds the state right after the exception.
 func (t *Tree) Halt() (*Tree, error) {
-	tk := t.begin(t.ticks)
+	tk := t.begin(t.ticked)
 	tk.next.wall = t.wall
 	err := tk.haltTree()
 	return tk.end(t), err
@@ -580,9 +659,6 @@ func (t *Tree) RootTicks() int { return t.rootTicks }
 // WithTurnClock, or the wall clock). A tree without Delay, Timeout or
 // Sleep does not read the wall clock: on it, Clock stays 0.
 func (t *Tree) Clock() time.Duration { return t.now }
-
-// Ticks returns how many ticks made this version.
-func (t *Tree) Ticks() int { return t.ticks }
 
 // Len returns the number of nodes.
 func (t *Tree) Len() int { return len(t.st) }

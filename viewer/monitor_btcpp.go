@@ -68,5 +68,5 @@ func (btcppCodec) states(v *btcpp.Tree, st *encoder) {
 	}
 }
 func (btcppCodec) label(v *btcpp.Tree, n uint64) string {
-	return fmt.Sprintf("version %d: tick %d returned %v", n, v.Ticks(), v.Status())
+	return fmt.Sprintf("version %d returned %v", n, v.Status())
 }

@@ -83,7 +83,7 @@ func TestMonitorBTCPP(t *testing.T) {
 				focus = append(focus, i)
 			}
 		}
-		if want := fullStates(states, focus); st.Step != want || st.Label != fmt.Sprintf("version %d: tick %d returned %v", k, k, v.Status()) {
+		if want := fullStates(states, focus); st.Step != want || st.Label != fmt.Sprintf("version %d returned %v", k, v.Status()) {
 			t.Errorf("tick %d: step %+v, want %s", k, st, want)
 		}
 		mem := ""
