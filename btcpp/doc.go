@@ -32,7 +32,9 @@
 // identity and its ports, read with the library's conversions (Int,
 // Float, String, Bool) and written with Set. Errors are *Error, typed as
 // the library's exceptions (RuntimeError, LogicError, NodeExecutionError
-// with the node whose tick threw, ...).
+// with the node whose tick threw, ...). Between two ticks, Tree.SetEntry
+// and Tree.UnsetEntry make a version with an entry of a blackboard scope
+// set or removed, as an application's blackboard->set and unset do.
 //
 // Every built-in node of BehaviorTree.CPP 4.10.0 that XML can create is
 // supported: the controls (Sequence, Fallback, their Reactive, Async and
