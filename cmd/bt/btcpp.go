@@ -71,7 +71,7 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 	case "run":
 		err = runXML(args, stdout)
 	case "convert":
-		err = fmt.Errorf("bt %s does not take BehaviorTree.CPP XML files yet (check, fmt, render, run and play do)", cmd)
+		err = convertXML(args, stdout, stderr)
 	default:
 		return 0, false
 	}

@@ -372,19 +372,26 @@ func onlyFile(fs *flag.FlagSet) (string, error) {
 	return "", usagef("one file, got %d", fs.NArg())
 }
 
+// The synopsis and flags of bt convert, for every format.
+const (
+	convertSynopsis    = "convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE"
+	convertToUsage     = "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir; xml (BehaviorTree.CPP 4, from an .xml file only)"
+	convertExpandUsage = "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does"
+)
+
 func convert(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir [-expand] FILE", stdout)
-	to := fs.String("to", "", "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir")
-	expand := fs.Bool("expand", false, "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does")
+	fs := newFlags("convert", convertSynopsis, stdout)
+	to := fs.String("to", "", convertToUsage)
+	expand := fs.Bool("expand", false, convertExpandUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch *to {
-	case "json", "mdsl", "mistreevous", "elixir":
+	case "json", "mdsl", "mistreevous", "elixir", "xml":
 	case "":
 		return usagef("-to is required")
 	default:
-		return usagef("unknown format %q for -to (json, mdsl, mistreevous, elixir)", *to)
+		return usagef("unknown format %q for -to (json, mdsl, mistreevous, elixir, xml)", *to)
 	}
 	file, err := onlyFile(fs)
 	if err != nil {
@@ -393,6 +400,9 @@ func convert(args []string, stdout, _ io.Writer) error {
 	t, src, err := load(file)
 	if err != nil {
 		return err
+	}
+	if *to == "xml" {
+		return mistreevousAcross(t, displayName(file))
 	}
 	out, err := convertTree(t, src, displayName(file), *to, *expand)
 	if err != nil {
