@@ -46,7 +46,7 @@ const memoryText = `Array.prototype.map.call(document.querySelectorAll("#memory 
 func TestPlaygroundBTCPPBlackboard(t *testing.T) {
 	b := startBrowser(t)
 	url, _ := startPlaygroundWith(t, "bot.xml", btcppPlayTree, parseXML)
-	if err := chromedp.Run(b.ctx, chromedp.Navigate(url+"/"), chromedp.WaitReady(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
+	if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(1500, 900), chromedp.Navigate(url+"/"), chromedp.WaitReady(`body[data-ready="1"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	var form struct {
@@ -75,6 +75,7 @@ func TestPlaygroundBTCPPBlackboard(t *testing.T) {
 	// The tick reads y: Walk, then the SubTree's condition y > 3 holds.
 	b.answerStep(t, 3, []string{"Walk"}, []string{"success"})
 	b.waitFor(t, "the tick's result", `document.getElementById("vlabel").textContent.indexOf("SUCCESS") >= 0`)
+	b.screenshot(t, "play-btcpp-blackboard.png")
 	set("", "name", "", "null")
 	b.atVersion(t, 4)
 	b.waitFor(t, "name unset", memoryText+` === "inner/y: 7 (int)"`)
