@@ -119,6 +119,10 @@ func loadXMLAnyFormat(file string) (x *xmlDoc, upgraded bool, warnings []string,
 		warnings = append(warnings, fmt.Sprintf("%s:%s: format 3 to 4: %s", name, pos, msg))
 	}
 	if err != nil {
+		if bytes.Contains(src, []byte("<include")) {
+			// The migration reads one text: say what to do instead.
+			err = fmt.Errorf("%w (a file of format 3 is migrated alone: convert each file it includes with bt convert -to xml, then include the results in a file of format 4)", err)
+		}
 		return nil, true, warnings, fmt.Errorf("%s:%w", name, xmlErr(err))
 	}
 	x.doc = doc

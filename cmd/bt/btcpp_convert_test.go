@@ -80,6 +80,10 @@ func TestConvertXML(t *testing.T) {
 	if _, out, _ := runBT("run", "-steps", "1", lit); strings.HasPrefix(out, "tick 1: SUCCESS") || !strings.Contains(out, `target = "goal"`) {
 		t.Errorf("the literal remapping: %s", out)
 	}
+	inc := writeTestFile(t, dir, "inc.xml", `<root main_tree_to_execute="M"><include path="v3.xml"/><BehaviorTree ID="M"><SubTree ID="Main"/></BehaviorTree></root>`)
+	if code, _, errs := runBT("convert", "-to", "xml", inc); code != 1 || !strings.Contains(errs, inc+":1:32: ") || !strings.Contains(errs, "convert each file it includes") {
+		t.Errorf("-to xml of a format 3 file with an include: exit %d: %s", code, errs)
+	}
 	if code, _, errs := runBT("convert", "-to", "xml", "-expand", v4); code != 2 || !strings.Contains(errs, "-expand is for Mistreevous JSON") {
 		t.Errorf("-to xml -expand: exit %d: %s", code, errs)
 	}
