@@ -34,6 +34,9 @@
 // the library's exceptions (RuntimeError, LogicError, NodeExecutionError
 // with the node whose tick threw, ...); Error.What is the exception's
 // message as the library words it, Error adds the type and where.
+// Between two ticks, Tree.SetEntry and Tree.UnsetEntry make a version
+// with an entry of a blackboard scope set or removed, as an
+// application's blackboard->set and unset do.
 //
 // Every built-in node of BehaviorTree.CPP 4.10.0 that XML can create is
 // supported: the controls (Sequence, Fallback, their Reactive, Async and

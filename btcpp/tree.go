@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -734,6 +735,62 @@ func (t *Tree) Get(key string) (Value, bool) {
 		return Value{}, false
 	}
 	return e.value, true
+}
+
+// SetEntry returns a version with key set to v in blackboard scope (an
+// index into Scopes), as an application's blackboard->set(key, v) between
+// two ticks (README §6.1 set, v's type the static type): a key "@k" is the
+// root's k; a key the scope does not store is created where its remapping
+// leads (declared with v's type, "any" for a string); an untyped entry
+// takes v and its type; a typed entry keeps its type, a string parsed as
+// it and a number converted exactly, anything else a LogicError. The
+// write counts as an update of the entry (the entry-updated nodes see it).
+// The receiver is unchanged; v must not be empty.
+func (t *Tree) SetEntry(scope int, key string, v Value) (*Tree, error) {
+	if err := t.checkEntry(scope, key); err != nil {
+		return nil, err
+	}
+	if v.IsEmpty() {
+		return nil, newError(RuntimeError, "SetEntry [%s]: an empty value", key)
+	}
+	nt := *t
+	nt.bb = t.bb.next()
+	if err := nt.bb.set(scope, key, v, v.Type()); err != nil {
+		return nil, err
+	}
+	return &nt, nil
+}
+
+// UnsetEntry returns a version without the entry key that scope stores
+// itself, as blackboard->unset(key) (UnsetBlackboard): no remapping is
+// followed. ok is false, and the version is t, when the scope does not
+// store key.
+func (t *Tree) UnsetEntry(scope int, key string) (nt *Tree, ok bool, err error) {
+	if err := t.checkEntry(scope, key); err != nil {
+		return nil, false, err
+	}
+	if _, ok := t.bb.index(scope, key); !ok {
+		return t, false, nil
+	}
+	c := *t
+	c.bb = t.bb.next()
+	c.bb.unset(scope, key)
+	return &c, true, nil
+}
+
+// checkEntry returns an error for a scope that t does not have or an
+// empty key.
+func (t *Tree) checkEntry(scope int, key string) error {
+	if t == nil || t.p == nil {
+		return newError(RuntimeError, "a nil Tree has no blackboard")
+	}
+	if scope < 0 || scope >= len(t.bb.scopes) {
+		return newError(RuntimeError, "no blackboard scope %d: the tree has %d", scope, len(t.bb.scopes))
+	}
+	if strings.TrimLeft(key, "@") == "" {
+		return newError(RuntimeError, "an empty blackboard key %q", key)
+	}
+	return nil
 }
 
 // String returns a one-line picture of the version: each node's status

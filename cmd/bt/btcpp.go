@@ -28,6 +28,8 @@ import (
 //	bt fmt [-w] [-l] FILE...
 //	bt render [-format ascii|unicode|dot|mermaid] [-tree ID] FILE
 //	bt run [-steps N] [-script FILE] [-per-call] [-tree ID] FILE
+//	bt play [-addr HOST:PORT] [-script FILE] [-per-call] [-poll D] FILE
+//	bt convert -to xml FILE (btcpp_convert.go)
 //
 // check prints the error that stops the reading of a document, or else
 // the build error of each of its trees, each as FILE:LINE:COL: TYPE: MSG.
@@ -37,6 +39,9 @@ import (
 // (BehaviorTree.CPP's tickOnce) and prints each tick's status, the leaf
 // calls with the ports they read, and every blackboard scope that holds
 // entries. -tree chooses the tree; by default, the document's main tree.
+// play serves the page of package viewer/playground for the main tree
+// (xmlPlayDefinition); the page sets blackboard entries and saves and
+// loads versions.
 //
 // The file's leaves have no Go code here: every leaf type that the file
 // declares in its <TreeNodesModel> or uses without declaring is
@@ -71,7 +76,7 @@ func xmlCommand(cmd string, args []string, stdout, stderr io.Writer) (code int, 
 	case "run":
 		err = runXML(args, stdout)
 	case "convert":
-		err = fmt.Errorf("bt %s does not take BehaviorTree.CPP XML files yet (check, fmt, render, run and play do)", cmd)
+		err = convertXML(args, stdout, stderr)
 	default:
 		return 0, false
 	}

@@ -78,7 +78,7 @@ func TestRunXML(t *testing.T) {
 		{args: []string{"run", "-steps", "1", "-tree", "A", badPort}, code: 1, errs: "bad.xml:3:11: LogicError"},
 		{args: []string{"run", "-steps", "-1", good}, code: 2, errs: "-steps must be 0 or more"},
 		{args: []string{"run", good, good}, code: 2, errs: "one file, got 2"},
-		{args: []string{"convert", "-to", "mdsl", good}, code: 1, errs: "bt convert does not take BehaviorTree.CPP XML files yet"},
+		{args: []string{"convert", "-to", "mdsl", good}, code: 1, errs: "bt converts BehaviorTree.CPP XML only to XML, not to MDSL"},
 	}
 	for _, tc := range tests {
 		var out, errs bytes.Buffer

@@ -7,7 +7,7 @@
 //
 //	bt check FILE...
 //	bt fmt [-w] [-l] FILE...
-//	bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
+//	bt convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
 //	bt play [-addr HOST:PORT] [-script FILE] [-per-call] [-seed S] [-poll D] FILE
@@ -42,7 +42,14 @@
 // fmt (the canonical XML, with a <TreeNodesModel> entry for every leaf),
 // render, run and play take it, with its <include>s read beside it. Its
 // leaves have no Go code here, so each leaf type answers from the script
-// (run) or the page (play), with the ports that <TreeNodesModel> declares.
+// (run) or the page (play), with the ports that <TreeNodesModel> declares;
+// the page of play lists every blackboard scope, sets a typed entry of
+// one, and saves and loads versions. convert -to xml writes the canonical
+// XML of an .xml file, a file of format 3 migrated to format 4 with a
+// warning per rename. bt converts no tree between XML and MDSL or JSON:
+// BehaviorTree.CPP and Mistreevous tick differently (halting, SKIPPED,
+// the blackboard and its ports, against guards, callbacks and positional
+// arguments), and the error names the first node without a counterpart.
 package main
 
 import (
@@ -71,8 +78,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `usage:
   bt check FILE...                             parse and validate; exit 1 on errors
   bt fmt [-w] [-l] FILE...                     print the canonical MDSL (-w: rewrite, -l: list)
-  bt convert -to json|mdsl|mistreevous|elixir [-expand] FILE
-                                               convert between MDSL and JSON
+  bt convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE
+                                               convert between MDSL and JSON (xml: from .xml)
   bt render [-format ascii|unicode|dot|mermaid] FILE
                                                draw the tree
   bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
@@ -81,7 +88,11 @@ const usage = `usage:
                                                step the tree in the browser, with undo and editing
 Flags may also follow the file names (bt convert FILE -to mdsl); after --,
 every argument is a file name. A FILE ending in .xml is a BehaviorTree.CPP
-tree: check, fmt, render, run and play take it.
+tree: check, fmt, render, run and play take it (play: set blackboard entries,
+save and load versions), and convert -to xml writes its canonical XML, format
+3 migrated to 4. Nothing converts between XML and MDSL/JSON: BehaviorTree.CPP
+and Mistreevous tick differently, so bt names the first node without a
+counterpart instead.
 `
 
 // usageError is a usage error (exit 2).
@@ -380,19 +391,26 @@ func onlyFile(fs *flag.FlagSet) (string, error) {
 	return "", usagef("one file, got %d", fs.NArg())
 }
 
+// The synopsis and flags of bt convert, for every format.
+const (
+	convertSynopsis    = "convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE"
+	convertToUsage     = "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir; xml (BehaviorTree.CPP 4, from an .xml file only)"
+	convertExpandUsage = "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does"
+)
+
 func convert(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("convert", "convert -to json|mdsl|mistreevous|elixir [-expand] FILE", stdout)
-	to := fs.String("to", "", "the output format: json (Mistreevous JSON, or the Elixir corpus JSON for trees of Elixir kinds), mdsl, mistreevous, elixir")
-	expand := fs.Bool("expand", false, "Mistreevous JSON from MDSL: expand branches into one root, rather than keep the named roots and branch nodes as Mistreevous's convertMDSLToJSON does")
+	fs := newFlags("convert", convertSynopsis, stdout)
+	to := fs.String("to", "", convertToUsage)
+	expand := fs.Bool("expand", false, convertExpandUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch *to {
-	case "json", "mdsl", "mistreevous", "elixir":
+	case "json", "mdsl", "mistreevous", "elixir", "xml":
 	case "":
 		return usagef("-to is required")
 	default:
-		return usagef("unknown format %q for -to (json, mdsl, mistreevous, elixir)", *to)
+		return usagef("unknown format %q for -to (json, mdsl, mistreevous, elixir, xml)", *to)
 	}
 	file, err := onlyFile(fs)
 	if err != nil {
@@ -401,6 +419,9 @@ func convert(args []string, stdout, _ io.Writer) error {
 	t, src, err := load(file)
 	if err != nil {
 		return err
+	}
+	if *to == "xml" {
+		return mistreevousAcross(t, displayName(file))
 	}
 	out, err := convertTree(t, src, displayName(file), *to, *expand)
 	if err != nil {

@@ -141,16 +141,22 @@ func (e *btcppEngine) picture(v any) bt.Picture { return v.(*btcpp.Tree).Picture
 // memory lists the blackboard scopes (viewer.BTCPPMemory).
 func (e *btcppEngine) memory(v any) memory.Map { return viewer.BTCPPMemory(v.(*btcpp.Tree)) }
 
-// withMemory is never called: the server refuses to edit a
-// BehaviorTree.CPP blackboard.
+// withMemory is never called: the page edits a BehaviorTree.CPP
+// blackboard by scope and type (/api/blackboard), not as a memory.
 func (e *btcppEngine) withMemory(v any, m memory.Map) any { return v }
 
-func (e *btcppEngine) marshal(v any) ([]byte, error) {
-	return nil, errors.New("a BehaviorTree.CPP tree has no saved form yet")
-}
+// marshal saves a version (btcpp.Tree.MarshalBinary: the node states,
+// every blackboard scope, the clock).
+func (e *btcppEngine) marshal(v any) ([]byte, error) { return v.(*btcpp.Tree).MarshalBinary() }
 
+// restore reads a save onto the tree: a save of another tree (another
+// structure, scopes or ports) is refused, wrapping btcpp.ErrWrongTree.
 func (e *btcppEngine) restore(data []byte) (any, error) {
-	return nil, errors.New("a BehaviorTree.CPP tree has no saved form yet")
+	t, err := e.first.Restore(data)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 func (e *btcppEngine) step(v any, r *run) (out stepped, err error) {

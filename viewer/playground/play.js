@@ -319,8 +319,9 @@
     $("name").textContent = st.name;
     $("engine").textContent = st.engine === "stepped" ? "stepped engine (Mistreevous): you answer actions and conditions" :
       st.engine === "elixir" ? "Elixir style: you answer Value() with success or failure" :
-      st.engine === "btcpp" ? "BehaviorTree.CPP (tickOnce): you answer its leaves; the memory lists its blackboard scopes" : "no valid tree yet";
-    if (st.nodes && st.treeRev !== treeRev) { layout(st.nodes); treeRev = st.treeRev; }
+      st.engine === "btcpp" ? "BehaviorTree.CPP (tickOnce): you answer its leaves; the memory lists its blackboard scopes, each entry settable with a type" : "no valid tree yet";
+    if (st.nodes && st.treeRev !== treeRev) { layout(st.nodes); scopes(st.scopes || []); treeRev = st.treeRev; }
+    memoryForm(st.engine === "btcpp");
     renderSource(st);
     if (st.notice) { notice(st.notice, /error|cannot|refused|changed on disk|fail/i.test(st.notice) && st.notice.indexOf("saved") !== 0); }
     $("undoedit").classList.toggle("hidden", !st.undoEdit);
@@ -337,6 +338,42 @@
     renderTimeline(st);
     document.body.setAttribute("data-change", st.change);
     document.body.setAttribute("data-ready", "1");
+  }
+
+  // scopes lists a BehaviorTree.CPP tree's blackboard scopes to set an
+  // entry in: the main tree's, then each SubTree instance's by its path.
+  function scopes(paths) {
+    var sel = $("memscope"), was = sel.value;
+    sel.textContent = "";
+    paths.forEach(function (p) {
+      var o = mk("option", "", p === "" ? "main tree" : p);
+      o.value = p;
+      sel.appendChild(o);
+    });
+    if (paths.indexOf(was) >= 0) { sel.value = was; }
+  }
+
+  // memoryForm shows the blackboard's scope and type with the memory's
+  // key and value for a BehaviorTree.CPP tree.
+  function memoryForm(bb) {
+    $("memscope").classList.toggle("hidden", !bb);
+    $("memtype").classList.toggle("hidden", !bb);
+    $("memval").placeholder = bb ? "value: 3, 2.5, true, text; null unsets" : "value: \"text\", 3, true; null deletes";
+  }
+
+  // setMemory sets a memory key, or a blackboard entry of a scope with a
+  // type: the value is read as JSON, else taken as text (as text too for
+  // the type string).
+  function setMemory() {
+    var raw = $("memval").value.trim(), v;
+    try { v = JSON.parse(raw); } catch (err) { v = raw; }
+    if (!S || S.engine !== "btcpp") {
+      post("/api/memory", { key: $("memkey").value, value: v });
+      return;
+    }
+    var typ = $("memtype").value;
+    if (v === null) { typ = ""; } else if (typ === "string" && typeof v !== "string") { v = raw; }
+    post("/api/blackboard", { scope: $("memscope").value, key: $("memkey").value, type: typ, value: v });
   }
 
   // download fetches path and saves it as a file.
@@ -387,11 +424,7 @@
       f.arrayBuffer().then(function (buf) { post("/api/load", null, buf, "application/octet-stream"); });
       e.target.value = "";
     });
-    $("memset").addEventListener("click", function () {
-      var raw = $("memval").value.trim(), v;
-      try { v = JSON.parse(raw); } catch (err) { v = raw; }
-      post("/api/memory", { key: $("memkey").value, value: v });
-    });
+    $("memset").addEventListener("click", setMemory);
     $("search").addEventListener("input", applySearch);
     $("search").addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); nextHit(); } });
     $("zoomin").addEventListener("click", function () { setZoom(zoom * 1.25); });

@@ -35,8 +35,10 @@
 // failure. BehaviorTree.CPP trees (package btcpp, Definition.BTCPP) tick
 // with tickOnce, their leaves stand-ins that the page answers (actions
 // with success, failure or running; conditions with true or false); the
-// memory lists their blackboard scopes, which the page cannot edit, and
-// they have no saved form yet.
+// memory lists their blackboard scopes, whose entries the page sets with
+// a type (int, int64, uint, double, bool, string) or unsets, as an
+// application does between two ticks, each edit a new version; a saved
+// version holds every scope.
 //
 // Security. Every request must name the server's own host (no DNS
 // rebinding: the Host header must be an IP literal, localhost, or the
@@ -90,7 +92,7 @@ type Definition struct {
 	// Elixir is a tree of Elixir kinds, run with Value, Succeed and Fail.
 	Elixir bt.Node[string]
 	// BTCPP is a BehaviorTree.CPP tree, ticked with tickOnce; the page
-	// lists its blackboard scopes as the memory, which it cannot edit.
+	// lists its blackboard scopes as the memory, and sets their entries.
 	BTCPP *BTCPPTree
 }
 
@@ -307,7 +309,7 @@ func (s *Server) routes() {
 	for path, h := range map[string]func(w http.ResponseWriter, r *http.Request){
 		"step": s.step, "answer": s.answer, "cancel": s.cancel, "goto": s.gotoVersion,
 		"undo": s.undo, "redo": s.redo, "settle": s.settle, "source": s.saveSource,
-		"load": s.loadState, "memory": s.setMemory, "restart": s.restart,
+		"load": s.loadState, "memory": s.setMemory, "blackboard": s.setBlackboard, "restart": s.restart,
 		"percall": s.setPerCall, "undoedit": s.undoEdit,
 	} {
 		m.HandleFunc("POST /api/"+path, s.api(h))

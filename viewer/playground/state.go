@@ -11,11 +11,14 @@ import (
 
 // stateJSON is what the page shows, as the API serves it.
 type stateJSON struct {
-	Change    int      `json:"change"`
-	Name      string   `json:"name"`
-	Engine    string   `json:"engine"` // "stepped", "elixir", "btcpp"; "" before a first valid tree
-	TreeRev   int      `json:"treeRev"`
-	Nodes     [][5]any `json:"nodes,omitempty"` // parent, kind, params, label, attrs; only for a page without this tree
+	Change  int      `json:"change"`
+	Name    string   `json:"name"`
+	Engine  string   `json:"engine"` // "stepped", "elixir", "btcpp"; "" before a first valid tree
+	TreeRev int      `json:"treeRev"`
+	Nodes   [][5]any `json:"nodes,omitempty"` // parent, kind, params, label, attrs; only for a page without this tree
+	// Scopes are the paths of a BehaviorTree.CPP tree's blackboard scopes
+	// ("" for the main tree's), sent with Nodes.
+	Scopes    []string `json:"scopes,omitempty"`
 	SrcRev    int      `json:"srcRev"`
 	Source    string   `json:"source"`
 	Error     *errJSON `json:"error"`
@@ -136,6 +139,11 @@ func (s *Server) state(have pageHas) stateJSON {
 	if have.tree != s.treeRev {
 		for _, n := range s.eng.layout().Nodes {
 			st.Nodes = append(st.Nodes, [5]any{n.Parent, n.Word(), n.Params, n.Label, n.Attrs}) // the MDSL keyword, as every picture
+		}
+		if e, ok := s.eng.(*btcppEngine); ok {
+			for _, sc := range e.first.Scopes() {
+				st.Scopes = append(st.Scopes, sc.Path)
+			}
 		}
 	}
 	st.TimelineRev, st.TimelineLen = s.tl.rev, len(s.tl.nodes)

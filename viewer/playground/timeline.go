@@ -354,7 +354,7 @@ func (s *Server) setMemory(w http.ResponseWriter, r *http.Request) {
 			return errors.New("a memory key must not be empty")
 		}
 		if s.eng.name() == "btcpp" {
-			return errors.New("the page cannot edit a BehaviorTree.CPP blackboard: a Script or SetBlackboard node of the tree can")
+			return errors.New("a BehaviorTree.CPP blackboard is set by scope and type (/api/blackboard), not as a memory")
 		}
 		if len(s.tl.nodes) >= s.cfg.MaxVersions {
 			return fmt.Errorf("the timeline holds %d versions, the most it keeps: restart it", len(s.tl.nodes))
