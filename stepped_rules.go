@@ -534,11 +534,7 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
 			// The children that went on at earlier updates: the loop
 			// below would pass them by.
-			if s.p.trie {
-				kids = kids[s.wentOnTrie(kids, rule.goOn):]
-			} else {
-				kids = kids[s.wentOn(kids, rule.goOn):]
-			}
+			kids = kids[s.wentOn(kids, rule.goOn):]
 		}
 		for i, c := range kids {
 			cs := s.get(c)
@@ -668,31 +664,53 @@ var seqRules = [numKinds]seqRule{
 }
 
 // wentOn returns the number of kids, the last one left out, that are
-// in state goOn, from the first.
-// (For words in a trie, wentOnTrie: a branch here would keep wentOn from
-// being inlined into run.)
+// in state goOn, from the first; the caller saw that the first is.
+//
+// It is a binary search, so that a resume reaches the child it resumes in
+// O(log width) reads, not past every child that went on before it: the
+// rule of a sequence or select that is not reactive (checkReachable states
+// it for every version, and Restore checks it) makes its children's states
+// goOn, ..., goOn, then the one that decided or runs, then READY ones, so
+// "kids[i] is in goOn" holds for a prefix of kids only. wentOnScan (a test
+// helper) is the plain pass it replaces, and TestWentOnMatchesScan holds
+// the two together on the versions that random steps reach.
+// (It is a call: the search is too big to be inlined into run, and it is
+// made only when a child went on at an earlier update.)
 func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
-	i, last := 0, len(kids)-1
+	lo, hi := 1, len(kids)-1 // kids[lo-1] is in goOn; kids[hi] is not, or is the last
 	if s.isSmall {
-		for i < last && State(s.small>>(2*uint(kids[i]))&3) == goOn {
-			i++
+		x := s.small
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if State(x>>(2*uint(kids[m]))&3) == goOn {
+				lo = m + 1
+			} else {
+				hi = m
+			}
 		}
-		return i
+		return lo
+	}
+	if s.p.trie {
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if s.get(kids[m]) == goOn {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo
 	}
 	st := s.win
-	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
-		i++
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := kids[m]; State(st[c>>5]>>(2*uint(c&31))&3) == goOn {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return i
-}
-
-// wentOnTrie is wentOn for words in a trie.
-func (s *stepper[L]) wentOnTrie(kids []int32, goOn State) int {
-	i, last := 0, len(kids)-1
-	for i < last && s.get(kids[i]) == goOn {
-		i++
-	}
-	return i
+	return lo
 }
 
 // updateAt is update of node c, which is READY or RUNNING (cs), without
