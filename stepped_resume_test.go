@@ -7,8 +7,9 @@ import (
 	"github.com/zipbt/behaviortree/attr"
 )
 
-// wentOnScan is the plain pass that wentOn's binary search replaces: the
-// number of kids, the last one left out, in state goOn, from the first.
+// wentOnScan is the plain pass that wentOnFar's binary search replaces:
+// the number of kids, the last one left out, in state goOn, from the
+// first.
 func (s *stepper[L]) wentOnScan(kids []int32, goOn State) int {
 	i := 0
 	for i < len(kids)-1 && s.get(kids[i]) == goOn {
@@ -122,7 +123,7 @@ func TestWentOnMatchesScan(t *testing.T) {
 	}
 }
 
-// checkWentOn compares wentOn with wentOnScan at every node of v where a
+// checkWentOn compares wentOnFar and wentOn (or wentOnTrie) with wentOnScan at every node of v where a
 // step would call it, and returns how many it compared.
 func checkWentOn(t *testing.T, v Stepped[int], where string) int {
 	t.Helper()
@@ -135,8 +136,16 @@ func checkWentOn(t *testing.T, v Stepped[int], where string) int {
 		if !rule.is || rule.reactive || len(nd.kids) < 2 || s.get(nd.kids[0]) != rule.goOn {
 			continue
 		}
-		if got, want := s.wentOn(nd.kids, rule.goOn), s.wentOnScan(nd.kids, rule.goOn); got != want {
-			t.Errorf("%s: node %d (%v, %d children): resumes at child %d; the plain pass finds %d", where, i, nd.kind, len(nd.kids), got, want)
+		few := s.wentOn
+		if v.m.p.trie {
+			few = s.wentOnTrie
+		}
+		want := s.wentOnScan(nd.kids, rule.goOn)
+		if got := s.wentOnFar(nd.kids, rule.goOn); got != want {
+			t.Errorf("%s: node %d (%v, %d children): the search resumes at child %d; the plain pass finds %d", where, i, nd.kind, len(nd.kids), got, want)
+		}
+		if got := few(nd.kids, rule.goOn); got != want {
+			t.Errorf("%s: node %d (%v, %d children): the pass resumes at child %d; the plain pass finds %d", where, i, nd.kind, len(nd.kids), got, want)
 		}
 		n++
 	}

@@ -534,7 +534,14 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
 			// The children that went on at earlier updates: the loop
 			// below would pass them by.
-			kids = kids[s.wentOn(kids, rule.goOn):]
+			switch {
+			case len(kids) > wentOnFew:
+				kids = kids[s.wentOnFar(kids, rule.goOn):]
+			case s.p.trie:
+				kids = kids[s.wentOnTrie(kids, rule.goOn):]
+			default:
+				kids = kids[s.wentOn(kids, rule.goOn):]
+			}
 		}
 		for i, c := range kids {
 			cs := s.get(c)
@@ -664,19 +671,48 @@ var seqRules = [numKinds]seqRule{
 }
 
 // wentOn returns the number of kids, the last one left out, that are
-// in state goOn, from the first; the caller saw that the first is.
-//
-// It is a binary search, so that a resume reaches the child it resumes in
-// O(log width) reads, not past every child that went on before it: the
+// in state goOn, from the first, for a few kids (at most wentOnFew): a
+// pass over them, inlined into run.
+// (For words in a trie, wentOnTrie: a branch here would keep wentOn from
+// being inlined into run.)
+func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
+	i, last := 0, len(kids)-1
+	if s.isSmall {
+		for i < last && State(s.small>>(2*uint(kids[i]))&3) == goOn {
+			i++
+		}
+		return i
+	}
+	st := s.win
+	for i < last && State(st[kids[i]>>5]>>(2*uint(kids[i]&31))&3) == goOn {
+		i++
+	}
+	return i
+}
+
+// wentOnTrie is wentOn for words in a trie.
+func (s *stepper[L]) wentOnTrie(kids []int32, goOn State) int {
+	i, last := 0, len(kids)-1
+	for i < last && s.get(kids[i]) == goOn {
+		i++
+	}
+	return i
+}
+
+// wentOnFew is the number of children up to which a resume passes over
+// those that went on (wentOn); beyond it, it searches (wentOnFar).
+const wentOnFew = 8
+
+// wentOnFar is wentOn for many kids, the first of which is in goOn: a
+// binary search, so that a resume reaches the child it resumes in
+// O(log width) reads, not past every child that went on before it. The
 // rule of a sequence or select that is not reactive (checkReachable states
 // it for every version, and Restore checks it) makes its children's states
 // goOn, ..., goOn, then the one that decided or runs, then READY ones, so
 // "kids[i] is in goOn" holds for a prefix of kids only. wentOnScan (a test
-// helper) is the plain pass it replaces, and TestWentOnMatchesScan holds
-// the two together on the versions that random steps reach.
-// (It is a call: the search is too big to be inlined into run, and it is
-// made only when a child went on at an earlier update.)
-func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
+// helper) is the plain pass, and TestWentOnMatchesScan holds both forms
+// to it on the versions that random steps reach.
+func (s *stepper[L]) wentOnFar(kids []int32, goOn State) int {
 	lo, hi := 1, len(kids)-1 // kids[lo-1] is in goOn; kids[hi] is not, or is the last
 	if s.isSmall {
 		x := s.small
