@@ -30,11 +30,14 @@ package behaviortree
 //	inline action in   a plain action child, no events, no  what run's kind.Leaf case does (leafNow)    updateFull (guards, callbacks)
 //	run's sequence     pending async result                                                           or run
 //	loop
+//	resume search      a sequence or select, not reactive,  its children's states: goOn..., then the  the inlined pass (wentOn,
+//	(wentOnFar)        of more than wentOnFew children,     deciding one, then READY (checkReachable  wentOnTrie), for fewer
+//	                   whose first child went on            states it, Restore checks it)             children
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
-// TestMemoryStepCacheAgrees), FuzzStepQuiet, FuzzRestoreStepped (Step
+// TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (
