@@ -30,11 +30,14 @@ package behaviortree
 //	inline action in   a plain action child, no events, no  what run's kind.Leaf case does (leafNow)    updateFull (guards, callbacks)
 //	run's sequence     pending async result                                                           or run
 //	loop
+//	resume search      a sequence or select, not reactive,  its children's states: goOn..., then the  the inlined pass (wentOn,
+//	(wentOnFar)        of more than wentOnFew children,     deciding one, then READY (checkReachable  wentOnTrie), for fewer
+//	                   whose first child went on            states it, Restore checks it)             children
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
-// TestMemoryStepCacheAgrees), FuzzStepQuiet, FuzzRestoreStepped (Step
+// TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (
@@ -534,9 +537,12 @@ func (s *stepper[L]) run(n int32, st State) int32 {
 		if !rule.reactive && len(kids) > 1 && s.get(kids[0]) == rule.goOn {
 			// The children that went on at earlier updates: the loop
 			// below would pass them by.
-			if s.p.trie {
+			switch {
+			case len(kids) > wentOnFew:
+				kids = kids[s.wentOnFar(kids, rule.goOn):]
+			case s.p.trie:
 				kids = kids[s.wentOnTrie(kids, rule.goOn):]
-			} else {
+			default:
 				kids = kids[s.wentOn(kids, rule.goOn):]
 			}
 		}
@@ -668,7 +674,8 @@ var seqRules = [numKinds]seqRule{
 }
 
 // wentOn returns the number of kids, the last one left out, that are
-// in state goOn, from the first.
+// in state goOn, from the first, for a few kids (at most wentOnFew): a
+// pass over them, inlined into run.
 // (For words in a trie, wentOnTrie: a branch here would keep wentOn from
 // being inlined into run.)
 func (s *stepper[L]) wentOn(kids []int32, goOn State) int {
@@ -693,6 +700,56 @@ func (s *stepper[L]) wentOnTrie(kids []int32, goOn State) int {
 		i++
 	}
 	return i
+}
+
+// wentOnFew is the number of children up to which a resume passes over
+// those that went on (wentOn); beyond it, it searches (wentOnFar).
+const wentOnFew = 8
+
+// wentOnFar is wentOn for many kids, the first of which is in goOn: a
+// binary search, so that a resume reaches the child it resumes in
+// O(log width) reads, not past every child that went on before it. The
+// rule of a sequence or select that is not reactive (checkReachable states
+// it for every version, and Restore checks it) makes its children's states
+// goOn, ..., goOn, then the one that decided or runs, then READY ones, so
+// "kids[i] is in goOn" holds for a prefix of kids only. wentOnScan (a test
+// helper) is the plain pass, and TestWentOnMatchesScan holds both forms
+// to it on the versions that random steps reach.
+func (s *stepper[L]) wentOnFar(kids []int32, goOn State) int {
+	lo, hi := 1, len(kids)-1 // kids[lo-1] is in goOn; kids[hi] is not, or is the last
+	if s.isSmall {
+		x := s.small
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if State(x>>(2*uint(kids[m]))&3) == goOn {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo
+	}
+	if s.p.trie {
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if s.get(kids[m]) == goOn {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		return lo
+	}
+	st := s.win
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := kids[m]; State(st[c>>5]>>(2*uint(c&31))&3) == goOn {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // updateAt is update of node c, which is READY or RUNNING (cs), without

@@ -36,7 +36,7 @@ func TestInterleavedRatios(t *testing.T) {
 	for _, h := range sweepHeights {
 		shapes = append(shapes, sweepShape(h))
 	}
-	shapes = append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape())
+	shapes = append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape())
 	for i := range shapes {
 		s := &shapes[i]
 		checkSame(t, s)

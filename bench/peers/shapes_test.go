@@ -41,6 +41,13 @@ const (
 	kindCondition
 	kindSelector
 	kindSequence
+	// kindReactiveSequence asks its children from the first at every tick
+	// (the peer's plain Sequence, never memorized).
+	kindReactiveSequence
+	// kindParallel updates every child that has not completed at every
+	// tick, fails at the first failure and succeeds when all succeeded
+	// (Mistreevous's parallel; the peer's is peerParallel).
+	kindParallel
 )
 
 // shapeNode is a node of a library-independent tree. guard is the id of the
@@ -59,6 +66,12 @@ func selector(children ...*shapeNode) *shapeNode {
 }
 func sequence(children ...*shapeNode) *shapeNode {
 	return &shapeNode{kind: kindSequence, guard: -1, children: children}
+}
+func reactiveSequence(children ...*shapeNode) *shapeNode {
+	return &shapeNode{kind: kindReactiveSequence, guard: -1, children: children}
+}
+func parallel(children ...*shapeNode) *shapeNode {
+	return &shapeNode{kind: kindParallel, guard: -1, children: children}
 }
 
 // specKind is how the oracle answers the calls of one leaf value.
@@ -302,6 +315,44 @@ func deepShape() shape {
 	return shape{name: "Deep30", root: n, specs: []leafSpec{{kind: specRunThen, n: 15}}}
 }
 
+// guardedConditions is the number of conditions of guardedShape.
+const guardedConditions = 16
+
+// guardedShape is many conditions guarding one long action: a reactive
+// sequence of 16 conditions, each holding with probability 255/256, then
+// an action that runs 40 ticks, then succeeds. Every tick asks the
+// conditions again before it updates the action; one that fails ends
+// the tick (the action is aborted and starts afresh at the next tick
+// whose conditions hold).
+func guardedShape() shape {
+	specs := make([]leafSpec, guardedConditions+1)
+	children := make([]*shapeNode, guardedConditions+1)
+	for i := range guardedConditions {
+		specs[i] = leafSpec{kind: specRandom, p: (^uint64(0) / 256) * 255}
+		children[i] = condition(i)
+	}
+	specs[guardedConditions] = leafSpec{kind: specRunThen, n: 40}
+	children[guardedConditions] = action(guardedConditions)
+	return shape{name: "Guarded16", root: reactiveSequence(children...), specs: specs, seed: 0x6A4D}
+}
+
+// parallelActions is the number of actions of parallelShape.
+const parallelActions = 8
+
+// parallelShape is a parallel of 8 running actions (move, animate, aim,
+// ...): action i runs 10+5i ticks, then succeeds; the parallel succeeds
+// when the last one does, and starts again at the next tick. Each tick
+// updates the actions still running.
+func parallelShape() shape {
+	specs := make([]leafSpec, parallelActions)
+	children := make([]*shapeNode, parallelActions)
+	for i := range children {
+		specs[i] = leafSpec{kind: specRunThen, n: int32(10 + 5*i)}
+		children[i] = action(i)
+	}
+	return shape{name: "Parallel8", root: parallel(children...), specs: specs}
+}
+
 // countNodes returns the number of nodes of the tree under n.
 func countNodes(n *shapeNode) int {
 	c := 1
@@ -324,9 +375,14 @@ func oursDef(n *shapeNode) ours.Node[int] {
 		for i, c := range n.children {
 			children[i] = oursDef(c)
 		}
-		if n.kind == kindSelector {
+		switch n.kind {
+		case kindSelector:
 			node = ours.Select(children...)
-		} else {
+		case kindReactiveSequence:
+			node = ours.ReactiveSequence(children...)
+		case kindParallel:
+			node = ours.Parallel(children...)
+		default:
 			node = ours.Sequence(children...)
 		}
 	}
@@ -397,11 +453,15 @@ func peerDef(s *shape, n *shapeNode, call func(int) answer, guards []int) bt.Nod
 		for i, c := range n.children {
 			children[i] = peerDef(s, c, call, guards)
 		}
-		tick = bt.Sequence
-		if n.kind == kindSelector {
+		switch n.kind {
+		case kindSelector:
 			tick = bt.Selector
+		case kindParallel:
+			tick = peerParallel()
+		default:
+			tick = bt.Sequence
 		}
-		if s.memorize {
+		if s.memorize && n.kind != kindReactiveSequence && n.kind != kindParallel {
 			tick = bt.Memorize(tick)
 		}
 	}
@@ -424,6 +484,48 @@ func peerDef(s *shape, n *shapeNode, call func(int) answer, guards []int) bt.Nod
 		}
 	}
 	return bt.New(tick, children...)
+}
+
+// peerParallel is Mistreevous's parallel written for go-behaviortree,
+// whose only parallel (Fork) ticks children on goroutines, in no fixed
+// order: it ticks, in order, every child that has not succeeded in this
+// cycle; it fails when one failed and succeeds when all succeeded (the
+// cycle then starts again), else it runs. (Its children here are actions,
+// which need no abort.)
+func peerParallel() bt.Tick {
+	var done []bool // the children that succeeded in this cycle
+	return func(children []bt.Node) (bt.Status, error) {
+		if done == nil {
+			done = make([]bool, len(children))
+		}
+		running, failed := false, false
+		for i, c := range children {
+			if done[i] {
+				continue
+			}
+			st, err := c.Tick()
+			if err != nil {
+				return bt.Failure, err
+			}
+			switch st {
+			case bt.Success:
+				done[i] = true
+			case bt.Failure:
+				failed = true
+			default:
+				running = true
+			}
+		}
+		switch {
+		case failed:
+			clear(done)
+			return bt.Failure, nil
+		case running:
+			return bt.Running, nil
+		}
+		clear(done)
+		return bt.Success, nil
+	}
 }
 
 func newPeer(s *shape, call func(int) answer) bt.Node { return peerDef(s, s.root, call, nil) }
@@ -535,7 +637,7 @@ func allShapes() []shape {
 	for _, h := range sweepHeights {
 		shapes = append(shapes, sweepShape(h))
 	}
-	return append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape())
+	return append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape())
 }
 
 // TestShapesSame checks that, for every shape, ours and the peer make the
@@ -558,6 +660,27 @@ func TestShapesSame(t *testing.T) {
 	wc := recordOurs(t, ptr(wideConditionsShape()), 3)
 	if wc.calls() != 3*wideN {
 		t.Errorf("WideConditions: %d calls in 3 ticks; want %d", wc.calls(), 3*wideN)
+	}
+	// Guarded16 asks its 16 conditions and updates its action every tick but
+	// when a condition fails, which happens now and then; Parallel8 updates its running
+	// actions only (8 calls at first, 1 in its last 5 ticks).
+	gs := recordOurs(t, ptr(guardedShape()), 2000)
+	if n := gs.calls(); n < 2000*(guardedConditions+1)*9/10 || n > 2000*(guardedConditions+1) {
+		t.Errorf("Guarded16: %d calls in 2000 ticks; want about %d", n, 2000*(guardedConditions+1))
+	}
+	if !slices.Contains(gs.answers[:guardedConditions*2000], answerFailure) {
+		t.Error("Guarded16: no condition failed")
+	}
+	ps := recordOurs(t, ptr(parallelShape()), 200)
+	if s, e := ps.tickRange(0); e-s != parallelActions {
+		t.Errorf("Parallel8: %d calls in the first tick; want %d", e-s, parallelActions)
+	}
+	last := 10 + 5*(parallelActions-1) + 1 // the ticks of the slowest action
+	if s, e := ps.tickRange(last - 1); e-s != 1 {
+		t.Errorf("Parallel8: %d calls in tick %d, the last of a cycle; want 1", e-s, last-1)
+	}
+	if s, e := ps.tickRange(last); e-s != parallelActions {
+		t.Errorf("Parallel8: %d calls in tick %d, which starts a cycle again; want %d", e-s, last, parallelActions)
 	}
 	// The NPC must fight, heal, patrol and idle, and be aborted by its guard.
 	npc := recordOurs(t, ptr(npcShape()), 2000)
@@ -767,6 +890,28 @@ func BenchmarkPeerDeep30(b *testing.B) { benchPeerShape(b, ptr(deepShape())) }
 
 // BenchmarkFloorDeep30 replays BenchmarkOursDeep30's calls.
 func BenchmarkFloorDeep30(b *testing.B) { benchFloorShape(b, ptr(deepShape())) }
+
+// BenchmarkOursGuarded16 ticks 16 conditions guarding a long action on our
+// stepped engine.
+func BenchmarkOursGuarded16(b *testing.B) { benchOursShape(b, ptr(guardedShape())) }
+
+// BenchmarkPeerGuarded16 is BenchmarkOursGuarded16 with go-behaviortree
+// (its plain Sequence).
+func BenchmarkPeerGuarded16(b *testing.B) { benchPeerShape(b, ptr(guardedShape())) }
+
+// BenchmarkFloorGuarded16 replays BenchmarkOursGuarded16's calls.
+func BenchmarkFloorGuarded16(b *testing.B) { benchFloorShape(b, ptr(guardedShape())) }
+
+// BenchmarkOursParallel8 ticks a parallel of 8 running actions on our
+// stepped engine.
+func BenchmarkOursParallel8(b *testing.B) { benchOursShape(b, ptr(parallelShape())) }
+
+// BenchmarkPeerParallel8 is BenchmarkOursParallel8 with go-behaviortree
+// (peerParallel).
+func BenchmarkPeerParallel8(b *testing.B) { benchPeerShape(b, ptr(parallelShape())) }
+
+// BenchmarkFloorParallel8 replays BenchmarkOursParallel8's calls.
+func BenchmarkFloorParallel8(b *testing.B) { benchFloorShape(b, ptr(parallelShape())) }
 
 // ptr returns a pointer to a copy of s.
 func ptr(s shape) *shape { return &s }
