@@ -29,20 +29,22 @@ type program[L any] struct {
 	fingerprint uint64 // hash of the structure, for saved states
 }
 
-// place is one place in a compiled definition.
+// place is one place in a compiled definition. The fields that a signal
+// and Value read, up and leaf, come first: for a small leaf type they share
+// the place's first cache line.
 type place[L any] struct {
+	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
+	leaf     L
 	kind     kind.Kind
 	index    int32    // index in parent.children
 	id       int32    // preorder number
 	n        int32    // RepeatN's count
 	need     [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
 	parent   *place[L]
-	next     *place[L]  // next sibling, or nil
-	enter    *place[L]  // where entering this position afresh descends to
-	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
+	next     *place[L] // next sibling, or nil
+	enter    *place[L] // where entering this position afresh descends to
 	children []*place[L]
 	def      *node[L]
-	leaf     L
 }
 
 // compiled returns root's program, compiling it once per definition.
@@ -109,6 +111,16 @@ func compile[L any](root *node[L]) *program[L] {
 			p.up[o] = p.ended(o == 1)
 		}
 	}
+	// Then every move that ends on a static descent to a leaf goes there
+	// directly, unless parallel positions need the slow path's frames.
+	if !prog.par {
+		for i := range prog.all {
+			p := &prog.all[i]
+			for o := range p.up {
+				p.up[o] = p.up[o].toLeaf(o == 1)
+			}
+		}
+	}
 	prog.fingerprint = fingerprintOf(prog.all)
 	return prog
 }
@@ -121,6 +133,7 @@ type move[L any] struct {
 	to   *place[L]
 	kind moveKind
 	ok   bool // the outcome that arrives, for moveRepeat and moveCustom; the root's, for moveRestart
+	made made // for moveLeaf: the version's status (the root's outcome if it ended and started over, else Running) and signal
 }
 
 type moveKind uint8
@@ -131,7 +144,27 @@ const (
 	moveRepeat                   // to, a RepeatN's child, ended: ask the counter
 	moveCustom                   // to, a custom node's child, ended with ok: ask the node
 	moveParallel                 // to, a parallel's child, ended with ok: record it in the parallel's frame
+	moveLeaf                     // focus to, a leaf, and make the version made: a move whose descent is static (toLeaf)
 )
+
+// toLeaf returns m, a move made by the signal ok, made direct when its
+// descent is static: a move that enters a position whose first descent
+// reaches a leaf without a draw, a custom node or a parallel becomes a
+// moveLeaf to that leaf, so that a signal is one load. Other moves are
+// returned as they are.
+func (m move[L]) toLeaf(ok bool) move[L] {
+	switch m.kind {
+	case moveEnter:
+		if e := m.to.enter; e.kind == kind.Leaf {
+			return move[L]{to: e, kind: moveLeaf, made: madeOf(Running, signalOf(ok))}
+		}
+	case moveRestart:
+		if e := m.to.enter; e.kind == kind.Leaf {
+			return move[L]{to: e, kind: moveLeaf, made: madeOf(signalOf(m.ok), signalOf(ok))}
+		}
+	}
+	return m
+}
 
 // ended returns the move for p ending with outcome ok. p's parent's moves
 // must already be set.

@@ -331,11 +331,7 @@ func (t Tree[L]) signalFrontier(leaf *place[L], ok bool) (Tree[L], error) {
 	if err != nil {
 		return t, errors.New("behaviortree.Tree.SignalAt: " + err.Error())
 	}
-	t.z, t.status = z, st
-	t.signal = Failure
-	if ok {
-		t.signal = Success
-	}
+	t.z, t.made = z, madeOf(st, signalOf(ok))
 	return t, nil
 }
 

@@ -21,10 +21,24 @@ import (
 // always fails: a struct that is saved and read back whole should hold a
 // [Saved] instead.
 type Tree[L any] struct {
-	z      zipper[L]
-	status Status // how the root ended with the signal that made this version
-	signal Status // that signal: Success or Failure; Running for Start
+	z zipper[L]
+	// made holds how the root ended with the signal that made this version,
+	// and that signal (Success or Failure; Running for Start), in one byte
+	// (madeOf), so that a Tree is four words.
+	made made
 }
+
+// made is a version's status and last signal: status | signal<<2.
+type made uint8
+
+// madeOf packs a status and a signal.
+func madeOf(status, signal Status) made { return made(status) | made(signal)<<2 }
+
+// status returns the status that m holds.
+func (m made) status() Status { return Status(m & 3) }
+
+// signal returns the signal that m holds.
+func (m made) signal() Status { return Status(m >> 2) }
 
 // Start returns a running tree for the definition root, focused on the leaf
 // that a first descent from the root reaches: for a tree of Selects and
@@ -75,22 +89,37 @@ func (t Tree[L]) Value() L {
 // up. When the root ends, the tree starts over from the root, and the new
 // version's [Tree.Status] says how the root ended. t itself is unchanged.
 func (t Tree[L]) Succeed() Tree[L] {
-	if t.z.focus == nil {
-		zeroTree("Succeed")
+	// The common case inlines into the caller: a move worked out at compile
+	// time to the next leaf (compile.go), one load.
+	f := t.z.focus
+	if f == nil || f.up[1].kind != moveLeaf {
+		return t.signalled(true)
 	}
-	t.z, t.status = t.z.signal(true)
-	t.signal = Success
+	t.z.focus, t.made = f.up[1].to, f.up[1].made
 	return t
 }
 
 // Fail returns a new version of the tree in which the current behavior has
 // failed; otherwise as [Tree.Succeed]. t itself is unchanged.
 func (t Tree[L]) Fail() Tree[L] {
+	if f := t.z.focus; f != nil && f.up[0].kind == moveLeaf {
+		t.z.focus, t.made = f.up[0].to, f.up[0].made
+		return t
+	}
+	return t.signalled(false)
+}
+
+// signalled is Succeed (ok) or Fail past their inlined fast path.
+func (t Tree[L]) signalled(ok bool) Tree[L] {
 	if t.z.focus == nil {
+		if ok {
+			zeroTree("Succeed")
+		}
 		zeroTree("Fail")
 	}
-	t.z, t.status = t.z.signal(false)
-	t.signal = Failure
+	var st Status
+	t.z, st = t.z.signal(ok)
+	t.made = madeOf(st, signalOf(ok))
 	return t
 }
 
@@ -113,11 +142,11 @@ func (t Tree[L]) Signal(s Status) Tree[L] {
 // Status tells whether the signal that made this version completed the whole
 // tree: Success or Failure if the root ended that way (and the tree started
 // over), Running if it did not. A version made by Start is Running.
-func (t Tree[L]) Status() Status { return t.status }
+func (t Tree[L]) Status() Status { return t.made.status() }
 
 // LastSignal returns the signal that made this version: Success or Failure,
 // or Running for a version made by Start. [Tree.WithMemory] keeps it.
-func (t Tree[L]) LastSignal() Status { return t.signal }
+func (t Tree[L]) LastSignal() Status { return t.made.signal() }
 
 // Memory returns the agent's memory in this version: what [Tree.WithMemory]
 // gave it, or the version it came from had. A version made by [Start] has
@@ -198,6 +227,14 @@ func (t Tree[L]) Path() iter.Seq2[Node[L], int] {
 	}
 }
 
+// signalOf is Success for true and Failure for false.
+func signalOf(ok bool) Status {
+	if ok {
+		return Success
+	}
+	return Failure
+}
+
 // zeroTree panics for a method called on the zero Tree. It takes no Tree,
 // so that the check does not make callers spill their receiver.
 func zeroTree(method string) {
@@ -211,7 +248,7 @@ func zeroTree(method string) {
 // does). Versions reached by separate but identical runs
 // are Equal even though they share no memory; == on Trees compares memory.
 func (t Tree[L]) Equal(u Tree[L]) bool {
-	if t.z.focus != u.z.focus || t.status != u.status || t.signal != u.signal {
+	if t.z.focus != u.z.focus || t.made != u.made {
 		return false
 	}
 	a, b := t.z.counts, u.z.counts

@@ -179,7 +179,7 @@ func (t Tree[L]) save() (savedState, error) {
 	}
 	root := t.z.root()
 	prog := compiled(root.def)
-	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.status, signal: t.signal}
+	s := savedState{fingerprint: prog.fingerprint, focus: uint64(t.z.focus.id), status: t.Status(), signal: t.LastSignal()}
 	if mem := t.Memory(); mem.Len() > 0 {
 		var err error
 		if s.mem, err = mem.MarshalBinary(); err != nil {
@@ -576,7 +576,7 @@ func restore[L any](prog *program[L], s *savedState, at places) (Tree[L], error)
 	if s.signal == Running && s.status != Running {
 		return t, &StateError{Where: at.signal(), Msg: fmt.Sprintf("running (a version made by Start) with a status of %v: such a version has not completed", s.status)}
 	}
-	t.z.focus, t.status, t.signal = &prog.all[s.focus], s.status, s.signal
+	t.z.focus, t.made = &prog.all[s.focus], madeOf(s.status, s.signal)
 	var err error
 	if t.z.ext, err = restoreRNG(prog, s.rng, at); err != nil {
 		return Tree[L]{}, err

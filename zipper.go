@@ -102,6 +102,9 @@ func (z zipper[L]) signal(ok bool) (zipper[L], Status) {
 	m := z.focus.up[b2i(ok)]
 	for {
 		switch m.kind {
+		case moveLeaf:
+			z.focus = m.to
+			return z, m.made.status()
 		case moveEnter:
 			return z.descend(m.to), Running
 		case moveRestart:
@@ -126,6 +129,9 @@ func (z zipper[L]) signal(ok bool) (zipper[L], Status) {
 func (z zipper[L]) advance(m move[L]) (zipper[L], Status, bool) {
 	for {
 		switch m.kind {
+		case moveLeaf: // not made for definitions with parallels; here for completeness
+			z.focus = m.to
+			return z, m.made.status(), false
 		case moveEnter:
 			return z.descend(m.to), Running, false
 		case moveRestart:
