@@ -759,12 +759,9 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 		}
 		return valueString(v)
 	}
-	switch nd.k.id {
-	case "Script", "ScriptCondition", "Precondition":
-		port := "code"
-		if nd.k.id == "Precondition" {
-			port = "if"
-		}
+	switch {
+	case nd.k.script != "":
+		port := nd.k.script
 		src, ok := read(port)
 		if !ok {
 			return docError(e, "missing port [%s] in %s", port, nd.k.id)
@@ -780,7 +777,7 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 			return scriptErrorAt(err, RuntimeError, a, src)
 		}
 		nd.code, nd.codeSrc = s, src
-	case "LoopInt", "LoopDouble", "LoopString", "LoopBool":
+	case nd.k.loops:
 		raw, ok := nd.attrs["queue"]
 		if !ok {
 			err := docError(e, "missing port [queue] in %s", nd.k.id)
@@ -796,7 +793,7 @@ func (b *builder) construct(nd *nodeDef, e *element) error {
 			return docError(e, "%v", err)
 		}
 		nd.list = list
-	case "WasEntryUpdated", "SkipUnlessUpdated", "WaitValueUpdate":
+	case nd.k.watches:
 		raw := nd.attrs["entry"]
 		if raw == "" {
 			err := docError(e, "Missing port 'entry' in %s", nd.k.id)

@@ -49,6 +49,16 @@ type kind struct {
 	// ...), their value port's (withFacts).
 	loops bool
 	loop  string
+	// timed marks the nodes that run on the tree's clock (Delay, Timeout,
+	// Sleep: TIMED.md); watches marks those that keep the sequence number
+	// of an entry they saw (WasEntryUpdated, SkipUnlessUpdated,
+	// WaitValueUpdate). Both keep a nodeExt in each version, as the Loop
+	// nodes do (hasExt).
+	timed, watches bool
+	// script is the port whose text is a script, parsed when the tree is
+	// built ("code" for Script and ScriptCondition, "if" for
+	// Precondition), "" for the other kinds.
+	script string
 	// notUpdated is what SkipUnlessUpdated / WaitValueUpdate return when
 	// the entry was not updated.
 	notUpdated Status
@@ -154,27 +164,27 @@ var builtinKinds = withFacts([]*kind{
 	{cpp: btkind.CPPRepeat, tick: tickRepeat, halt: haltCounter},
 	{cpp: btkind.CPPRetryUntilSuccessful, mirror: true, tick: tickRepeat, halt: haltCounter},
 	{cpp: btkind.CPPRunOnce, tick: tickRunOnce, halt: haltDecorator},
-	{cpp: btkind.CPPPrecondition, tick: tickPrecondition, halt: haltDecorator},
+	{cpp: btkind.CPPPrecondition, script: "if", tick: tickPrecondition, halt: haltDecorator},
 	// TIMED.md decorators.
-	{cpp: btkind.CPPDelay, tick: tickDelay, halt: haltTimer},
-	{cpp: btkind.CPPTimeout, tick: tickTimeout, halt: haltTimer},
+	{cpp: btkind.CPPDelay, timed: true, tick: tickDelay, halt: haltTimer},
+	{cpp: btkind.CPPTimeout, timed: true, tick: tickTimeout, halt: haltTimer},
 	{cpp: btkind.CPPLoopInt, tick: tickLoop, halt: haltDecorator, loops: true},
 	{cpp: btkind.CPPLoopDouble, tick: tickLoop, halt: haltDecorator, loops: true},
 	{cpp: btkind.CPPLoopString, tick: tickLoop, halt: haltDecorator, loops: true},
 	{cpp: btkind.CPPLoopBool, tick: tickLoop, halt: haltDecorator, loops: true},
-	{cpp: btkind.CPPSkipUnlessUpdated, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Skipped},
-	{cpp: btkind.CPPWaitValueUpdate, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Running},
+	{cpp: btkind.CPPSkipUnlessUpdated, watches: true, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Skipped},
+	{cpp: btkind.CPPWaitValueUpdate, watches: true, tick: tickUnlessUpdated, halt: haltUnlessUpdated, notUpdated: Running},
 
 	// README §5.3 leaves.
 	{cpp: btkind.CPPAlwaysSuccess, sync: true, fresh: true, tick: tickAlways, halt: haltNothing},
 	{cpp: btkind.CPPAlwaysFailure, sync: true, mirror: true, fresh: true, tick: tickAlways, halt: haltNothing},
-	{cpp: btkind.CPPScript, sync: true, fresh: true, tick: tickScript, halt: haltNothing},
-	{cpp: btkind.CPPScriptCondition, cond: true, fresh: true, tick: tickScript, halt: haltNothing},
+	{cpp: btkind.CPPScript, script: "code", sync: true, fresh: true, tick: tickScript, halt: haltNothing},
+	{cpp: btkind.CPPScriptCondition, script: "code", cond: true, fresh: true, tick: tickScript, halt: haltNothing},
 	{cpp: btkind.CPPSetBlackboard, sync: true, fresh: true, tick: tickSetBlackboard, halt: haltNothing},
 	{cpp: btkind.CPPUnsetBlackboard, sync: true, tick: tickUnsetBlackboard, halt: haltNothing},
 	// TIMED.md leaves.
-	{cpp: btkind.CPPSleep, tick: tickSleep, halt: haltTimer},
-	{cpp: btkind.CPPWasEntryUpdated, sync: true, tick: tickWasEntryUpdated, halt: haltNothing},
+	{cpp: btkind.CPPSleep, timed: true, tick: tickSleep, halt: haltTimer},
+	{cpp: btkind.CPPWasEntryUpdated, sync: true, watches: true, tick: tickWasEntryUpdated, halt: haltNothing},
 }...)
 
 // withFacts fills each row's public facts from its kind.CPP (id, cat,

@@ -58,11 +58,7 @@ type nodeExt struct {
 
 // hasExt reports whether the nodes of kind k have a nodeExt.
 func hasExt(k *kind) bool {
-	switch k.id {
-	case "Delay", "Timeout", "Sleep", "SkipUnlessUpdated", "WaitValueUpdate", "WasEntryUpdated":
-		return true
-	}
-	return k.loop != ""
+	return k.timed || k.watches || k.loops
 }
 
 // xr returns node n's nodeExt to read (the zero one for a node without).

@@ -305,8 +305,7 @@ func (p *program) finish() {
 			p.extOf[i] = int32(p.nExt)
 			p.nExt++
 		}
-		switch k.id {
-		case "Delay", "Timeout", "Sleep":
+		if k.timed {
 			p.timed = true
 		}
 	}

@@ -221,7 +221,7 @@ func TestBTCPPBlackboard(t *testing.T) {
 	// Script's x := 1 throw, as in BehaviorTree.CPP.
 	c.post("/api/goto", `{"id":2}`)
 	st = c.post("/api/blackboard", `{"key":"x","type":"string","value":"one"}`)
-	if msg := c.refused("POST", "/api/step", "", http.StatusConflict, nil); !strings.Contains(msg, "can't assign a value of type [int64] to the entry [x] of type [string]") {
+	if msg := c.refused("POST", "/api/step", "", http.StatusConflict, nil); !strings.Contains(msg, "Error assigning a value to entry [x] with type [std::string]") {
 		t.Errorf("the step after x = \"one\": %s", msg)
 	}
 	st = c.post("/api/blackboard", `{"key":"x","value":null}`)
