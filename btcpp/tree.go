@@ -192,6 +192,7 @@ type Option func(*config)
 // config is what the options set.
 type config struct {
 	entries []initialEntry
+	err     error // a bad option's, which Build returns
 	delta   func() time.Duration
 	budget  int
 }
@@ -344,6 +345,9 @@ func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
 	cfg := config{budget: DefaultTickBudget}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.err != nil {
+		return nil, cfg.err
 	}
 	bb := newBoard()
 	for _, e := range cfg.entries {
