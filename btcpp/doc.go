@@ -60,10 +60,12 @@
 // with package behaviortree's writers (text, DOT, Mermaid) and package
 // viewer's pages (NewReplay, the live monitor's NewBTCPPFeed, bt play);
 // Document.WriteXML writes a document back as canonical XML, with a
-// <TreeNodesModel> for the Go leaves it uses, so that Groot2 opens it; and
-// Factory.LeafModels lists the leaf types a text declares or uses, so that
-// a tool can register stand-ins for leaves it has no Go code for, as
-// bt check, fmt, render, run and play do for .xml files.
+// <TreeNodesModel> for the Go leaves it uses, so that Groot2 opens it;
+// Factory.CheckModels checks the Go leaves' registrations against a
+// text's <TreeNodesModel>; and Factory.LeafModels lists the leaf types a
+// text declares or uses, so that a tool can register stand-ins for leaves
+// it has no Go code for, as bt check, fmt, render, run and play do for
+// .xml files.
 //
 // # What we do differently from BehaviorTree.CPP
 //

@@ -183,41 +183,57 @@ type LeafModel struct {
 	Ports    []Port
 }
 
-// LeafModels returns, sorted by ID, the leaf types that src declares in
-// its <TreeNodesModel> (<Action> and <Condition> entries) or uses in its
-// trees (elements with no children, in the compact or the <Action> or
-// <Condition> form) that f does not register, built-ins included. With
-// fsys, the documents that src includes are read too, from the directory
-// dir of fsys (as ParseFS reads them). It reads what it can and skips the
-// rest: Parse reports the errors of the text.
-func (f *Factory) LeafModels(src string, fsys fs.FS, dir string) []LeafModel {
-	known := f.snapshot()
-	models := map[string]*LeafModel{}
-	guessed := map[string]map[string]PortDir{}
+// eachDocument calls fn with the root element of the text src and of each
+// document it includes, read from the directory dir of fsys as ParseFS
+// reads them (none when fsys is nil), at most maxIncludeDepth deep. It
+// skips what it cannot read or parse: Parse reports those errors.
+func eachDocument(src string, fsys fs.FS, dir string, fn func(root *element)) {
 	var scan func(src, dir string, depth int)
 	scan = func(src, dir string, depth int) {
 		root, err := parseXML(src)
 		if err != nil || root == nil {
 			return
 		}
+		fn(root)
+		for _, c := range root.Children {
+			if c.Name != "include" {
+				continue
+			}
+			p, ok := c.attr("path")
+			if !ok || fsys == nil || depth >= maxIncludeDepth {
+				continue
+			}
+			name := path.Clean(strings.TrimPrefix(p, "/"))
+			if !strings.HasPrefix(p, "/") {
+				name = path.Join(dir, p)
+			}
+			if b, err := fs.ReadFile(fsys, name); err == nil {
+				scan(string(b), path.Dir(name), depth+1)
+			}
+		}
+	}
+	scan(src, dir, 0)
+}
+
+// LeafModels returns, sorted by ID, the leaf types that src declares in
+// its <TreeNodesModel> (<Action> and <Condition> entries) or uses in its
+// trees (elements with no children, in the compact or the <Action> or
+// <Condition> form) that f does not register, built-ins included. With
+// fsys, the documents that src includes are read too, from the directory
+// dir of fsys (as ParseFS reads them). It reads what it can and skips the
+// rest: Parse reports the errors of the text. A type declared twice keeps
+// its first declaration, the text's own before an included document's.
+func (f *Factory) LeafModels(src string, fsys fs.FS, dir string) []LeafModel {
+	known := f.snapshot()
+	models := map[string]*LeafModel{}
+	guessed := map[string]map[string]PortDir{}
+	eachDocument(src, fsys, dir, func(root *element) {
 		for _, c := range root.Children {
 			switch c.Name {
-			case "include":
-				p, ok := c.attr("path")
-				if !ok || fsys == nil || depth >= maxIncludeDepth {
-					continue
-				}
-				name := path.Clean(strings.TrimPrefix(p, "/"))
-				if !strings.HasPrefix(p, "/") {
-					name = path.Join(dir, p)
-				}
-				if b, err := fs.ReadFile(fsys, name); err == nil {
-					scan(string(b), path.Dir(name), depth+1)
-				}
 			case "TreeNodesModel":
 				for _, m := range c.Children {
 					id, _ := m.attr("ID")
-					if m.Name != "Action" && m.Name != "Condition" || !validModelName(id) || known[id] != nil || id == "SubTree" {
+					if m.Name != "Action" && m.Name != "Condition" || !validModelName(id) || known[id] != nil || id == "SubTree" || models[id] != nil {
 						continue
 					}
 					lm := &LeafModel{ID: id, Condition: m.Name == "Condition", Declared: true}
@@ -279,8 +295,7 @@ func (f *Factory) LeafModels(src string, fsys fs.FS, dir string) []LeafModel {
 				}
 			}
 		}
-	}
-	scan(src, dir, 0)
+	})
 	for id, ports := range guessed {
 		if models[id] != nil {
 			continue
