@@ -98,10 +98,12 @@ func newError(file string, src []byte, pos int, msg string, err error) *Error {
 	prefix, suffix := "", ""
 	if len(text) > 2*window {
 		lo, hi := max(0, caret-window), min(len(text), caret+window)
-		for lo > 0 && lo < len(text) && !utf8.RuneStart(text[lo]) {
+		// Cut at a rune's start, looking no further than a rune's length:
+		// a run of stray continuation bytes has none.
+		for i := 0; i < utf8.UTFMax-1 && lo > 0 && lo < len(text) && !utf8.RuneStart(text[lo]); i++ {
 			lo--
 		}
-		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+		for i := 0; i < utf8.UTFMax-1 && hi < len(text) && !utf8.RuneStart(text[hi]); i++ {
 			hi++
 		}
 		if lo > 0 {
