@@ -49,8 +49,7 @@
 // Sleep, WasEntryUpdated), SubTree with its remappings and _autoremap,
 // <TreeNodesModel> port defaults, the pre- and post-condition attributes
 // (_failureIf, _successIf, _skipIf, _while, _onSuccess, _onFailure,
-// _post, _onHalted) and the scripting language, whose grammar is stated
-// at the top of script_parse.go.
+// _post, _onHalted) and the scripting language (below).
 //
 // The package replays every case of a corpus recorded from the C++
 // library (builds, node paths, blackboard scopes, each tick's result,
@@ -66,6 +65,46 @@
 // text declares or uses, so that a tool can register stand-ins for leaves
 // it has no Go code for, as bt check, fmt, render, run and play do for
 // .xml files.
+//
+// # Scripts
+//
+// The ports code (Script, ScriptCondition), if (Precondition) and the
+// pre- and post-condition attributes hold scripts of BehaviorTree.CPP's
+// language. A script is parsed once, when the tree is built (a syntax
+// error is a build error at the attribute's line and column, the message
+// saying where in the script), and evaluated without parsing again.
+//
+// Tokens: integers (42, 0x2A), reals (1.5, 2e3), strings in single quotes
+// ('ok'), true and false, names of blackboard entries (x, @x for the root
+// blackboard's x from any SubTree) or of enums registered with
+// Factory.Enum, and the operators below. Statements are separated by ';';
+// a script's value is its last statement's.
+//
+// Grammar, binding powers in brackets (higher binds tighter):
+//
+//	script     = { ";" } statement { ";" { ";" } statement } { ";" } EOF
+//	statement  = expr
+//	prefix     = INT | REAL | STRING | "true" | "false" | NAME
+//	           | "(" expr ")" | ("-" | "~" | "!") expr[20]
+//	infix      = (":=" | "=" | "+=" | "-=" | "*=" | "/=") expr   [2]  right-associative; the left side is a NAME
+//	           | "?" expr ":" expr                               [4]  a ? b : c ? d : e is a ? b : (c ? d : e)
+//	           | "||" expr                                       [6]
+//	           | "&&" expr                                       [8]
+//	           | cmp expr { cmp expr }                           [10] chained: a < b < c
+//	           | ("|" | "^") expr                                [12]
+//	           | "&" expr                                        [14]
+//	           | ("+" | "-" | "..") expr                         [16] ".." joins strings
+//	           | ("*" | "/") expr                                [18]
+//	cmp        = "==" | "!=" | "<" | ">" | "<=" | ">="
+//
+// The binary operators are left-associative. x := v creates the entry x
+// if it does not exist; x = v and the compound forms need an existing
+// entry. A value keeps the type its entry is declared with: a string
+// assigned to an int entry is parsed as an int, and a value that cannot be
+// converted is an error of the tick ("Error in script [...]"), typed as
+// the library types it. A condition's value (ScriptCondition, Precondition's
+// if, the pre-conditions) is true when it is a non-zero real or true; an
+// integer must be 0 or 1, another one is an error, as in the library.
 //
 // # What we do differently from BehaviorTree.CPP
 //

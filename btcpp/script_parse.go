@@ -4,7 +4,8 @@ package btcpp
 // Pratt parser that turns the tokens of script_lex.go into a tree of nodes,
 // once; script_eval.go evaluates the tree without reparsing.
 //
-// Grammar (binding powers in brackets; higher binds tighter):
+// Grammar (binding powers in brackets; higher binds tighter; the package
+// documentation states it for users, doc.go):
 //
 //	script     = { ";" } statement { ";" { ";" } statement } { ";" } EOF
 //	statement  = expr
