@@ -153,14 +153,16 @@ func (t *ticker) lookAsync(n int, e *asyncEntry) Status {
 		t.pend = t.pend.drop(int32(n))
 		return Failure
 	}
-	c := *e
-	t.pend = t.pend.put(asyncEntry{node: c.node, a: c.a, id: c.id, looks: c.looks + 1})
+	t.pend = t.pend.put(asyncEntry{node: e.node, a: e.a, id: e.id, looks: e.looks + 1})
 	return Running
 }
 
 // live returns the entries of t's list whose node is RUNNING (an entry of
 // a node that is not is never used: the node's next start drops it).
 func (t *Tree) live() []*asyncEntry {
+	if t == nil {
+		return nil
+	}
 	var es []*asyncEntry
 	for e := t.pend; e != nil; e = e.next {
 		if t.st[e.node].status == Running {

@@ -150,6 +150,10 @@ func TestAwaitStepSettleStep(t *testing.T) {
 			t.Errorf("%s: Async(1) found after completion", settle.name)
 		}
 	}
+	var none *Tree
+	if _, ok := none.Async(1); ok || len(pending(none)) != 0 {
+		t.Error("a nil Tree waits for an Async")
+	}
 }
 
 // TestAwaitKeptVersionsReplay: versions kept from before the settlement,

@@ -645,10 +645,11 @@ func (t *Tree) tickRules(once bool, rec *recorder) (*Tree, Status, error) {
 }
 
 // Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
-// root, then every node in preorder (running actions get OnHalted, and
-// every node's _onHalted script runs), leaving every node IDLE. It returns
-// the new version; on error (an _onHalted script that throws) the version
-// holds the state right after the exception.
+// root, then every node in preorder (running actions get OnHalted and
+// lose the Async they await, if any, and every node's _onHalted script
+// runs), leaving every node IDLE. It returns the new version; on error (an
+// _onHalted script that throws) the version holds the state right after
+// the exception.
 func (t *Tree) Halt() (*Tree, error) {
 	tk := t.begin(t.ticked)
 	tk.next.wall = t.wall
