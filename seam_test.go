@@ -85,3 +85,49 @@ func TestInternalNewFluentSeam(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalAsyncSeam checks that InternalAsync gives an Async its id
+// and answers its looks as a step and a save do for hook.Module, and does
+// nothing for the zero Seam.
+func TestInternalAsyncSeam(t *testing.T) {
+	zero := firstArg4(bt.InternalAsync)
+	a := bt.NewAsync()
+	a.Succeed()
+	for _, op := range []hook.AsyncOp{hook.AsyncTake, hook.AsyncLook, hook.AsyncFixed} {
+		if r, n := bt.InternalAsync(zero, a, op, 7); r != bt.Running || n != 0 {
+			t.Errorf("zero Seam, op %d: %v, %d; want Running, 0", op, r, n)
+		}
+	}
+	if a.ID() != 0 {
+		t.Errorf("zero Seam: the id is %d, want 0", a.ID())
+	}
+
+	b := bt.NewAsync()
+	bt.InternalAsync(hook.Module, b, hook.AsyncTake, 3)
+	bt.InternalAsync(hook.Module, b, hook.AsyncTake, 4)
+	if b.ID() != 3 {
+		t.Errorf("hook.Module: the id is %d, want 3 (the first take's)", b.ID())
+	}
+	// Looks 1 and 2 see it pending; settled, look 2 again still does,
+	// look 3 (the first made after) sees it, and so does every later one.
+	for j := uint64(1); j <= 2; j++ {
+		if r, _ := bt.InternalAsync(hook.Module, b, hook.AsyncLook, j); r != bt.Running {
+			t.Errorf("look %d before the settlement: %v", j, r)
+		}
+	}
+	b.Fail()
+	if r, d := bt.InternalAsync(hook.Module, b, hook.AsyncFixed, 1); r != bt.Failure || d != 2 {
+		t.Errorf("fixed from look 1: %v, %d; want Failure, 2", r, d)
+	}
+	for j, want := range map[uint64]bt.Status{2: bt.Running, 3: bt.Failure, 9: bt.Failure} {
+		if r, _ := bt.InternalAsync(hook.Module, b, hook.AsyncLook, j); r != want {
+			t.Errorf("look %d after the settlement: %v, want %v", j, r, want)
+		}
+	}
+}
+
+// firstArg4 is firstArg for a function of four parameters and two results.
+func firstArg4[S, A, B, C, R1, R2 any](func(S, A, B, C) (R1, R2)) S {
+	var s S
+	return s
+}

@@ -38,6 +38,26 @@
 // with an entry of a blackboard scope set or removed, as an
 // application's blackboard->set and unset do.
 //
+// A stateful action can wait for work that finishes later, as a
+// StatefulActionNode whose onStart starts it and whose ticks poll it:
+// OnStart (or OnRunning) returns Call.Await with an Async of package
+// behaviortree, which the game settles from any goroutine (from
+// ExampleCall_Await):
+//
+//	err := f.RegisterAction("PlanPath", btcpp.Action{
+//		OnStart: func(c *btcpp.Call) (btcpp.Status, error) {
+//			plan = bt.NewAsync()
+//			return c.Await(plan) // RUNNING; OnRunning is not called while it waits
+//		},
+//	})
+//
+// The node stays RUNNING until a tick sees the settlement, then returns
+// its SUCCESS or FAILURE; a halt throws the Async away and calls
+// OnHalted. A settlement is fixed at the first tick that looks after it,
+// as in the root package, so a kept version ticked again does what it
+// did. Tree.Pending lists the results a version waits for; a save keeps
+// them by id, and Tree.Async finds one in the restored version.
+//
 // Every built-in node of BehaviorTree.CPP 4.10.0 that XML can create is
 // supported: the controls (Sequence, Fallback, their Reactive, Async and
 // WithMemory forms, Parallel, ParallelAll, IfThenElse, WhileDoElse,

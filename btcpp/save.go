@@ -129,8 +129,9 @@ const allFlags = fArmed<<1 - 1
 
 // The bits of the version's flags byte.
 const (
-	vWake = 1 << iota // the wake-up flag
-	vWall             // the wall time of the last tick follows
+	vWake  = 1 << iota // the wake-up flag
+	vWall              // the wall time of the last tick follows
+	vAsync             // the async section follows the scopes (async.go)
 )
 
 // MarshalBinary returns the version in a binary form that Restore (of any
@@ -142,7 +143,7 @@ const (
 //     little-endian;
 //   - the number of nodes and of blackboard scopes, uvarints;
 //   - a flags byte (1: the wake-up flag is set; 2: the wall time of the
-//     last tick follows), then the status the last tick returned (a byte, 0 to 4 for IDLE
+//     last tick follows; 4: the async results follow the scopes), then the status the last tick returned (a byte, 0 to 4 for IDLE
 //     to SKIPPED),
 //     the clock (Clock, in nanoseconds, a varint), the number of timers
 //     armed so far, whether a tick made the version (1) or not (0) and the root executions of the last tick
@@ -164,7 +165,19 @@ const (
 //     string 54, NodeStatus 55) and its content:
 //     an empty value's type name as a length and bytes, an int-like value
 //     as a varint, a double as its 8 bytes of IEEE 754 little-endian, a
-//     string as a length and bytes.
+//     string as a length and bytes;
+//   - when flagged (the line of versions gave an id to an Async: see
+//     Call.Await), the async results: the last id given (a uvarint), the
+//     number of actions that wait for one, then for each by increasing
+//     node: the node and the id (uvarints), the result (a byte: 0
+//     pending, 1 SUCCESS, 2 FAILURE) and, for a result, the looks from the
+//     version's next one that still see it pending (a uvarint: a save
+//     after the settlement fixes them as a look would).
+//
+// A restored version holds a new Async, of the saved id, for each action
+// that waits for one (Tree.Async finds it); a saved result is settled
+// already. A save without async results is the same as before they
+// existed, and restores as it did.
 //
 // A save holds no Go leaf's own memory: a leaf keeps its state on the
 // blackboard, or outside the tree. A version on the wall clock saves the
@@ -186,6 +199,9 @@ func (t *Tree) MarshalBinary() ([]byte, error) {
 	}
 	if !t.wall.IsZero() {
 		flags |= vWall
+	}
+	if t.ids != 0 {
+		flags |= vAsync
 	}
 	b = append(b, flags, byte(t.status))
 	b = bin.AppendVarint(b, int64(t.now))
@@ -214,6 +230,9 @@ func (t *Tree) MarshalBinary() ([]byte, error) {
 			b = appendValue(b, e.value)
 			b = bin.AppendUvarint(b, e.seq)
 		}
+	}
+	if flags&vAsync != 0 {
+		b = t.appendAsync(b)
 	}
 	return b, nil
 }
@@ -507,7 +526,7 @@ func (r *stateReader) read(info []scopeInfo) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if flags&^(vWake|vWall) != 0 {
+	if flags&^(vWake|vWall|vAsync) != 0 {
 		return nil, r.fail(at, "unknown flags %#02x", flags)
 	}
 	t.wake = flags&vWake != 0
@@ -601,6 +620,11 @@ func (r *stateReader) read(info []scopeInfo) (*Tree, error) {
 		bb.scopes[s] = sd
 	}
 	t.bb = bb
+	if flags&vAsync != 0 {
+		if err := r.async(t); err != nil {
+			return nil, err
+		}
+	}
 	if r.off != len(d) {
 		return nil, r.fail(r.off, "%d bytes after the state", len(d)-r.off)
 	}

@@ -263,6 +263,13 @@ func FuzzRestore(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	// Saves with async results (async.go): pending, and settled with
+	// looks that still see them pending.
+	v0, asyncSaves := asyncSaves(f)
+	trees = append(trees, v0)
+	for _, data := range asyncSaves {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, v0 := range trees {
 			r, err := v0.Restore(data)

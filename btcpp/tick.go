@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	bt "github.com/zipbt/behaviortree"
 )
 
 // This file holds the rules of README §3–§5 and TIMED.md: how one tick
@@ -124,6 +126,14 @@ type ticker struct {
 	// given is the compiled moves' buffer of the answers given, kept
 	// between ticks (tickers).
 	given []given1
+	// pend and ids are the version's pending async results and the last
+	// id given (async.go); while mayAwait, the action of node awaitNode
+	// is being called, and await is the Async it awaits.
+	pend      *asyncEntry
+	ids       uint64
+	await     *bt.Async
+	mayAwait  bool
+	awaitNode int
 }
 
 // callFor returns the call handle for node n.
@@ -1518,12 +1528,20 @@ func tickGoLeaf(t *ticker, n int) (Status, error) {
 		var err error
 		switch t.st[n].status {
 		case Idle:
-			res, err = r.action.OnStart(c)
+			if t.pend != nil {
+				t.pend = t.pend.drop(int32(n)) // a stale entry (async.go)
+			}
+			res, err = t.callAction(n, r.action.OnStart)
 		case Running:
+			if t.pend != nil {
+				if e := t.pend.find(int32(n)); e != nil {
+					return t.lookAsync(n, e), nil
+				}
+			}
 			if r.action.OnRunning == nil {
 				return Running, nil
 			}
-			res, err = r.action.OnRunning(c)
+			res, err = t.callAction(n, r.action.OnRunning)
 		default:
 			return t.st[n].status, nil
 		}
@@ -1559,9 +1577,13 @@ func (t *ticker) checkStatus(n int, res Status) (Status, error) {
 	return res, nil
 }
 
-// haltGoLeaf calls a running Go action's OnHalted.
+// haltGoLeaf throws away the Async a Go action waits for, and calls a
+// running action's OnHalted.
 func haltGoLeaf(t *ticker, n int) error {
 	r := t.node(n).k.leaf
+	if t.pend != nil {
+		t.pend = t.pend.drop(int32(n))
+	}
 	if r.kind == leafAction && t.st[n].status == Running && r.action.OnHalted != nil {
 		r.action.OnHalted(t.callFor(n))
 	}

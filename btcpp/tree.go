@@ -428,6 +428,10 @@ type Tree struct {
 	// in is what the tick cache keeps of an interned version, nil for a
 	// version it does not hold (tick_cache.go).
 	in *interned
+	// pend is the pending async results of the Go actions, by node, and
+	// ids the last id given to one in this line of versions (async.go).
+	pend *asyncEntry
+	ids  uint64
 	// ring is the next *Tree of the ring of versions that differ from
 	// this one only in their status and root executions (quietTwin), or
 	// nil; set once, atomically.
@@ -466,6 +470,7 @@ func (t *Tree) begin(ticked bool) *ticker {
 		copy(scratch, t.st) // else the buffer holds t's states already
 	}
 	*tk = ticker{p: t.p, st: scratch, scratch: scratch, given: tk.given, ext: t.ext, wake: t.wake, now: t.now, armSeq: t.armSeq,
+		pend: t.pend, ids: t.ids,
 		next: Tree{p: t.p, st: t.st, ext: t.ext, bb: t.bb.next(), wake: t.wake, now: t.now, armSeq: t.armSeq, ticked: ticked}}
 	tk.bb = &tk.next.bb
 	return tk
@@ -485,6 +490,7 @@ type withStates[A any] struct {
 func (tk *ticker) end(t *Tree) *Tree {
 	tk.next.ext = tk.ext
 	tk.next.wake, tk.next.armSeq = tk.wake, tk.armSeq
+	tk.next.pend, tk.next.ids = tk.pend, tk.ids
 	var nt *Tree
 	n := len(tk.st)
 	switch {
@@ -538,7 +544,8 @@ func (tk *ticker) end(t *Tree) *Tree {
 // returns versions it made before, allocating nothing.
 func (t *Tree) quietTwin(next *Tree) (twin *Tree, quiet bool) {
 	if !sameSlice(next.ext, t.ext) || !sameSlice(next.bb.info, t.bb.info) || !sameSlice(next.bb.scopes, t.bb.scopes) ||
-		next.wake != t.wake || next.now != t.now || next.armSeq != t.armSeq || next.ticked != t.ticked || !next.wall.Equal(t.wall) {
+		next.wake != t.wake || next.now != t.now || next.armSeq != t.armSeq || next.ticked != t.ticked || !next.wall.Equal(t.wall) ||
+		next.pend != t.pend || next.ids != t.ids {
 		return nil, false
 	}
 	w := t
@@ -638,10 +645,11 @@ func (t *Tree) tickRules(once bool, rec *recorder) (*Tree, Status, error) {
 }
 
 // Halt halts the whole tree as BehaviorTree.CPP's haltTree does: the
-// root, then every node in preorder (running actions get OnHalted, and
-// every node's _onHalted script runs), leaving every node IDLE. It returns
-// the new version; on error (an _onHalted script that throws) the version
-// holds the state right after the exception.
+// root, then every node in preorder (running actions get OnHalted and
+// lose the Async they await, if any, and every node's _onHalted script
+// runs), leaving every node IDLE. It returns the new version; on error (an
+// _onHalted script that throws) the version holds the state right after
+// the exception.
 func (t *Tree) Halt() (*Tree, error) {
 	tk := t.begin(t.ticked)
 	tk.next.wall = t.wall

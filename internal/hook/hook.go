@@ -1,15 +1,17 @@
 // Package hook holds the types that package behaviortree shares with its
-// own clients in this module (the text formats mdsl and mistreevous, and
-// the builder fluent) and with no one else.
+// own clients in this module (the text formats mdsl, mistreevous and
+// btcpp, and the builder fluent) and with no one else.
 //
 // Seam is the first parameter of the root's functions for those clients
-// (behaviortree.InternalFill and behaviortree.InternalNewFluent): a module
-// that is not this one cannot import this package, and so cannot name a
-// Seam, nor make any but the zero one, which those functions refuse. Fill
-// is what InternalFill writes into a node just built. Source, Site and
-// Pos say where the nodes of a text are, which mdsl.Parse gives the root
-// of the tree it reads. Everything here is typed: the compiler checks both
-// sides of every call. DESIGN.md ("The seam") says why.
+// (behaviortree.InternalFill, behaviortree.InternalNewFluent and
+// behaviortree.InternalAsync): a module that is not this one cannot
+// import this package, and so cannot name a Seam, nor make any but the
+// zero one, which those functions refuse. Fill is what InternalFill writes
+// into a node just built. Source, Site and Pos say where the nodes of a
+// text are, which mdsl.Parse gives the root of the tree it reads. AsyncOp
+// is what InternalAsync does with an Async that a btcpp tree holds.
+// Everything here is typed: the compiler checks both sides of every call.
+// DESIGN.md ("The seam") says why.
 package hook
 
 import "github.com/zipbt/behaviortree/attr"
@@ -61,3 +63,23 @@ type Site struct {
 type Pos struct {
 	Line, Col int32
 }
+
+// AsyncOp is what behaviortree.InternalAsync does with an Async for package
+// btcpp, whose trees hold the root's Async results: the bookkeeping of
+// looks stays in the root (stepped_async.go), its one home.
+type AsyncOp uint8
+
+// The operations of behaviortree.InternalAsync, each with its number n.
+const (
+	// AsyncTake gives the Async the id n if it has none, as the step
+	// that takes it does.
+	AsyncTake AsyncOp = iota + 1
+	// AsyncLook is look n of a node waiting for the Async: its result
+	// from the look that the first look after the settlement fixed, else
+	// Running.
+	AsyncLook
+	// AsyncFixed is what a save keeps for a version whose next look is
+	// n: the result, and the looks from n that still see it pending
+	// (Running and 0 while it is not settled).
+	AsyncFixed
+)
