@@ -596,9 +596,10 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 			ans = branchAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
-			final = e.ends[k].Load()
 			if mo.wide {
 				fw = e.endw[k].Load()
+			} else {
+				final = e.ends[k].Load()
 			}
 			break
 		}
