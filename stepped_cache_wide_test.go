@@ -270,3 +270,39 @@ func TestStepCacheWideNoAlloc(t *testing.T) {
 		t.Errorf("a step through the wide cache made %v allocations (error %v), want 0", n, err)
 	}
 }
+
+// TestStepCacheWideSwitchesOff: the wide cache of a tree of 64 nodes (32
+// actions) under random answers fills, keeps missing and switches itself
+// off, as the one-word cache does; the steps stay what the rules give.
+func TestStepCacheWideSwitchesOff(t *testing.T) {
+	def := balancedShape(5) // 32 actions, 63 nodes and the root
+	p, err := steppedCompiled(def.n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.cache == nil || !p.cache.wide {
+		t.Fatalf("a tree of %d nodes without extra words has no wide step cache", len(p.nodes))
+	}
+	tr, err := NewStepped(def, randomAgent(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 * cacheWindow {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if p.cache.off.Load() {
+			t.Logf("switched off after %d steps (%d start keys, %d calls kept)", i+1, p.cache.roots.Load(), p.cache.nodes.Load())
+			break
+		}
+	}
+	if !p.cache.off.Load() {
+		t.Fatalf("the wide cache of a tree under random answers is still on (%d start keys, %d calls kept)", p.cache.roots.Load(), p.cache.nodes.Load())
+	}
+	for seed := range uint64(3) {
+		want := cacheTrace(t, def, seed+1, 500, true, false)
+		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
+			t.Fatalf("seed %d: with the wide cache off the steps differ from the rules", seed)
+		}
+	}
+}
