@@ -545,11 +545,16 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		return t.stepRules(td, ticked, events, nil, nil)
 	}
 	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// state word, if it has one. (Its trees have no timed wait.)
-	e := mo.lookup(t.small)
+	// states, if it has one. (Its trees have no timed wait.)
+	w0, w1 := t.small, uint64(0)
+	if mo.wide {
+		w := (*[2]uint64)(t.words)
+		w0, w1 = w[0], w[1]
+	}
+	e := mo.find(w0, w1)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: t.small}, nil)
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
 		}
 		mo.counted(true)
 		return t.stepRules(td, ticked, nil, nil, nil)
@@ -564,10 +569,10 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if m.mem {
 		bb = newBlackboard(t.Memory(), td)
 	}
-	final := uint64(0)
+	final, fw := uint64(0), (*[2]uint64)(nil)
 	for {
 		if e.call == callStepEnds {
-			final = e.final
+			final, fw = e.final, e.finalw
 			break
 		}
 		var k uint8
@@ -591,7 +596,11 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 			ans = branchAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
-			final = e.ends[k].Load()
+			if mo.wide {
+				fw = e.endw[k].Load()
+			} else {
+				final = e.ends[k].Load()
+			}
 			break
 		}
 		next := e.next[k].Load()
@@ -600,7 +609,11 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		}
 		e = next
 	}
-	t.small = final
+	if mo.wide {
+		t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
+	} else {
+		t.small = final
+	}
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}
@@ -642,10 +655,14 @@ func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), m
 	if err := s.stepTree(); err != nil {
 		return t, err
 	}
-	if mr != nil && s.async == nil {
-		m.p.cache.add(mr, s.small)
-	}
 	t.small, t.words = s.small, s.result()
+	if mr != nil && s.async == nil {
+		var fw *[2]uint64 // a wide cache's: the new version's words, which never change
+		if m.cache.wide {
+			fw = (*[2]uint64)(t.words)
+		}
+		m.p.cache.add(mr, s.small, fw)
+	}
 	if t.x != nil || s.async != nil || s.bb != nil || s.ids != 0 {
 		mem := t.Memory()
 		if s.bb != nil {

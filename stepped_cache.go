@@ -8,30 +8,36 @@ import (
 
 // This file is the step cache of small stepped trees.
 //
-// The step of a tree of at most 32 nodes that keeps no extra words (no
-// lotto, no counted or ranged repeat or retry, no timed wait: sprogram's
-// nwords is 0) depends on nothing but its node states, one word, and on
-// what the agent's functions return: the engine is deterministic between
-// two calls of the agent. So the calls that a step makes from a given
-// word form a trie: the first call, then, for each answer, the next call,
-// and so on, down to the word the step ends in. The cache keeps that trie
-// for the words that steps start from. A step without events and without
-// pending async results finds its word in a table, then calls the agent
-// along the trie, following each answer, and ends in the word of the
-// trie's leaf, without running the engine's rules at all.
+// The step of a tree of at most 64 nodes that keeps no extra words (no
+// lotto, no counted or ranged repeat or retry, no timed wait, no
+// generator: its words are its node states and nothing else) depends on
+// nothing but its node states and on what the agent's functions return:
+// the engine is deterministic between two calls of the agent. Its node
+// states are its start key: one word (Stepped.small) for a tree of up to
+// 32 nodes, two (Stepped.words) for 33 to 64 nodes (a wide cache). So the
+// calls that a step makes from a given key form a trie: the first call,
+// then, for each answer, the next call, and so on, down to the states the
+// step ends in. The cache keeps that trie for the keys that steps start
+// from. A step without events and without pending async results finds its
+// key in a table, then calls the agent along the trie, following each
+// answer, and ends in the states of the trie's leaf, without running the
+// engine's rules at all. A wide cache's leaf ends in a two-word array, a
+// version's words (which never change), that the new version shares: a
+// step through it allocates nothing, where a step by the rules that
+// changes a state copies the version's words.
 //
-// The engine fills the cache: a step whose word is not in the table runs
+// The engine fills the cache: a step whose key is not in the table runs
 // the rules and records the calls it makes. A step that meets an answer
 // the trie has no branch for yet (a missing branch, an async result, an
 // invalid status) cannot start the rules over, since the agent has been
-// called: it replays them from the start word with the answers already
+// called: it replays them from the start key with the answers already
 // given (a script), without calling the agent again, then goes on live,
 // recording. An async or invalid answer is never cached, so such a step
 // always takes the rules.
 //
 // The cache is shared by every version and goroutine (its branches are
 // set by compare-and-swap, never changed) and bounded: cacheStartSlots start
-// words, and cacheMaxCalls calls in all. Past that bound, steps that miss run
+// keys, and cacheMaxCalls calls in all. Past that bound, steps that miss run
 // the rules as without a cache. Its cost on a hit is one table probe and
 // one branch per call; on a miss in the middle of a trie, one more run of
 // the rules up to the miss.
@@ -45,8 +51,8 @@ import (
 // counting costs an atomic add a step, and only once the cache is full.
 
 const (
-	cacheStartSlots = 512     // start words, at most 3/4 of them used
-	cacheProbes     = 8       // slots probed for a word
+	cacheStartSlots = 512     // start keys, at most 3/4 of them used
+	cacheProbes     = 8       // slots probed for a key
 	cacheMaxCalls   = 1 << 12 // calls kept, in all
 
 	cacheWindow    = 1 << 10 // steps counted, once the cache is full, between two verdicts
@@ -58,9 +64,13 @@ const callStepEnds = fnDelta + 1
 
 // stepCache is the step cache of one sprogram.
 type stepCache[L any] struct {
-	slots [cacheStartSlots]atomic.Pointer[cachedCall[L]] // the first node of each start word's trie
+	slots [cacheStartSlots]atomic.Pointer[cachedCall[L]] // the first node of each start key's trie
 	nodes atomic.Int32                                   // trie nodes made, against cacheMaxCalls
-	roots atomic.Int32                                   // start words kept
+	roots atomic.Int32                                   // start keys kept
+	// wide: the tree has 33 to 64 nodes, its states in two words
+	// (Stepped.words), which are the keys and the ends. Otherwise they
+	// are Stepped.small, a key's second word 0.
+	wide bool
 	// Once the cache has no room for a start word (room): the steps and
 	// the misses of the current window, and whether the cache kept
 	// missing (it is then off for good).
@@ -94,30 +104,38 @@ type cachedCall[L any] struct {
 	call      agentFunc // fnAction, fnCondition, fnWhile, fnUntil, fnEntry, fnStep, fnExit, or callStepEnds
 	succeeded bool      // fnExit: the arguments of the call
 	aborted   bool
-	k         uint8  // the branch of parent that leads here
-	node      int32  // the node called for
-	final     uint64 // callStepEnds: the word the step ends in
-	start     uint64 // the first node of a trie: its start word
+	k         uint8      // the branch of parent that leads here
+	node      int32      // the node called for
+	final     uint64     // callStepEnds: the word the step ends in
+	finalw    *[2]uint64 // (a wide cache's words)
+	start     uint64     // the first node of a trie: its start key
+	start2    uint64     // (a wide cache's second word)
 	v         L
 	parent    *cachedCall[L]
 	// next, by answer: an action's Status (Running, Success, Failure),
 	// a condition's or guard's false or true, 0 after a callback.
 	next [3]atomic.Pointer[cachedCall[L]]
-	// ends[k] is the word the step ends in after answer k, when bit k of
-	// ended is set (the branch then has no next call).
+	// ends[k] is the word the step ends in after answer k (endw[k] the
+	// words, in a wide cache), when bit k of ended is set (the branch then
+	// has no next call).
 	ends  [3]atomic.Uint64
+	endw  [3]atomic.Pointer[[2]uint64]
 	ended atomic.Uint32
 }
 
-// end makes branch k of e end the step in word final.
-func (e *cachedCall[L]) end(k uint8, final uint64) {
+// end makes branch k of e end the step in word final, or in a wide
+// cache's words fw (not nil).
+func (e *cachedCall[L]) end(k uint8, final uint64, fw *[2]uint64) {
 	e.ends[k].Store(final)
-	e.ended.Or(1 << k)
+	if fw != nil {
+		e.endw[k].Store(fw)
+	}
+	e.ended.Or(1 << k) // after the ends: a step that sees the bit sees them
 }
 
-// startSlot returns the first slot probed for word.
-func startSlot(word uint64) uint64 {
-	return (word * 0x9e3779b97f4a7c15) >> (64 - 9) // cacheStartSlots = 1 << 9
+// startSlot returns the first slot probed for the start key (w0, w1).
+func startSlot(w0, w1 uint64) uint64 {
+	return ((w0 ^ w1*0xbf58476d1ce4e5b9) * 0x9e3779b97f4a7c15) >> (64 - 9) // cacheStartSlots = 1 << 9
 }
 
 // room reports whether the cache may still take a start word.
@@ -131,15 +149,20 @@ func (mo *stepCache[L]) room() bool {
 	return true
 }
 
-// lookup returns the trie of word, or nil.
+// lookup returns the trie of the one-word start key word, or nil.
 func (mo *stepCache[L]) lookup(word uint64) *cachedCall[L] {
-	i := startSlot(word)
+	return mo.find(word, 0)
+}
+
+// find returns the trie of the start key (w0, w1), or nil.
+func (mo *stepCache[L]) find(w0, w1 uint64) *cachedCall[L] {
+	i := startSlot(w0, w1)
 	for range cacheProbes {
 		e := mo.slots[i%cacheStartSlots].Load()
 		if e == nil {
 			return nil
 		}
-		if e.start == word {
+		if e.start == w0 && e.start2 == w1 {
 			return e
 		}
 		i++
@@ -165,7 +188,8 @@ type cacheRun[L any] struct {
 	path   []*cachedCall[L] // the calls already made, in order
 	script []Result         // their answers
 	at     int
-	start  uint64         // the step's start word
+	start  uint64         // the step's start key
+	start2 uint64         // (a wide cache's second word)
 	from   *cachedCall[L] // the trie node whose branch fromK the recorded calls hang from; nil for a new start word
 	fromK  uint8
 	calls  []liveCall[L]
@@ -241,14 +265,16 @@ func (mo *stepCache[L]) reserve(need int32) bool {
 	}
 }
 
-// add puts the calls of a step that ended in word final into the trie.
-func (mo *stepCache[L]) add(r *cacheRun[L], final uint64) {
+// add puts the calls of a step that ended in word final, or in a wide
+// cache's words fw (a version's words, which never change), into the
+// trie.
+func (mo *stepCache[L]) add(r *cacheRun[L], final uint64, fw *[2]uint64) {
 	if len(r.calls) == 0 {
 		switch {
 		case r.stop:
 			return
 		case r.from != nil:
-			r.from.end(r.fromK, final) // no call between the miss and the end
+			r.from.end(r.fromK, final, fw) // no call between the miss and the end
 			return
 		}
 	}
@@ -284,9 +310,9 @@ func (mo *stepCache[L]) add(r *cacheRun[L], final uint64) {
 	switch {
 	case r.stop:
 	case last != nil:
-		last.end(lastK, final)
+		last.end(lastK, final, fw)
 	default:
-		first = &cachedCall[L]{call: callStepEnds, final: final} // a step that calls nothing
+		first = &cachedCall[L]{call: callStepEnds, final: final, finalw: fw} // a step that calls nothing
 	}
 	if first == nil {
 		mo.nodes.Add(-need)
@@ -299,15 +325,15 @@ func (mo *stepCache[L]) add(r *cacheRun[L], final uint64) {
 		}
 		return
 	}
-	first.start = r.start
-	i := startSlot(r.start)
+	first.start, first.start2 = r.start, r.start2
+	i := startSlot(r.start, r.start2)
 	for range cacheProbes {
 		slot := &mo.slots[i%cacheStartSlots]
 		if slot.CompareAndSwap(nil, first) {
 			mo.roots.Add(1)
 			return
 		}
-		if slot.Load().start == r.start {
+		if e := slot.Load(); e.start == r.start && e.start2 == r.start2 {
 			break // a concurrent step added it
 		}
 		i++
@@ -365,7 +391,8 @@ func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans
 	if m.cache.filled.Load() {
 		m.cache.counted(true)
 	}
-	r := &cacheRun[L]{start: t.small}
+	r := &cacheRun[L]{}
+	r.start, r.start2 = t.cacheKey()
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans
 	if m.cache.full() {
@@ -382,6 +409,16 @@ func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans
 		r.fromK = uint8(boolBranch(ans.Status == Success))
 	}
 	return t.stepRules(td, false, nil, r, bb) // no timed wait in a cached tree; the writes of the calls made so far are in bb
+}
+
+// cacheKey returns t's start key in its step cache: its small word, or
+// (a wide cache) its two words.
+func (t *Stepped[L]) cacheKey() (uint64, uint64) {
+	if t.m.cache.wide {
+		w := (*[2]uint64)(t.words)
+		return w[0], w[1]
+	}
+	return t.small, 0
 }
 
 // panicError is the error of a step whose agent function (call, for node

@@ -47,7 +47,7 @@ type sprogram[L any] struct {
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32
-	cache     *stepCache[L] // the step cache (stepped_cache.go), for small trees without extra words; or nil
+	cache     *stepCache[L] // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
 	// fp is the fingerprint that the program's saves carry, its
 	// definition's Node.Fingerprint; shapeFP the hash of its nodes
 	// (stepped_state.go), which is fp but for a definition that both
@@ -214,8 +214,11 @@ func compileStepped[L any](root *node[L]) (*sprogram[L], error) {
 	if p.uses[attr.KindWhile] || p.uses[attr.KindUntil] {
 		p.uses[usesCondition] = true
 	}
-	if p.small && p.nwords == 0 {
+	switch {
+	case p.small && p.nwords == 0:
 		p.cache = new(stepCache[L])
+	case !p.small && p.sw == 2 && p.nwords == 2 && !p.trie: // 33 to 64 nodes, no extras
+		p.cache = &stepCache[L]{wide: true}
 	}
 	p.shapeFP, p.fp = p.fingerprints(!root.stepped)
 	return p, nil

@@ -9,11 +9,11 @@ package behaviortree
 //
 //	path               applies when                         invariant                                 falls back to
 //	-----------------  -----------------------------------  ----------------------------------------  ------------------------------
-//	step cache         a tree of <= 32 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
-//	(stepped_cache.go,  words, no events, no pending async   and of the agent's answers: the trie of   replays the answers given so
-//	TickWith)          result, the cache not switched off   calls from each start word, answer by     far; once full, a window of
-//	                                                        answer, ends in the step's word           1,024 steps with > 1/8 misses
-//	                                                                                                  switches it off for good
+//	step cache         a tree of <= 64 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
+//	(stepped_cache.go,  words, no events, no pending async   (two words past 32 nodes) and of the      replays the answers given so
+//	TickWith)          result, the cache not switched off   agent's answers: the trie of calls from   far; once full, a window of
+//	                                                        each start key, answer by answer, ends    1,024 steps with > 1/8 misses
+//	                                                        in the step's states                      switches it off for good
 //	fresh evaluation   the root had completed (all READY    every node below is READY: no state is    update, for a node that is not
 //	(fresh,            after the reset) or a pure subtree,  read, each is written once, as decided;   hotFresh (guards or callbacks
 //	stepped_fresh.go)  no events                            seqRules, decorated, parallelOutcome      on it, a stateful kind)
@@ -37,7 +37,7 @@ package behaviortree
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
-// TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
+// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (

@@ -5,6 +5,7 @@ package peers
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"syscall"
@@ -23,7 +24,8 @@ import (
 // medians over the rounds of ours', the peer's and the floor's ns per
 // tick, of ours/peer, and of ours and the peer as multiples of the floor,
 // as a row of a Markdown table: shape, ours ns, peer ns, ours/peer,
-// ours/floor, peer/floor, floor ns.
+// ours/floor, peer/floor, floor ns. PEERS_SHAPES, a regular expression,
+// keeps only the shapes whose names it matches.
 func TestInterleavedRatios(t *testing.T) {
 	rounds := 0
 	fmt.Sscan(os.Getenv("PEERS_INTERLEAVE"), &rounds)
@@ -36,9 +38,17 @@ func TestInterleavedRatios(t *testing.T) {
 	for _, h := range sweepHeights {
 		shapes = append(shapes, sweepShape(h))
 	}
-	shapes = append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape())
+	shapes = append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape(),
+		sweepShape(5), tasksShape())
+	only, err := regexp.Compile(os.Getenv("PEERS_SHAPES"))
+	if err != nil {
+		t.Fatalf("PEERS_SHAPES: %v", err)
+	}
 	for i := range shapes {
 		s := &shapes[i]
+		if !only.MatchString(s.name) {
+			continue
+		}
 		checkSame(t, s)
 		ours := oursTicker(t, s)
 		peer := peerTicker(t, s)

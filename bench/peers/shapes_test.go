@@ -353,6 +353,28 @@ func parallelShape() shape {
 	return shape{name: "Parallel8", root: parallel(children...), specs: specs}
 }
 
+// guardedTasks is the number of tasks of tasksShape.
+const guardedTasks = 12
+
+// tasksShape is a worker's task list of 39 nodes (counting our root), a
+// second tree between 33 and 64 nodes beside the NPC:
+//
+//	selector { 12 × sequence { condition ready(i), action work(i) }, action idle }
+//
+// each task is ready with probability 1/8 when asked, and its work runs
+// i%4+1 ticks, then succeeds; idle succeeds.
+func tasksShape() shape {
+	var specs []leafSpec
+	leaf := func(s leafSpec) int { specs = append(specs, s); return len(specs) - 1 }
+	var tasks []*shapeNode
+	for i := range guardedTasks {
+		ready := condition(leaf(leafSpec{kind: specRandom, p: ^uint64(0) / 8}))
+		tasks = append(tasks, sequence(ready, action(leaf(leafSpec{kind: specRunThen, n: int32(i%4 + 1)}))))
+	}
+	root := selector(append(tasks, action(leaf(leafSpec{kind: specSucceed})))...)
+	return shape{name: "Tasks12", root: root, specs: specs, seed: 0x7A5C, memorize: true}
+}
+
 // countNodes returns the number of nodes of the tree under n.
 func countNodes(n *shapeNode) int {
 	c := 1
@@ -637,7 +659,7 @@ func allShapes() []shape {
 	for _, h := range sweepHeights {
 		shapes = append(shapes, sweepShape(h))
 	}
-	return append(shapes, wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape())
+	return append(shapes, sweepShape(5), wideConditionsShape(), wideRunningShape(), npcShape(), deepShape(), guardedShape(), parallelShape(), tasksShape())
 }
 
 // TestShapesSame checks that, for every shape, ours and the peer make the
@@ -912,6 +934,28 @@ func BenchmarkPeerParallel8(b *testing.B) { benchPeerShape(b, ptr(parallelShape(
 
 // BenchmarkFloorParallel8 replays BenchmarkOursParallel8's calls.
 func BenchmarkFloorParallel8(b *testing.B) { benchFloorShape(b, ptr(parallelShape())) }
+
+// BenchmarkOursTasks12 ticks the task list of tasksShape on our stepped
+// engine.
+func BenchmarkOursTasks12(b *testing.B) { benchOursShape(b, ptr(tasksShape())) }
+
+// BenchmarkPeerTasks12 is BenchmarkOursTasks12 with go-behaviortree
+// (memorized composites).
+func BenchmarkPeerTasks12(b *testing.B) { benchPeerShape(b, ptr(tasksShape())) }
+
+// BenchmarkFloorTasks12 replays BenchmarkOursTasks12's calls.
+func BenchmarkFloorTasks12(b *testing.B) { benchFloorShape(b, ptr(tasksShape())) }
+
+// BenchmarkOursSweep32 ticks the balanced tree of 32 random actions (63
+// nodes, 64 with our root: the most that states of two words hold) on our
+// stepped engine.
+func BenchmarkOursSweep32(b *testing.B) { benchOursShape(b, ptr(sweepShape(5))) }
+
+// BenchmarkPeerSweep32 is BenchmarkOursSweep32 with go-behaviortree.
+func BenchmarkPeerSweep32(b *testing.B) { benchPeerShape(b, ptr(sweepShape(5))) }
+
+// BenchmarkFloorSweep32 replays BenchmarkOursSweep32's calls.
+func BenchmarkFloorSweep32(b *testing.B) { benchFloorShape(b, ptr(sweepShape(5))) }
 
 // ptr returns a pointer to a copy of s.
 func ptr(s shape) *shape { return &s }
