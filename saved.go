@@ -55,6 +55,13 @@ func (t Tree[L]) Save() (Saved[L], error) {
 // errNoState returns the error of restoring the zero Saved.
 func errNoState() error { return &StateError{Msg: "the zero Saved holds no state"} }
 
+// errSteppedState returns the error of restoring a stepped version's saved
+// state as a Tree: the same from [Restore], in either form, and from
+// [Saved.Restore].
+func errSteppedState() error {
+	return &StateError{Msg: "a saved stepped state, not a tree's: restore it with RestoreStepped"}
+}
+
 // Restore returns the Tree that s saved, running on def, as [Restore]
 // does: it resumes exactly, and an error wraps [ErrWrongDefinition] when
 // def is not the definition that s was saved from. Restoring the zero Saved,
@@ -62,7 +69,7 @@ func errNoState() error { return &StateError{Msg: "the zero Saved holds no state
 // restores), returns an error.
 func (s Saved[L]) Restore(def Node[L]) (Tree[L], error) {
 	if s.stepped != "" {
-		return Tree[L]{}, &StateError{Msg: "the Saved holds a stepped version: use RestoreStepped"}
+		return Tree[L]{}, errSteppedState()
 	}
 	if s.s == nil {
 		return Tree[L]{}, errNoState()

@@ -371,8 +371,8 @@ func (r *reader) header() (savedState, error) {
 	if len(r.data) < 4 || !bytes.Equal(r.data[:3], []byte("BTS")) {
 		return s, &StateError{Where: "byte 0", Msg: `not a saved tree state (no "BTS" magic)`}
 	}
-	if r.data[3] == '1' || r.data[3] == '2' {
-		return s, &StateError{Where: "byte 3", Msg: "a saved stepped state, not a tree's: restore it with RestoreStepped"}
+	if isSteppedMagic(string(r.data[:4])) {
+		return s, errSteppedState()
 	}
 	if r.data[3] != 1 && r.data[3] != 2 {
 		return s, &StateError{Where: "byte 3", Msg: fmt.Sprintf("format version %d, want 1 or 2", r.data[3])}
@@ -766,7 +766,7 @@ func readStateJSON(data []byte) (*stateJSON, error) {
 	if err := dec.Decode(&j); err != nil {
 		var other struct{ Format string }
 		if json.Unmarshal(data, &other) == nil && other.Format == steppedJSONFormat {
-			return nil, &StateError{Where: `"format"`, Msg: "a saved stepped state, not a tree's: restore it with RestoreStepped"}
+			return nil, errSteppedState()
 		}
 		return nil, &StateError{Msg: "invalid JSON: " + clipMessage(err.Error()), Err: err}
 	}

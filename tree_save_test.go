@@ -505,7 +505,28 @@ func TestRestoreSteppedState(t *testing.T) {
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), "a saved stepped state, not a tree's: restore it with RestoreStepped") {
 			t.Errorf("%s: Restore of a stepped state: %v", form, err)
 		}
+		// A Saved that holds it refuses the same way.
+		var s bt.Saved[string]
+		if form == "binary" {
+			err = s.UnmarshalBinary(data)
+		} else {
+			err = s.UnmarshalJSON(data)
+		}
+		if err != nil {
+			t.Fatalf("%s: Saved: %v", form, err)
+		}
+		if _, serr := s.Restore(bt.Sequence(bt.Leaf("a"), bt.Leaf("b"))); serr == nil || serr.Error() != err2str(bt.Restore(bt.Sequence(bt.Leaf("a"), bt.Leaf("b")), data)) {
+			t.Errorf("%s: Saved.Restore of a stepped state: %v", form, serr)
+		}
 	}
+}
+
+// err2str returns the text of a call's error, or "" for none.
+func err2str[T any](_ T, err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // TestRestoreSteppedOfTree checks the other way round: a tree's saved
