@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	bt "github.com/zipbt/behaviortree"
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 )
 
 // conformanceCase is one line of testdata/elixir-behavior-tree-0.3.1.jsonl,
@@ -30,7 +31,7 @@ func elixirCorpus() string {
 // loadConformance reads the corpus.
 func loadConformance(t testing.TB) []conformanceCase {
 	t.Helper()
-	f, err := os.Open(elixirCorpus())
+	f, err := corpusfile.Open(elixirCorpus())
 	if err != nil {
 		t.Fatal(err)
 	}

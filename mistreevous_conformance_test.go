@@ -2,7 +2,6 @@ package behaviortree
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 	"github.com/zipbt/behaviortree/kind"
 )
 
@@ -71,17 +71,13 @@ func readCorpus[T any](t testing.TB, file string) []T {
 	return slices.Clone(cases)
 }
 
-// decodeCorpus reads a gzipped JSON Lines corpus, one T per line.
+// decodeCorpus reads a JSON Lines corpus, gzipped or not, one T per line.
 func decodeCorpus[T any](t testing.TB, file string) []T {
-	f, err := os.Open(file)
+	zr, err := corpusfile.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	var cases []T

@@ -3,7 +3,6 @@ package btcpp
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 )
 
 // The conformance test replays the corpus of BehaviorTree.CPP 4.10.0
@@ -58,18 +59,14 @@ func conformanceCorpusFile() string {
 // readConformanceCases reads the corpus, numbers as json.Number (README §6.1:
 // the type of an initial entry follows the JSON text).
 func readConformanceCases(t testing.TB, file string) []btCase {
-	f, err := os.Open(file)
+	zr, err := corpusfile.Open(file)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			t.Skipf("no corpus at %s (set BTCPP_CORPUS)", file)
 		}
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	var cases []btCase

@@ -3,7 +3,6 @@ package btcpp
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
@@ -541,19 +541,11 @@ func xmlCorpusPath() string {
 // xmlCorpusTexts returns the XML texts of the corpus's cases; the error
 // wraps fs.ErrNotExist when there is no corpus.
 func xmlCorpusTexts() ([]string, error) {
-	f, err := os.Open(xmlCorpusPath())
+	r, err := corpusfile.Open(xmlCorpusPath())
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(xmlCorpusPath(), ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", xmlCorpusPath(), err)
-		}
-		r = z
-	}
+	defer r.Close()
 	var texts []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)

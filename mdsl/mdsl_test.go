@@ -3,7 +3,6 @@ package mdsl
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 
 	bt "github.com/zipbt/behaviortree"
 	"github.com/zipbt/behaviortree/attr"
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 	"github.com/zipbt/behaviortree/kind"
 	"github.com/zipbt/behaviortree/mistreevous"
 )
@@ -29,15 +29,11 @@ type mdslCase struct {
 }
 
 func readMDSLCorpus(t testing.TB) []mdslCase {
-	f, err := os.Open(mistreevousCorpus())
+	zr, err := corpusfile.Open(mistreevousCorpus())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer zr.Close()
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	var cases []mdslCase

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zipbt/behaviortree/internal/corpusfile"
 	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
@@ -30,18 +30,14 @@ func xmlCorpusFile() string {
 // reports errors at FILE:..., and formats, when it reads, to a text that
 // formats to itself. By default every 4th case; every case with BT_LONG.
 func TestXMLCorpusTools(t *testing.T) {
-	f, err := os.Open(xmlCorpusFile())
+	z, err := corpusfile.Open(xmlCorpusFile())
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			t.Skipf("no corpus at %s (set BTCPP_CORPUS)", xmlCorpusFile())
 		}
 		t.Fatal(err)
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer z.Close()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "case.xml")
 	canon := filepath.Join(dir, "canon.xml")
