@@ -378,3 +378,72 @@ func TestRealTreeFactoryRemapping(t *testing.T) {
 		}
 	}
 }
+
+// TestRealTreePostConditions: tests/gtest_postconditions.cpp, BasicTest,
+// Issue539 (post-conditions of a child retried by RetryUntilSuccessful,
+// across its yields) and Issue601 (_onHalted, not _post, when a Parallel
+// halts a running Sleep).
+func TestRealTreePostConditions(t *testing.T) {
+	for _, c := range []struct {
+		name, xml string
+		want      Status
+		entries   map[string]string
+	}{
+		{"BasicTest", `
+
+    <root BTCPP_format="4" >
+        <BehaviorTree ID="MainTree">
+            <Sequence>
+                <Script code = "A:=1; B:=1; C:=1; D:=1" />
+
+                <AlwaysSuccess _onSuccess="B=42"/>
+
+                <ForceSuccess>
+                    <AlwaysSuccess _failureIf="A!=0" _onFailure="C=42"/>
+                </ForceSuccess>
+
+                <ForceSuccess>
+                    <AlwaysFailure _onFailure="D=42"/>
+                </ForceSuccess>
+            </Sequence>
+        </BehaviorTree>
+    </root>`, Success, map[string]string{"B": "42", "C": "42", "D": "42"}},
+		{"Issue539", `
+    <root BTCPP_format="4" >
+      <BehaviorTree ID="MainTree">
+        <Sequence>
+          <Script code = "x:=0; y:=0" />
+          <RetryUntilSuccessful num_attempts="5">
+            <AlwaysFailure _onFailure="x  += 1"  _post="y  += 1" />
+          </RetryUntilSuccessful>
+        </Sequence>
+      </BehaviorTree>
+    </root>`, Failure, map[string]string{"x": "5", "y": "5"}},
+		{"Issue601", `
+  <root BTCPP_format="4" >
+    <BehaviorTree ID="test_tree">
+      <Sequence>
+        <Script code="test := 'start'"/>
+          <Parallel failure_count="1"
+                    success_count="-1">
+            <Sleep msec="1000"
+                   _onHalted="test = 'halted'"
+                   _post="test = 'post'"/>
+            <AlwaysFailure/>
+          </Parallel>
+      </Sequence>
+    </BehaviorTree>
+  </root>`, Failure, map[string]string{"test": "halted"}},
+	} {
+		r := newRealTree(t, nil)
+		tree, res := tickWhileRunning(t, r.build(c.xml, ""))
+		if res != c.want {
+			t.Errorf("%s: %v, want %v", c.name, res, c.want)
+		}
+		for key, want := range c.entries {
+			if v, ok := tree.Get(key); !ok || v.String() != want {
+				t.Errorf("%s: %s = %v, want %s", c.name, key, v, want)
+			}
+		}
+	}
+}
