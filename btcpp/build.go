@@ -669,9 +669,14 @@ func (b *builder) subtree(e *element, n, scope int, prefix string) error {
 	info := scopeInfo{TreeID: treeID, Parent: scope, Remap: map[string]string{}}
 	auto := false
 	if v, ok := e.attr("_autoremap"); ok {
+		// The library reads the value with convertFromString<bool>,
+		// which throws for anything but these eight spellings.
 		switch v {
 		case "true", "1", "TRUE", "True":
 			auto = true
+		case "false", "0", "FALSE", "False":
+		default:
+			return docError(e, "convertFromString(): invalid bool conversion")
 		}
 	}
 	info.Auto = auto
