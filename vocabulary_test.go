@@ -15,8 +15,9 @@ import (
 
 // TestVocabularyTable checks the README's vocabulary table against the
 // code: every MDSL keyword in it is one the parser reads, every kind's
-// keyword is in it, and every Go name in it is an exported name of the
-// package (or a method of one).
+// keyword is in it, every BehaviorTree.CPP built-in (kind.CPP) and
+// pre/post attribute is in it, and every Go name in it is an exported name
+// of the package (or a method of one).
 func TestVocabularyTable(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -37,6 +38,14 @@ func TestVocabularyTable(t *testing.T) {
 		}
 	}
 	exported := exportedNames(t, ".")
+	// Every BehaviorTree.CPP built-in and pre/post attribute has a row.
+	cpp := map[string]bool{}
+	for _, c := range kind.CPPKinds() {
+		cpp[c.ID()] = false
+	}
+	for _, a := range []string{"_skipIf", "_successIf", "_failureIf", "_while", "_onSuccess", "_onFailure", "_onHalted", "_post"} {
+		cpp[a] = false
+	}
 	rows := 0
 	for _, line := range strings.Split(table, "\n") {
 		cells := strings.Split(line, "|")
@@ -44,6 +53,11 @@ func TestVocabularyTable(t *testing.T) {
 			continue
 		}
 		rows++
+		for _, m := range code.FindAllStringSubmatch(cells[6], -1) { // BehaviorTree.CPP
+			if _, known := cpp[m[1]]; known {
+				cpp[m[1]] = true
+			}
+		}
 		for _, m := range code.FindAllStringSubmatch(cells[3], -1) { // MDSL
 			kw := word.FindString(m[1])
 			if _, known := keywords[kw]; !known {
@@ -84,6 +98,11 @@ func TestVocabularyTable(t *testing.T) {
 	for kw, seen := range keywords {
 		if !seen {
 			t.Errorf("MDSL keyword %q is missing from the vocabulary table", kw)
+		}
+	}
+	for id, seen := range cpp {
+		if !seen {
+			t.Errorf("BehaviorTree.CPP's %q is missing from the vocabulary table", id)
 		}
 	}
 }
