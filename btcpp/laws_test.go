@@ -143,15 +143,20 @@ func registerOracle(f *Factory, c *btCase, o *oracle) error {
 	return nil
 }
 
-// lawTrees builds every corpus case that builds.
+// lawTrees builds every corpus case that builds, and the trees on the
+// clock of timedLawCases.
 func lawTrees(t *testing.T) []*lawTree {
 	var out []*lawTree
-	cases := readConformanceCases(t, conformanceCorpusFile())
+	timed := timedLawCases(t)
+	cases := append(timed, readConformanceCases(t, conformanceCorpusFile())...)
 	for i := range cases {
 		c := &cases[i]
 		o := &oracle{}
 		f := NewFactory()
-		if registerOracle(f, c, o) != nil {
+		if err := registerOracle(f, c, o); err != nil {
+			if i < len(timed) {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
 			continue
 		}
 		for name, v := range c.Enums {
@@ -167,11 +172,14 @@ func lawTrees(t *testing.T) []*lawTree {
 			main = *c.Main
 		}
 		doc, err := f.Parse(c.XML)
-		if err != nil {
-			continue
+		var v0 *Tree
+		if err == nil {
+			v0, err = doc.Build(main, opts...)
 		}
-		v0, err := doc.Build(main, opts...)
 		if err != nil {
+			if i < len(timed) {
+				t.Fatalf("%s: %v", c.ID, err)
+			}
 			continue
 		}
 		out = append(out, &lawTree{name: c.ID, v0: v0, once: c.Tick == "once", o: o})
@@ -253,8 +261,9 @@ func lawParameters(t *testing.T) *gopter.TestParameters {
 // TestLaws checks the laws on corpus trees.
 func TestLaws(t *testing.T) {
 	trees := lawTrees(t)
-	t.Logf("%d corpus trees build", len(trees))
-	pick := gen.IntRange(0, len(trees)-1)
+	t.Logf("%d corpus trees build, and %d on the clock", len(trees)-len(timedLawTexts), len(timedLawTexts))
+	// Half the draws are trees on the clock (lawTrees puts them first).
+	pick := gen.OneGenOf(gen.IntRange(0, len(timedLawTexts)-1), gen.IntRange(0, len(trees)-1))
 	ticks := gen.IntRange(1, 12)
 	seeds := gen.UInt64()
 	props := gopter.NewProperties(lawParameters(t))
