@@ -510,7 +510,7 @@ func (b *builder) parse(src string) (*script, error) {
 // may turn it into Terminate.
 func (b *builder) build(id string) error {
 	b.paths = map[string]bool{"": true}
-	err := b.tree(id, "", -1, 0)
+	err := b.tree(nil, id, "", -1, 0)
 	if err == nil || len(b.p.nodes) == 0 {
 		return err
 	}
@@ -523,16 +523,21 @@ func (b *builder) build(id string) error {
 }
 
 // tree expands tree id under parent (the SubTree node, -1 for the main
-// tree) in scope.
-func (b *builder) tree(id, prefix string, parent, scope int) error {
+// tree) in scope; at is the <SubTree> element, nil for the main tree, and
+// locates the errors.
+func (b *builder) tree(at *element, id, prefix string, parent, scope int) error {
 	for _, s := range b.stack {
 		if s == id {
-			return newError(RuntimeError, "recursive behavior trees are not allowed: %q is its own subtree", id)
+			return docError(at, "recursive behavior trees are not allowed: %q is its own subtree", id)
 		}
 	}
 	el, ok := b.d.trees[id]
 	if !ok {
-		return newError(StdRuntimeError, "can't find a tree with name: %s", id)
+		err := newError(StdRuntimeError, "can't find a tree with name: %s", id)
+		if at != nil {
+			err.Line, err.Col = at.Line, at.Col
+		}
+		return err
 	}
 	b.stack = append(b.stack, id)
 	defer func() { b.stack = b.stack[:len(b.stack)-1] }()
@@ -732,7 +737,7 @@ func (b *builder) subtree(e *element, n, scope int, prefix string) error {
 	}
 	b.paths[inst] = true
 	b.p.trees = append(b.p.trees, [2]string{treeID, inst})
-	return b.tree(treeID, inst+"/", n, s)
+	return b.tree(e, treeID, inst+"/", n, s)
 }
 
 // subtreeRef returns k when a SubTree remapping value is {k} (spaces

@@ -201,3 +201,35 @@ func TestParseFS(t *testing.T) {
 		t.Error("Parse read an <include>")
 	}
 }
+
+// TestSubTreeErrorPosition: a missing or recursive subtree's error carries
+// the <SubTree> element's line:column, its type and What() unchanged.
+func TestSubTreeErrorPosition(t *testing.T) {
+	for _, c := range []struct {
+		src, pos string
+		typ      ErrorType
+		what     string
+	}{
+		{`<root BTCPP_format="4" main_tree_to_execute="M">
+<BehaviorTree ID="M">
+  <SubTree ID="Nope"/>
+</BehaviorTree></root>`, "3:3: ", StdRuntimeError, "can't find a tree with name: Nope"},
+		{`<root BTCPP_format="4" main_tree_to_execute="M">
+<BehaviorTree ID="M">
+  <SubTree ID="M"/>
+</BehaviorTree></root>`, "3:3: ", RuntimeError, `recursive behavior trees are not allowed: "M" is its own subtree`},
+	} {
+		d, err := NewFactory().Parse(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = d.Build("")
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%q: got %v", c.src, err)
+		}
+		if e.Type != c.typ || e.What() != c.what || !strings.HasPrefix(e.Error(), c.pos) {
+			t.Errorf("got %s %q %q, want %s %q at %q", e.Type, e.What(), e.Error(), c.typ, c.what, c.pos)
+		}
+	}
+}
