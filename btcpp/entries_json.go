@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 )
 
 // WithEntriesJSON sets entries of the root blackboard from a JSON object,
@@ -18,7 +20,8 @@ import (
 // Build then fails with an *Error, of type RuntimeError, that names the
 // member and its byte offset when data is not such an object: not JSON,
 // another JSON value, a member that is null, an array or an object, a
-// key given twice, or anything after the object. The cost is linear in
+// key given twice, a number out of range of an int64 or a double, or
+// anything after the object. The cost is linear in
 // len(data); data is read when the option is made, not kept.
 func WithEntriesJSON(data []byte) Option {
 	entries, err := entriesJSON(data)
@@ -77,7 +80,12 @@ func entriesJSON(data []byte) ([]initialEntry, error) {
 			return nil, wrapped(at, err)
 		}
 		switch v := tok.(type) {
-		case json.Number, string, bool:
+		case json.Number:
+			if err := numberFits(v); err != nil {
+				return nil, bad(at, "the entry %q: %v", key, err)
+			}
+			entries = append(entries, initialEntry{key, v})
+		case string, bool:
 			entries = append(entries, initialEntry{key, v})
 		case nil:
 			return nil, bad(at, "the entry %q is null: an entry is a number, a string or a bool", key)
@@ -92,4 +100,20 @@ func entriesJSON(data []byte) ([]initialEntry, error) {
 		return nil, bad(dec.InputOffset(), "something follows the entries' object")
 	}
 	return entries, nil
+}
+
+// numberFits reports whether n, read as setInitial reads it, fits: an
+// int64 when written without '.', 'e' or 'E', else a finite double.
+func numberFits(n json.Number) error {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			return fmt.Errorf("the integer %s is out of range of an int64", s)
+		}
+		return nil
+	}
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return fmt.Errorf("the number %s is out of range of a double", s)
+	}
+	return nil
 }

@@ -66,7 +66,7 @@ func TestWithEntriesJSONErrors(t *testing.T) {
 		{`{"a": 1} {}`, "something follows"},
 		{`{"a": 1`, "EOF"},
 		{`{"a": tru}`, "invalid character"},
-		{`{"a": 99999999999999999999}`, "initial blackboard value of [a]"},
+		{`{"a": 99999999999999999999}`, `byte 6: the entry "a": the integer 99999999999999999999 is out of range`},
 	} {
 		tree, err := doc.Build("", WithEntriesJSON([]byte(c.in)))
 		var e *Error
@@ -103,4 +103,22 @@ func ExampleWithEntriesJSON() {
 	// distance (int) = 3
 	// msg (any) = guard saw someone
 	// name (any) = guard
+}
+
+// TestEntriesJSONOutOfRange: a number out of range names its member and
+// byte offset.
+func TestEntriesJSONOutOfRange(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{`{"a": 1, "big": 1e999}`, `byte 16: the entry "big"`},
+		{`{"n": 12345678901234567890}`, `byte 6: the entry "n"`},
+	} {
+		d, err := NewFactory().Parse(`<root BTCPP_format="4"><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = d.Build("", WithEntriesJSON([]byte(c.data)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.data, err, c.want)
+		}
+	}
 }
