@@ -233,3 +233,34 @@ func TestSubTreeErrorPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorSaysOnce: Error does not repeat the position of an XML syntax
+// error nor the node of an exception in a node.
+func TestErrorSaysOnce(t *testing.T) {
+	_, err := NewFactory().Parse("<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\">\n  <Seq <\n</root>")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	s := err.Error()
+	if i := strings.Index(s, ": "); i < 0 || strings.Contains(s[i:], s[:i+2]) {
+		t.Errorf("Error() says the position twice: %q", s)
+	}
+	d, err := NewFactory().Parse(`<root BTCPP_format="4"><BehaviorTree ID="M">
+  <Parallel success_count="3"><AlwaysSuccess/></Parallel>
+</BehaviorTree></root>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := d.Build("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = tr.Tick()
+	var e *Error
+	if !errors.As(err, &e) || e.Type != NodeExecutionError {
+		t.Fatalf("got %v, want a NodeExecutionError", err)
+	}
+	if strings.Count(err.Error(), "Parallel::1") != 1 {
+		t.Errorf("Error() says the node more than once: %q", err.Error())
+	}
+}

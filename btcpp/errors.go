@@ -50,6 +50,9 @@ type Error struct {
 	// at is the path of the node whose tick raised the error, which
 	// Error says and What, as the library's message, does not.
 	at string
+	// atPath is the path of the node a NodeExecutionError's message
+	// names, which Error does not say again for the inner error.
+	atPath string
 	// lineForm is how What says where, as BehaviorTree.CPP's XML reader
 	// does: lineNone not at all, lineOnly "Error at line N: ", lineArrow
 	// "Error at line N: -> ", N being printedLine.
@@ -65,23 +68,47 @@ const (
 )
 
 // Error returns "[line:col: ]type[: node "path"]: msg[: inner]".
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.text(0, 0, "") }
+
+// text is Error's string inside an error at line:col of node path at
+// (0, 0, "" for none): the position and the node said there are not said
+// again.
+func (e *Error) text(line, col int, at string) string {
 	s := ""
-	if e.Line > 0 {
+	if e.Line > 0 && (e.Line != line || e.Col != col) {
 		s = strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": "
 	}
 	s += string(e.Type)
 	if e.Type == NodeExecutionError && e.Node >= 0 {
 		s += " at node " + strconv.Itoa(e.Node)
 	}
-	if e.at != "" {
+	if e.at != "" && e.at != at {
 		s += ": node " + strconv.Quote(e.at)
 	}
 	if e.Msg != "" {
 		s += ": " + e.Msg
 	}
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		if line == 0 && e.Line > 0 {
+			line, col = e.Line, e.Col
+		}
+		if e.atPath != "" {
+			at = e.atPath
+		} else if e.at != "" {
+			at = e.at
+		}
+		switch x := e.Err.(type) {
+		case *Error:
+			s += ": " + x.text(line, col, at)
+		case *SyntaxError:
+			if x.Line == line && x.Col == col {
+				s += ": " + x.Msg
+			} else {
+				s += ": " + x.Error()
+			}
+		default:
+			s += ": " + e.Err.Error()
+		}
 	}
 	return s
 }

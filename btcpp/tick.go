@@ -158,7 +158,7 @@ func (t *ticker) nee(n int, err error) error {
 		return err
 	}
 	nd := t.node(n)
-	return &Error{Type: NodeExecutionError, Node: n, Msg: fmt.Sprintf("Exception in node '%s' [%s]", nd.path, nd.regID), Err: err}
+	return &Error{Type: NodeExecutionError, Node: n, atPath: nd.path, Msg: fmt.Sprintf("Exception in node '%s' [%s]", nd.path, nd.regID), Err: err}
 }
 
 // errorf returns an error of type typ raised by node n.
