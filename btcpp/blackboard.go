@@ -439,7 +439,7 @@ func (b *board) setInitial(key string, v any) error {
 	case bool:
 		return b.set(0, key, BoolValue(x), "bool")
 	}
-	return newError(RuntimeError, "initial blackboard value of [%s]: unsupported JSON value %T", key, v)
+	return newError(RuntimeError, "WithEntry %q: a value of Go type %T is not supported (use an integer, a float, a string, a bool or a Value)", key, v)
 }
 
 // declareRef is §6.2's build-time entry of a port written as raw whose

@@ -547,3 +547,30 @@ func FuzzBoardOps(f *testing.F) {
 		}
 	})
 }
+
+// TestWithEntryGoTypes: WithEntry takes every Go integer and float type
+// and a Value; an unsigned value above MaxInt64 and another type are
+// errors naming the key and the Go type.
+func TestWithEntryGoTypes(t *testing.T) {
+	d, err := NewFactory().Parse(`<root BTCPP_format="4"><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{int8(1), int16(2), int32(3), int64(4), uint(5), uint8(6), uint16(7), uint32(8), uint64(9), float32(1.5), 2.5, IntValue(7, "int"), StringValue("s")} {
+		if _, err := d.Build("", WithEntry("k", v)); err != nil {
+			t.Errorf("%T %v: %v", v, v, err)
+		}
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{uint64(1 << 63), `"k"`},
+		{[]int{1}, "[]int"},
+	} {
+		_, err := d.Build("", WithEntry("k", c.v))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "JSON") {
+			t.Errorf("%T: got %v, want an error saying %s", c.v, err, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -207,7 +208,10 @@ type initialEntry struct {
 // as an application does before createTreeFromText: an int is declared
 // "int", a float64 "double", a bool "bool", and a string is untyped
 // ("any"). A json.Number is an int when written without '.', 'e' or 'E',
-// else a double.
+// else a double. Every other Go integer type is an int (an unsigned value
+// above math.MaxInt64 is an error), a float32 a double, and a non-empty
+// Value is set as it is; another type makes Build fail with an error
+// naming the key and the type.
 func WithEntry(key string, value any) Option {
 	return func(c *config) { c.entries = append(c.entries, initialEntry{key, value}) }
 }
@@ -355,8 +359,26 @@ func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
 		switch x := v.(type) {
 		case int:
 			v = json.Number(strconv.Itoa(x))
-		case int64:
-			v = json.Number(strconv.FormatInt(x, 10))
+		case int8, int16, int32, int64:
+			v = json.Number(strconv.FormatInt(reflect.ValueOf(x).Int(), 10))
+		case uint, uint8, uint16, uint32, uint64, uintptr:
+			u := reflect.ValueOf(x).Uint()
+			if u > math.MaxInt64 {
+				return nil, newError(RuntimeError, "WithEntry %q: the %T %d is above the largest int64", e.key, x, u)
+			}
+			v = json.Number(strconv.FormatUint(u, 10))
+		case float32:
+			v = float64(x)
+		}
+		switch x := v.(type) {
+		case Value:
+			if x.IsEmpty() {
+				return nil, newError(RuntimeError, "WithEntry %q: the Value is empty", e.key)
+			}
+			if err := bb.set(0, e.key, x, x.Type()); err != nil {
+				return nil, err
+			}
+			continue
 		case float64:
 			if math.IsInf(x, 0) || math.IsNaN(x) {
 				return nil, newError(RuntimeError, "WithEntry %q: %v is not a JSON number", e.key, x)
