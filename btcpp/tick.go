@@ -1608,7 +1608,7 @@ func (t *ticker) arm(n int, d time.Duration) {
 	t.armSeq++
 	t.st[n].set(fArmed, true)
 	x := t.x(n)
-	x.deadline = t.now + d
+	x.deadline = addClock(t.now, d)
 	x.seq = t.armSeq
 }
 

@@ -218,6 +218,8 @@ func WithEntry(key string, value any) Option {
 
 // WithDeltaTime makes the clock of the timed nodes (Delay, Timeout,
 // Sleep) advance by delta() between two ticks: a clock of the game's own.
+// A negative delta counts as zero, and the clock stops at the largest
+// Duration rather than overflow.
 // Time never passes during a tick, and timers fire only between ticks
 // (see the package documentation). Without it, or WithTurnClock, the
 // clock is the wall clock.
@@ -651,7 +653,7 @@ func (t *Tree) tickRules(once bool, rec *recorder) (*Tree, Status, error) {
 		if d < 0 {
 			d = 0
 		}
-		if err = tk.advance(t.now + d); err != nil {
+		if err = tk.advance(addClock(t.now, d)); err != nil {
 			// In C++ the halt ran on the timer's thread, and an
 			// exception that leaves a thread terminates the process.
 			err = &Error{Type: Terminate, Node: -1, Msg: "an exception left a timer's thread: the process terminates", Err: err}
@@ -852,3 +854,11 @@ func statusLetter(s Status) byte {
 }
 
 var _ fmt.Stringer = (*Tree)(nil)
+
+// addClock is now+d for d >= 0, saturated at the largest Duration.
+func addClock(now, d time.Duration) time.Duration {
+	if d > math.MaxInt64-now {
+		return math.MaxInt64
+	}
+	return now + d
+}

@@ -3,6 +3,7 @@ package btcpp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -350,5 +351,30 @@ func BenchmarkTick(b *testing.B) {
 		if i%64 == 63 {
 			v = v0 // the first version, as it was
 		}
+	}
+}
+
+// TestClockSaturates: a delta that would overflow the clock leaves it at
+// the largest Duration.
+func TestClockSaturates(t *testing.T) {
+	d, err := NewFactory().Parse(`<root BTCPP_format="4"><BehaviorTree ID="M"><Delay delay_msec="10"><AlwaysSuccess/></Delay></BehaviorTree></root>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := d.Build("", WithDeltaTime(func() time.Duration { return math.MaxInt64 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		tr, _, err = tr.Tick()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := tr.Clock(); c < 0 {
+			t.Fatalf("tick %d: clock %v", i, c)
+		}
+	}
+	if c := tr.Clock(); c != math.MaxInt64 {
+		t.Errorf("clock %v, want %v", c, time.Duration(math.MaxInt64))
 	}
 }
