@@ -348,6 +348,9 @@ func (p *program) finish() {
 // *Error typed as the library's exception; its Type is Terminate when
 // halting the half-built tree threw, which ends a C++ process.
 func (d *Document) Build(mainTreeID string, opts ...Option) (*Tree, error) {
+	if d == nil {
+		return nil, newError(RuntimeError, "Build on a nil Document")
+	}
 	cfg := config{budget: DefaultTickBudget}
 	for _, o := range opts {
 		o(&cfg)
@@ -463,7 +466,8 @@ type Tree struct {
 }
 
 // Tick ticks the tree once as BehaviorTree.CPP's tickExactlyOnce: one
-// execution of the root. It returns the next version and the root's
+// execution of the root. On a nil Tree it returns a RuntimeError, as
+// Build does on a nil Document. It returns the next version and the root's
 // status. On error the returned version holds the state right after the
 // exception (BehaviorTree.CPP leaves the tree so); the error is an *Error
 // (NodeExecutionError names the node whose tick threw).
@@ -619,6 +623,9 @@ func equalStates(a, b []nodeState) bool {
 // tick makes the next version: through the tick cache when the tree has
 // one, else by the rules.
 func (t *Tree) tick(once bool) (*Tree, Status, error) {
+	if t == nil || t.p == nil {
+		return nil, Idle, newError(RuntimeError, "Tick on a nil Tree")
+	}
 	if c := t.p.cache; c != nil && !c.off.Load() && !tickCacheOff {
 		return c.tick(t, once)
 	}
@@ -700,7 +707,13 @@ func (t *Tree) Clock() time.Duration { return t.now }
 func (t *Tree) Len() int { return len(t.st) }
 
 // NodeStatus returns the stored status of node i (preorder index).
-func (t *Tree) NodeStatus(i int) Status { return t.st[i].status }
+// It panics with a message saying so when i is not in [0, Len()).
+func (t *Tree) NodeStatus(i int) Status {
+	if i < 0 || i >= len(t.st) {
+		panic(fmt.Sprintf("btcpp: Tree.NodeStatus: node %d out of range [0, %d)", i, len(t.st)))
+	}
+	return t.st[i].status
+}
 
 // NodeInfo describes a node of a built tree.
 type NodeInfo struct {

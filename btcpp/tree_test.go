@@ -378,3 +378,32 @@ func TestClockSaturates(t *testing.T) {
 		t.Errorf("clock %v, want %v", c, time.Duration(math.MaxInt64))
 	}
 }
+
+// TestNilAndRange: NodeStatus out of range panics with a precise message;
+// Tick on a nil Tree and Build on a nil Document return errors.
+func TestNilAndRange(t *testing.T) {
+	d, err := NewFactory().Parse(`<root BTCPP_format="4"><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := d.Build("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "btcpp: Tree.NodeStatus: node 7 out of range [0, 1)" {
+				t.Errorf("panic %v", r)
+			}
+		}()
+		tr.NodeStatus(7)
+	}()
+	var nt *Tree
+	if _, _, err := nt.Tick(); err == nil {
+		t.Error("Tick on a nil Tree: no error")
+	}
+	var nd *Document
+	if _, err := nd.Build(""); err == nil {
+		t.Error("Build on a nil Document: no error")
+	}
+}
