@@ -34,7 +34,9 @@ import (
 //     names them: int, double, std::string, bool, BT::AnyTypeAllowed),
 //     so that Groot2 can open the file, and the <SubTree> entries of the
 //     text's model with their defaults (as input ports: the direction of
-//     a SubTree model's port is not kept).
+//     a SubTree model's port is not kept). A lone tree whose ID is ""
+//     gets no model, since BehaviorTree.CPP reads an empty ID only when
+//     the tree is <root>'s one element.
 //
 // Comments, text, the descriptions of a model's ports and the model
 // entries of types the trees do not use are dropped. Errors of w are
@@ -93,7 +95,9 @@ func (d *Document) WriteXML(w io.Writer) error {
 		}
 		model.Children = append(model.Children, e)
 	}
-	if len(model.Children) > 0 {
+	// A tree whose ID is "" reads only as <root>'s one child (README
+	// §11): beside a model it would be an error, so it goes without one.
+	if len(model.Children) > 0 && !slices.Contains(ids, "") {
 		root.Children = append(root.Children, model)
 	}
 	if err := writeXML(w, root); err != nil {
