@@ -413,9 +413,10 @@ func checkXML(file string) []error {
 
 // fmtXMLCmd is bt fmt with XML files among its files.
 func fmtXMLCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("fmt", "fmt [-w] [-l] FILE...", stdout)
+	fs := newFlags("fmt", "fmt [-w] [-l] [-lossy] FILE...", stdout)
 	write := fs.Bool("w", false, "write the result to the file instead of stdout")
 	list := fs.Bool("l", false, "list the files whose formatting differs")
+	lossy := fs.Bool("lossy", false, "with -w, rewrite an XML file even if its canonical XML drops comments, port descriptions or unused model entries")
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -431,7 +432,7 @@ func fmtXMLCmd(args []string, stdout, stderr io.Writer) int {
 	for _, f := range fs.Args() {
 		var err error
 		if isXML(f) {
-			err = fmtXMLFile(f, *write, *list, stdout)
+			err = fmtXMLFile(f, *write, *list, *lossy, stdout, stderr)
 		} else {
 			err = fmtFile(f, *write, *list, stdout)
 		}
@@ -447,8 +448,10 @@ func fmtXMLCmd(args []string, stdout, stderr io.Writer) int {
 // differs (list), or rewrites it (write). The canonical XML must read back
 // to a document whose canonical XML is the same, or nothing is written;
 // a file that includes others is never rewritten (its canonical XML holds
-// the included trees).
-func fmtXMLFile(file string, write, list bool, stdout io.Writer) error {
+// the included trees). What the canonical XML drops or guesses (lossesOf)
+// is written to stderr as warnings; a file that would lose something is
+// rewritten only with lossy.
+func fmtXMLFile(file string, write, list, lossy bool, stdout, stderr io.Writer) error {
 	x, err := loadXML(file, nil, false)
 	if err != nil {
 		return err
@@ -477,6 +480,17 @@ func fmtXMLFile(file string, write, list bool, stdout io.Writer) error {
 	differs := !bytes.Equal(out, x.src)
 	if list && differs {
 		fmt.Fprintln(stdout, x.name)
+	}
+	if !list && differs {
+		loss := lossesOf(x, out)
+		if write && !lossy {
+			if err := loss.refusal(x.name); err != nil {
+				return err
+			}
+		}
+		for _, w := range append(loss.lost, loss.guess...) {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
 	}
 	if write {
 		if differs {

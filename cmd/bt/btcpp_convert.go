@@ -141,7 +141,7 @@ func xmlToXML(file string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !upgraded {
-		return fmtXMLFile(file, false, false, stdout)
+		return fmtXMLFile(file, false, false, false, stdout, stderr)
 	}
 	name, f, doc := x.name, x.factory, x.doc
 	out, err := doc.Format()

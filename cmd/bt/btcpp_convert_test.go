@@ -42,9 +42,9 @@ func TestConvertXML(t *testing.T) {
 	dir := t.TempDir()
 	v4 := writeTestFile(t, dir, "v4.xml", xmlTree)
 	code, out, errs := runBT("convert", "-to", "xml", v4)
-	_, fmtOut, _ := runBT("fmt", v4)
-	if code != 0 || out != fmtOut || errs != "" {
-		t.Errorf("-to xml of a format 4 file: exit %d, %q, stderr %q; bt fmt prints %q", code, out, errs, fmtOut)
+	_, fmtOut, fmtErrs := runBT("fmt", v4)
+	if code != 0 || out != fmtOut || errs != fmtErrs {
+		t.Errorf("-to xml of a format 4 file: exit %d, %q, stderr %q; bt fmt prints %q, stderr %q", code, out, errs, fmtOut, fmtErrs)
 	}
 
 	v3 := writeTestFile(t, dir, "v3.xml", xmlV3)

@@ -6,7 +6,7 @@
 // Usage:
 //
 //	bt check FILE...
-//	bt fmt [-w] [-l] FILE...
+//	bt fmt [-w] [-l] [-lossy] FILE...
 //	bt convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE
 //	bt render [-format ascii|unicode|dot|mermaid] FILE
 //	bt run [-steps N] [-seed S] [-script FILE] [-per-call] FILE
@@ -39,7 +39,10 @@
 // errors exit 2; -h prints the usage and exits 0.
 //
 // A FILE ending in .xml is a BehaviorTree.CPP tree (package btcpp): check,
-// fmt (the canonical XML, with a <TreeNodesModel> entry for every leaf),
+// fmt (the canonical XML, with a <TreeNodesModel> entry for every leaf;
+// it warns of what that form drops, comments, port descriptions and the
+// models of unused leaves, and -w then leaves the file as it is unless
+// -lossy is given),
 // render, run and play take it, with its <include>s read beside it. Its
 // leaves have no Go code here, so each leaf type answers from the script
 // (run) or the page (play), with the ports that <TreeNodesModel> declares;
@@ -77,7 +80,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 const usage = `usage:
   bt check FILE...                             parse and validate; exit 1 on errors
-  bt fmt [-w] [-l] FILE...                     print the canonical MDSL (-w: rewrite, -l: list)
+  bt fmt [-w] [-l] [-lossy] FILE...            print the canonical MDSL (-w: rewrite, -l: list)
   bt convert -to json|mdsl|mistreevous|elixir|xml [-expand] FILE
                                                convert between MDSL and JSON (xml: from .xml)
   bt render [-format ascii|unicode|dot|mermaid] FILE
@@ -88,7 +91,8 @@ const usage = `usage:
                                                step the tree in the browser, with undo and editing
 Flags may also follow the file names (bt convert FILE -to mdsl); after --,
 every argument is a file name. A FILE ending in .xml is a BehaviorTree.CPP
-tree: check, fmt, render, run and play take it (play: set blackboard entries,
+tree: check, fmt, render, run and play take it (fmt -w keeps a file whose
+canonical XML would drop comments or model details, unless -lossy; play: set blackboard entries,
 save and load versions), and convert -to xml writes its canonical XML, format
 3 migrated to 4. Nothing converts between XML and MDSL/JSON: BehaviorTree.CPP
 and Mistreevous tick differently, so bt names the first node without a
@@ -311,9 +315,10 @@ func check(args []string, stdout, stderr io.Writer) int {
 }
 
 func fmtCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("fmt", "fmt [-w] [-l] FILE...", stdout)
+	fs := newFlags("fmt", "fmt [-w] [-l] [-lossy] FILE...", stdout)
 	write := fs.Bool("w", false, "write the result to the file instead of stdout")
 	list := fs.Bool("l", false, "list the files whose formatting differs")
+	fs.Bool("lossy", false, "with -w, rewrite an XML file even if its canonical XML drops comments, port descriptions or unused model entries (MDSL loses nothing)")
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
