@@ -251,9 +251,29 @@ func loadXML(file string, sc *script, perCall bool) (*xmlDoc, error) {
 			c.Msg = strings.ReplaceAll(c.Msg, " "+fsys.name, " "+x.name)
 			err = &c
 		}
-		return nil, fmt.Errorf("%s:%w", x.name, xmlErr(err))
+		return nil, fmt.Errorf("%s:%w%s", x.name, xmlErr(err), x.v3Hint(file))
 	}
 	return x, nil
+}
+
+// v3Hint returns what to add to the error of reading x when its text is
+// of BehaviorTree.CPP 3.x, which BehaviorTree.CPP 4.10 (and so bt) reads
+// as format 4, never migrating: BTCPP_format="3", or no BTCPP_format and
+// a text that the migration (btcpp.Factory.ParseV3) reads. "" otherwise.
+func (x *xmlDoc) v3Hint(file string) string {
+	format, ok := xmlFormat(x.src)
+	if !ok || format == "4" {
+		return ""
+	}
+	_, renames, err := x.factory.ParseV3(string(x.src))
+	if format != "3" && (err != nil || len(renames) == 0) {
+		return ""
+	}
+	what := "it"
+	if err == nil {
+		what = fmt.Sprintf("it (%d changes)", len(renames))
+	}
+	return fmt.Sprintf(" (the file looks like BehaviorTree.CPP 3.x, which BehaviorTree.CPP 4.10 reads as format 4: bt convert -to xml %s migrates %s)", termsafe.Text(file), what)
 }
 
 // xmlErr returns err with a space in front of a message without a
