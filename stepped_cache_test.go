@@ -234,29 +234,7 @@ func TestStepCacheSwitchesOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewStepped(def, randomAgent(7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 200 * cacheWindow {
-		if tr, err = tr.Step(); err != nil {
-			t.Fatal(err)
-		}
-		if p.cache.off.Load() {
-			t.Logf("switched off after %d steps (%d start words, %d calls kept)", i+1, p.cache.roots.Load(), p.cache.nodes.Load())
-			break
-		}
-	}
-	if !p.cache.off.Load() {
-		t.Fatalf("the cache of a tree under random answers is still on (%d start words, %d calls kept)", p.cache.roots.Load(), p.cache.nodes.Load())
-	}
-	// Once off, steps take the rules: the same calls and states as with events.
-	for seed := range uint64(3) {
-		want := cacheTrace(t, def, seed+1, 500, true, false)
-		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
-			t.Fatalf("seed %d: with the cache off the steps differ from the general rules", seed)
-		}
-	}
+	checkSwitchesOff(t, def, p.cache, "cache")
 
 	defA, agentA, _ := workloadA()
 	a, err := NewStepped(defA, agentA)
@@ -291,5 +269,37 @@ func BenchmarkStepCacheWorst(b *testing.B) {
 			p.cache.off.Store(mode == "off")
 			benchStepped(b, def, randomAgent(1))
 		})
+	}
+}
+
+// checkSwitchesOff steps def under random answers until its cache c
+// switches itself off (failing the test if it never does within 200
+// windows), then checks that steps by the rules, as they then are, give
+// the calls and states that steps with events give. what names the cache
+// in messages.
+func checkSwitchesOff(t *testing.T, def Node[int], c *stepCache[int], what string) {
+	t.Helper()
+	tr, err := NewStepped(def, randomAgent(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 * cacheWindow {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if c.off.Load() {
+			t.Logf("switched off after %d steps (%d start keys, %d calls kept)", i+1, c.roots.Load(), c.nodes.Load())
+			break
+		}
+	}
+	if !c.off.Load() {
+		t.Fatalf("the %s of a tree under random answers is still on (%d start keys, %d calls kept)", what, c.roots.Load(), c.nodes.Load())
+	}
+	// Once off, steps take the rules: the same calls and states as with events.
+	for seed := range uint64(3) {
+		want := cacheTrace(t, def, seed+1, 500, true, false)
+		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
+			t.Fatalf("seed %d: with the %s off the steps differ from the rules", seed, what)
+		}
 	}
 }

@@ -283,26 +283,5 @@ func TestStepCacheWideSwitchesOff(t *testing.T) {
 	if p.cache == nil || !p.cache.wide {
 		t.Fatalf("a tree of %d nodes without extra words has no wide step cache", len(p.nodes))
 	}
-	tr, err := NewStepped(def, randomAgent(7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 200 * cacheWindow {
-		if tr, err = tr.Step(); err != nil {
-			t.Fatal(err)
-		}
-		if p.cache.off.Load() {
-			t.Logf("switched off after %d steps (%d start keys, %d calls kept)", i+1, p.cache.roots.Load(), p.cache.nodes.Load())
-			break
-		}
-	}
-	if !p.cache.off.Load() {
-		t.Fatalf("the wide cache of a tree under random answers is still on (%d start keys, %d calls kept)", p.cache.roots.Load(), p.cache.nodes.Load())
-	}
-	for seed := range uint64(3) {
-		want := cacheTrace(t, def, seed+1, 500, true, false)
-		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
-			t.Fatalf("seed %d: with the wide cache off the steps differ from the rules", seed)
-		}
-	}
+	checkSwitchesOff(t, def, p.cache, "wide cache")
 }

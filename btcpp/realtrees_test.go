@@ -2,6 +2,7 @@ package btcpp
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -140,17 +141,8 @@ func tickWhileRunning(t *testing.T, tree *Tree) (*Tree, Status) {
 	return nil, Idle
 }
 
-func sameLog(got []string, want ...string) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			return false
-		}
-	}
-	return true
-}
+// sameLog reports whether the log got is want, line for line.
+func sameLog(got []string, want ...string) bool { return slices.Equal(got, want) }
 
 // TestRealTreeSubtreeRemapping696: tests/gtest_subtree.cpp,
 // RemappingIssue696 (literal remappings under _autoremap, nested).
