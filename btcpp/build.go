@@ -464,8 +464,13 @@ type nodeDef struct {
 	kids   []int
 	scope  int
 	attrs  map[string]string // the port attributes as written
-	pre    [4]*script
-	post   [4]*script
+	// plans are the node's ports as reads and writes find them (one per
+	// attribute, then one per other declared port), indexed by name in
+	// planIdx when there are many (port_plans.go).
+	plans   []portPlan
+	planIdx map[string]int32
+	pre     [4]*script
+	post    [4]*script
 	// code is the script of Script, ScriptCondition (code) and
 	// Precondition (if), parsed at build from the text codeSrc.
 	code    *script
@@ -585,6 +590,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 	}
 	// 1. The attributes in XML order.
 	var refs []xmlAttr
+	var names []string
 	for _, a := range e.Attrs {
 		if !portLike(a.Name) {
 			continue
@@ -593,6 +599,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 			nd.attrs = map[string]string{}
 		}
 		nd.attrs[a.Name] = a.Value
+		names = append(names, a.Name)
 		if k == subtreeKind {
 			continue
 		}
@@ -608,6 +615,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		}
 		refs = append(refs, a)
 	}
+	nd.plans, nd.planIdx = makePlans(names, nd.attrs, k)
 	// 2. The build-time entries of its {k} ports.
 	for _, a := range refs {
 		p, _ := k.port(a.Name)

@@ -1,0 +1,229 @@
+package btcpp
+
+// Port plans: what a read or write of a node's port depends on that the
+// XML fixes, worked out once when the node is built (README §6.3, §6.4).
+// A read then costs a short lookup by name and, for a literal, no parsing;
+// a {key} reference still reads the version's blackboard, without parsing
+// the reference again.
+
+import "math"
+
+// The bits of a portPlan.
+const (
+	pHas      uint16 = 1 << iota // the XML sets the port, or it has a default
+	pRef                         // its value is a {key} (or {=}) reference
+	pDeclared                    // the node's kind declares the port
+	pOutput                      // declared with the direction out or inout
+	pInt                         // the literal reads as an int (i)
+	pInt64                       // as an int64 (i)
+	pUint                        // as a uint (i)
+	pDouble                      // as a double (f)
+	pBool                        // as a bool (pTrue)
+	pTrue                        // the bool
+	pStatus                      // as a NodeStatus (st)
+)
+
+// portPlan is one port of a node: its raw value (the XML's, else the
+// default), and either the reference's key or the literal parsed as each
+// type that parseLiteral takes, with whether that parse succeeded.
+type portPlan struct {
+	name string
+	raw  string
+	key  string // a reference's key ("{=}" is the port's name)
+	i    int64
+	f    float64
+	bits uint16
+	st   uint8 // a NodeStatus literal's index in statusNames
+}
+
+// plansMapAt is the number of plans from which a node also indexes them by
+// name in a map, rather than only scanning them.
+const plansMapAt = 9
+
+// makePlans returns the plans of a node of kind k whose port attributes,
+// in XML order, are names with the values attrs: one per attribute, then
+// one per other port of k (the first of each name), which has pHas if it
+// has a default. With many plans it also returns an index by name.
+func makePlans(names []string, attrs map[string]string, k *kind) ([]portPlan, map[string]int32) {
+	n := len(names)
+	for _, p := range k.ports {
+		if _, ok := attrs[p.Name]; !ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	plans := make([]portPlan, 0, n)
+	seen := func(name string) bool {
+		for i := range plans {
+			if plans[i].name == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, name := range names {
+		if seen(name) {
+			continue
+		}
+		pl := planOf(name, attrs[name])
+		if p, ok := k.port(name); ok {
+			pl.declare(p)
+		}
+		plans = append(plans, pl)
+	}
+	for _, p := range k.ports {
+		if _, ok := attrs[p.Name]; ok || seen(p.Name) {
+			continue
+		}
+		pl := portPlan{name: p.Name}
+		if p.HasDefault {
+			pl = planOf(p.Name, p.Default)
+		}
+		pl.declare(p)
+		plans = append(plans, pl)
+	}
+	if len(plans) < plansMapAt {
+		return plans, nil
+	}
+	index := make(map[string]int32, len(plans))
+	for i := range plans {
+		index[plans[i].name] = int32(i)
+	}
+	return plans, index
+}
+
+// declare marks pl as declared by the kind as p.
+func (pl *portPlan) declare(p Port) {
+	pl.bits |= pDeclared
+	if p.Dir != In {
+		pl.bits |= pOutput
+	}
+}
+
+// planOf returns the plan of the port name whose raw value is raw.
+func planOf(name, raw string) portPlan {
+	pl := portPlan{name: name, raw: raw, bits: pHas}
+	if key, ok := refKey(raw, name); ok {
+		pl.key = key
+		pl.bits |= pRef
+		return pl
+	}
+	if i, ok := fromCharsInt(raw); ok {
+		pl.i = i
+		pl.bits |= pInt64
+		if i >= math.MinInt32 && i <= math.MaxInt32 {
+			pl.bits |= pInt
+		}
+		if i >= 0 && i <= math.MaxUint32 {
+			pl.bits |= pUint
+		}
+	}
+	if f, _, ok := strtod(raw, true); ok {
+		pl.f = f
+		pl.bits |= pDouble
+	}
+	if v, ok := parseLiteral(raw, "bool"); ok {
+		pl.bits |= pBool
+		if v.i != 0 {
+			pl.bits |= pTrue
+		}
+	}
+	if v, ok := parseLiteral(raw, "NodeStatus"); ok {
+		pl.st = uint8(v.i)
+		pl.bits |= pStatus
+	}
+	return pl
+}
+
+// plan returns the plan of the node's port, nil when the node has no such
+// port (neither in the XML nor declared).
+func (nd *nodeDef) plan(port string) *portPlan {
+	if nd.planIdx != nil {
+		if i, ok := nd.planIdx[port]; ok {
+			return &nd.plans[i]
+		}
+		return nil
+	}
+	for i := range nd.plans {
+		if nd.plans[i].name == port {
+			return &nd.plans[i]
+		}
+	}
+	return nil
+}
+
+// literal is parseLiteral(pl.raw, typ) for a plan that is not a reference,
+// with "any" read as "string" (board.readValue).
+func (pl *portPlan) literal(typ string) (Value, bool) {
+	var need uint16
+	switch typ {
+	case "int":
+		need = pInt
+	case "int64":
+		need = pInt64
+	case "uint":
+		need = pUint
+	case "double":
+		if pl.bits&pDouble == 0 {
+			return Value{}, false
+		}
+		return DoubleValue(pl.f), true
+	case "bool":
+		if pl.bits&pBool == 0 {
+			return Value{}, false
+		}
+		return BoolValue(pl.bits&pTrue != 0), true
+	case "NodeStatus":
+		if pl.bits&pStatus == 0 {
+			return Value{}, false
+		}
+		return Value{tc: tcNodeStatus, kind: kindInt, i: int64(pl.st)}, true
+	case "Any":
+		return Value{}, false
+	default:
+		return StringValue(pl.raw), true
+	}
+	if pl.bits&need == 0 {
+		return Value{}, false
+	}
+	return IntValue(pl.i, typ), true
+}
+
+// readPlan is board.readPort(scope, pl.name, pl.raw, typ) for a plan
+// with pHas.
+func (b *board) readPlan(scope int, pl *portPlan, typ string) (Value, bool) {
+	var v Value
+	var ok bool
+	if pl.bits&pRef != 0 {
+		v, ok = b.readKey(scope, pl.key, typ)
+	} else {
+		v, ok = pl.literal(typ)
+	}
+	if ok && typ == "NodeStatus" {
+		v = Value{tc: tcNodeStatus, kind: kindString, s: statusNames[v.i]}
+	}
+	return v, ok
+}
+
+// entryValue returns a pointer to the value of the entry key as a port
+// read from scope finds it, nil when there is none. The value must not be
+// changed.
+func (b *board) entryValue(scope int, key string) *Value {
+	s, i, ok := b.find(scope, key)
+	if !ok {
+		return nil
+	}
+	return &b.scopes[s].entries[i].value
+}
+
+// refValue returns the value of the entry that the reference of plan pl
+// names, as a Call's fast path reads it: nil when pl is not a reference
+// or there is no such entry (readPlan then says why).
+func (c *Call) refValue(pl *portPlan) *Value {
+	if pl == nil || pl.bits&pRef == 0 {
+		return nil
+	}
+	return c.t.bb.entryValue(c.t.p.nodes[c.n].scope, pl.key)
+}
