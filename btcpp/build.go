@@ -464,13 +464,11 @@ type nodeDef struct {
 	kids   []int
 	scope  int
 	attrs  map[string]string // the port attributes as written
-	// plans are the node's ports as reads and writes find them (one per
-	// attribute, then one per other declared port), indexed by name in
-	// planIdx when there are many (port_plans.go).
-	plans   []portPlan
-	planIdx map[string]int32
-	pre     [4]*script
-	post    [4]*script
+	// planAt and nPlans are where the node's port plans are in the
+	// program's (port_plans.go).
+	planAt, nPlans int32
+	pre            [4]*script
+	post           [4]*script
 	// code is the script of Script, ScriptCondition (code) and
 	// Precondition (if), parsed at build from the text codeSrc.
 	code    *script
@@ -615,7 +613,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		}
 		refs = append(refs, a)
 	}
-	nd.plans, nd.planIdx = makePlans(names, nd.attrs, k)
+	nd.planAt, nd.nPlans = b.p.addPlans(names, nd.attrs, k)
 	// 2. The build-time entries of its {k} ports.
 	for _, a := range refs {
 		p, _ := k.port(a.Name)

@@ -157,7 +157,7 @@ func (c *Call) Path() string { return c.t.p.nodes[c.n].path }
 func (c *Call) ID() string { return c.t.p.nodes[c.n].regID }
 
 // plan returns the plan of the node's port (nil when it has none).
-func (c *Call) plan(port string) *portPlan { return c.t.p.nodes[c.n].plan(port) }
+func (c *Call) plan(port string) *portPlan { return c.t.p.plan(c.n, port) }
 
 // readPlan reads the port whose plan is pl (nil for none) with the type
 // typ; the error says the port could not be read.

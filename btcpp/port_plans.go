@@ -6,7 +6,11 @@ package btcpp
 // a {key} reference still reads the version's blackboard, without parsing
 // the reference again.
 
-import "math"
+import (
+	"math"
+	"slices"
+	"strings"
+)
 
 // The bits of a portPlan.
 const (
@@ -36,28 +40,19 @@ type portPlan struct {
 	st   uint8 // a NodeStatus literal's index in statusNames
 }
 
-// plansMapAt is the number of plans from which a node also indexes them by
-// name in a map, rather than only scanning them.
-const plansMapAt = 9
+// plansSortedAt is the number of plans from which a node's plans are
+// sorted by name and searched by halves, rather than scanned.
+const plansSortedAt = 9
 
-// makePlans returns the plans of a node of kind k whose port attributes,
-// in XML order, are names with the values attrs: one per attribute, then
-// one per other port of k (the first of each name), which has pHas if it
-// has a default. With many plans it also returns an index by name.
-func makePlans(names []string, attrs map[string]string, k *kind) ([]portPlan, map[string]int32) {
-	n := len(names)
-	for _, p := range k.ports {
-		if _, ok := attrs[p.Name]; !ok {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	plans := make([]portPlan, 0, n)
+// addPlans adds the plans of a node of kind k whose port attributes, in
+// XML order, are names with the values attrs, and returns where they are
+// in p.plans and how many: one per attribute, then one per other port of
+// k (the first of each name), which has pHas if it has a default.
+func (p *program) addPlans(names []string, attrs map[string]string, k *kind) (at, n int32) {
+	start := len(p.plans)
 	seen := func(name string) bool {
-		for i := range plans {
-			if plans[i].name == name {
+		for i := start; i < len(p.plans); i++ {
+			if p.plans[i].name == name {
 				return true
 			}
 		}
@@ -68,30 +63,27 @@ func makePlans(names []string, attrs map[string]string, k *kind) ([]portPlan, ma
 			continue
 		}
 		pl := planOf(name, attrs[name])
-		if p, ok := k.port(name); ok {
-			pl.declare(p)
+		if port, ok := k.port(name); ok {
+			pl.declare(port)
 		}
-		plans = append(plans, pl)
+		p.plans = append(p.plans, pl)
 	}
-	for _, p := range k.ports {
-		if _, ok := attrs[p.Name]; ok || seen(p.Name) {
+	for _, port := range k.ports {
+		if _, ok := attrs[port.Name]; ok || seen(port.Name) {
 			continue
 		}
-		pl := portPlan{name: p.Name}
-		if p.HasDefault {
-			pl = planOf(p.Name, p.Default)
+		pl := portPlan{name: port.Name}
+		if port.HasDefault {
+			pl = planOf(port.Name, port.Default)
 		}
-		pl.declare(p)
-		plans = append(plans, pl)
+		pl.declare(port)
+		p.plans = append(p.plans, pl)
 	}
-	if len(plans) < plansMapAt {
-		return plans, nil
+	mine := p.plans[start:]
+	if len(mine) >= plansSortedAt {
+		slices.SortFunc(mine, func(a, b portPlan) int { return strings.Compare(a.name, b.name) })
 	}
-	index := make(map[string]int32, len(plans))
-	for i := range plans {
-		index[plans[i].name] = int32(i)
-	}
-	return plans, index
+	return int32(start), int32(len(mine))
 }
 
 // declare marks pl as declared by the kind as p.
@@ -137,19 +129,26 @@ func planOf(name, raw string) portPlan {
 	return pl
 }
 
-// plan returns the plan of the node's port, nil when the node has no such
+// plan returns the plan of node n's port, nil when the node has no such
 // port (neither in the XML nor declared).
-func (nd *nodeDef) plan(port string) *portPlan {
-	if nd.planIdx != nil {
-		if i, ok := nd.planIdx[port]; ok {
-			return &nd.plans[i]
-		}
-		return nil
+func (p *program) plan(n int, port string) *portPlan {
+	nd := &p.nodes[n]
+	ps := p.plans[nd.planAt : nd.planAt+nd.nPlans]
+	if len(ps) >= plansSortedAt {
+		return searchPlans(ps, port)
 	}
-	for i := range nd.plans {
-		if nd.plans[i].name == port {
-			return &nd.plans[i]
+	for i := range ps {
+		if ps[i].name == port {
+			return &ps[i]
 		}
+	}
+	return nil
+}
+
+// searchPlans returns the plan of port in plans sorted by name, or nil.
+func searchPlans(plans []portPlan, port string) *portPlan {
+	if i, ok := slices.BinarySearchFunc(plans, port, func(pl portPlan, name string) int { return strings.Compare(pl.name, name) }); ok {
+		return &plans[i]
 	}
 	return nil
 }

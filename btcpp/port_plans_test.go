@@ -422,3 +422,60 @@ func TestPortPlanErrors(t *testing.T) {
 		t.Errorf("Set o to \"x\": %s (want an error); to 5: %s (want none)", sets[3], sets[4])
 	}
 }
+
+// TestPortPlanLookup: with any number of ports (scanned, or sorted and
+// searched by halves), every port set in the XML or declared has its plan,
+// whose raw value is the XML's, else the default, and no other name has
+// one.
+func TestPortPlanLookup(t *testing.T) {
+	for n := 0; n <= 2*plansSortedAt+1; n++ {
+		f := NewFactory()
+		var ports []Port
+		var attrs strings.Builder
+		for i := 0; i < n; i++ {
+			name := fmt.Sprintf("p%c%d", 'z'-i, i) // not in sorted order
+			p := InputPort(name, "string")
+			if i%3 == 0 {
+				p = p.WithDefault("def" + name)
+			}
+			ports = append(ports, p)
+			if i%2 == 0 {
+				fmt.Fprintf(&attrs, ` %s="xml%s"`, name, name)
+			}
+		}
+		leaf := func(c *Call) (Status, error) { return Success, nil }
+		if err := f.RegisterSync("L", leaf, ports...); err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.Parse(`<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence><L` + attrs.String() + `/><L/></Sequence></BehaviorTree></root>`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := d.Build("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for node := 1; node <= 2; node++ {
+			for i, p := range ports {
+				want, has := "", false
+				if node == 1 && i%2 == 0 {
+					want, has = "xml"+p.Name, true
+				} else if p.HasDefault {
+					want, has = p.Default, true
+				}
+				pl := tr.p.plan(node, p.Name)
+				if pl == nil || pl.name != p.Name || pl.raw != want || (pl.bits&pHas != 0) != has || pl.bits&pDeclared == 0 {
+					t.Errorf("%d ports, node %d: plan of %s %+v, want raw %q has %v", n, node, p.Name, pl, want, has)
+				}
+			}
+			for _, absent := range []string{"", "p", "pz0x", "zz", "name"} {
+				if pl := tr.p.plan(node, absent); pl != nil {
+					t.Errorf("%d ports, node %d: plan of %q %+v", n, node, absent, pl)
+				}
+			}
+		}
+		if pl := tr.p.plan(0, "p"); pl != nil {
+			t.Errorf("the Sequence has a plan %+v", pl)
+		}
+	}
+}

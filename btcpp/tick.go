@@ -168,7 +168,7 @@ func (t *ticker) errorf(n int, typ ErrorType, format string, args ...any) error 
 
 // raw returns the XML value of n's port, or its default.
 func (t *ticker) raw(n int, port string) (string, bool) {
-	if pl := t.node(n).plan(port); pl != nil && pl.bits&pHas != 0 {
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&pHas != 0 {
 		return pl.raw, true
 	}
 	return "", false
@@ -177,7 +177,7 @@ func (t *ticker) raw(n int, port string) (string, bool) {
 // readPort reads n's port with the type typ (README §6.3).
 func (t *ticker) readPort(n int, port, typ string) (Value, bool) {
 	nd := t.node(n)
-	pl := nd.plan(port)
+	pl := t.p.plan(n, port)
 	if pl == nil || pl.bits&pHas == 0 {
 		return Value{}, false
 	}
@@ -188,7 +188,7 @@ func (t *ticker) readPort(n int, port, typ string) (Value, bool) {
 // only a {k} (or {=}) reference is written.
 func (t *ticker) writePort(n int, port, typ string, v Value) error {
 	nd := t.node(n)
-	pl := nd.plan(port)
+	pl := t.p.plan(n, port)
 	if pl == nil || pl.bits&(pHas|pRef) != pHas|pRef {
 		return nil
 	}
@@ -197,7 +197,7 @@ func (t *ticker) writePort(n int, port, typ string, v Value) error {
 
 // readInt reads an int port; a failed read is a RuntimeError.
 func (t *ticker) readInt(n int, port string) (int64, error) {
-	if pl := t.node(n).plan(port); pl != nil && pl.bits&(pHas|pRef|pInt) == pHas|pInt {
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&(pHas|pRef|pInt) == pHas|pInt {
 		return pl.i, nil // a literal
 	}
 	v, ok := t.readPort(n, port, "int")
@@ -211,7 +211,7 @@ func (t *ticker) readInt(n int, port string) (int64, error) {
 
 // readStatus reads a NodeStatus port.
 func (t *ticker) readStatus(n int, port string) (Status, bool) {
-	if pl := t.node(n).plan(port); pl != nil && pl.bits&(pHas|pRef|pStatus) == pHas|pStatus {
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&(pHas|pRef|pStatus) == pHas|pStatus {
 		return Status(pl.st), true // a literal: statusNames is in Status order
 	}
 	v, ok := t.readPort(n, port, "NodeStatus")
