@@ -6,6 +6,7 @@ package btcpp_test
 //	go test -run '^$' -bench 'PortRead|PortTick' -benchmem ./btcpp/
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zipbt/behaviortree/btcpp"
@@ -83,5 +84,23 @@ func BenchmarkPortTick(b *testing.B) {
 			b.Fatal(res, err)
 		}
 		tr = next
+	}
+}
+
+// BenchmarkPortBuild builds a tree of 201 nodes: a Sequence of 40 copies
+// of portXML's leaves, whose ports are planned at build.
+func BenchmarkPortBuild(b *testing.B) {
+	leaves := `<ReadInt x="42"/><ReadFloat x="2.5"/><ReadString x="hello"/><ReadInt x="{k}"/><ReadInt/>`
+	src := `<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence>` + strings.Repeat(leaves, 40) + `</Sequence></BehaviorTree></root>`
+	doc, err := portFactory(b, func() int { return 1 }).Parse(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := doc.Build("", btcpp.WithEntry("k", 5)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
