@@ -513,6 +513,9 @@ func (b *builder) parse(src string) (*script, error) {
 // may turn it into Terminate.
 func (b *builder) build(id string) error {
 	b.paths = map[string]bool{"": true}
+	if n := b.planCount(id, map[string]int{}); n > 0 {
+		b.p.plans = make([]portPlan, 0, n)
+	}
 	err := b.tree(nil, id, "", -1, 0)
 	if err == nil || len(b.p.nodes) == 0 {
 		return err

@@ -86,6 +86,53 @@ func (p *program) addPlans(names []string, attrs map[string]string, k *kind) (at
 	return int32(start), int32(len(mine))
 }
 
+// planCount returns how many port plans the build of tree id makes (its
+// subtrees' included, at most maxNodes*4), to size program.plans: exact
+// when the build succeeds, only an estimate when it fails. memo holds the
+// trees counted.
+func (b *builder) planCount(id string, memo map[string]int) int {
+	if n, ok := memo[id]; ok {
+		return n
+	}
+	memo[id] = 0 // a recursive tree fails to build
+	el, ok := b.d.trees[id]
+	if !ok || len(el.Children) == 0 {
+		return 0
+	}
+	n := b.elementPlans(el.Children[0], memo)
+	memo[id] = n
+	return n
+}
+
+// elementPlans is planCount for the node of element e and its descendants.
+func (b *builder) elementPlans(e *element, memo map[string]int) int {
+	id, _ := e.attr("ID")
+	n := 0
+	var k *kind
+	switch {
+	case e.Name == "SubTree":
+		k = subtreeKind
+		n = b.planCount(id, memo)
+	case explicitForm(e.Name):
+		k = b.d.kinds[id]
+	default:
+		k = b.d.kinds[e.Name]
+	}
+	if k == nil {
+		return n
+	}
+	n += len(k.ports)
+	for _, a := range e.Attrs {
+		if _, ok := k.port(a.Name); !ok && portLike(a.Name) {
+			n++
+		}
+	}
+	for _, c := range e.Children {
+		n += b.elementPlans(c, memo)
+	}
+	return min(n, maxNodes*4)
+}
+
 // declare marks pl as declared by the kind as p.
 func (pl *portPlan) declare(p Port) {
 	pl.bits |= pDeclared

@@ -474,8 +474,52 @@ func TestPortPlanLookup(t *testing.T) {
 				}
 			}
 		}
+		if len(tr.p.plans) != cap(tr.p.plans) {
+			t.Errorf("%d ports: %d plans, capacity %d", n, len(tr.p.plans), cap(tr.p.plans))
+		}
 		if pl := tr.p.plan(0, "p"); pl != nil {
 			t.Errorf("the Sequence has a plan %+v", pl)
 		}
 	}
+}
+
+// TestPortPlanCount: the count that sizes a program's plans (planCount) is
+// exact for every tree of the conformance corpus that builds (as for those
+// of TestPortPlanLookup): the build allocates them once.
+func TestPortPlanCount(t *testing.T) {
+	cases := readConformanceCases(t, conformanceCorpusFile())
+	built, plans := 0, 0
+	for i := range cases {
+		c := &cases[i]
+		d := &driver{c: c, counts: map[string]int{}}
+		f := NewFactory()
+		if err := d.register(f); err != nil {
+			continue
+		}
+		main := ""
+		if c.Main != nil {
+			main = *c.Main
+		}
+		doc, err := f.Parse(c.XML)
+		if err != nil {
+			continue
+		}
+		var opts []Option
+		for k, v := range c.BB {
+			opts = append(opts, WithEntry(k, v))
+		}
+		tr, err := doc.Build(main, opts...)
+		if err != nil {
+			continue
+		}
+		built++
+		plans += len(tr.p.plans)
+		if len(tr.p.plans) != cap(tr.p.plans) {
+			t.Errorf("case %s %s: %d plans, capacity %d", c.ID, c.Name, len(tr.p.plans), cap(tr.p.plans))
+		}
+	}
+	if built == 0 || plans == 0 {
+		t.Fatalf("%d trees built, %d plans", built, plans)
+	}
+	t.Logf("%d corpus trees built, %d plans", built, plans)
 }
