@@ -591,7 +591,6 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 	}
 	// 1. The attributes in XML order.
 	var refs []xmlAttr
-	var names []string
 	for _, a := range e.Attrs {
 		if !portLike(a.Name) {
 			continue
@@ -600,7 +599,6 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 			nd.attrs = map[string]string{}
 		}
 		nd.attrs[a.Name] = a.Value
-		names = append(names, a.Name)
 		if k == subtreeKind {
 			continue
 		}
@@ -616,7 +614,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		}
 		refs = append(refs, a)
 	}
-	nd.planAt, nd.nPlans = b.p.addPlans(names, nd.attrs, k)
+	nd.planAt, nd.nPlans = b.p.addPlans(e.Attrs, k)
 	// 2. The build-time entries of its {k} ports.
 	for _, a := range refs {
 		p, _ := k.port(a.Name)

@@ -44,11 +44,12 @@ type portPlan struct {
 // sorted by name and searched by halves, rather than scanned.
 const plansSortedAt = 9
 
-// addPlans adds the plans of a node of kind k whose port attributes, in
-// XML order, are names with the values attrs, and returns where they are
-// in p.plans and how many: one per attribute, then one per other port of
-// k (the first of each name), which has pHas if it has a default.
-func (p *program) addPlans(names []string, attrs map[string]string, k *kind) (at, n int32) {
+// addPlans adds the plans of a node of kind k whose attributes are attrs
+// (in XML order; the port-like ones are its ports, each named once, as the
+// reader checks) and returns where they are in p.plans and how many: one
+// per port attribute, then one per other port of k (the first of each
+// name), which has pHas if it has a default.
+func (p *program) addPlans(attrs []xmlAttr, k *kind) (at, n int32) {
 	start := len(p.plans)
 	seen := func(name string) bool {
 		for i := start; i < len(p.plans); i++ {
@@ -58,18 +59,17 @@ func (p *program) addPlans(names []string, attrs map[string]string, k *kind) (at
 		}
 		return false
 	}
-	for _, name := range names {
-		if seen(name) {
+	for _, a := range attrs {
+		if !portLike(a.Name) || seen(a.Name) {
 			continue
 		}
-		pl := planOf(name, attrs[name])
-		if port, ok := k.port(name); ok {
-			pl.declare(port)
+		p.plans = append(p.plans, planOf(a.Name, a.Value))
+		if port, ok := k.port(a.Name); ok {
+			p.plans[len(p.plans)-1].declare(port)
 		}
-		p.plans = append(p.plans, pl)
 	}
 	for _, port := range k.ports {
-		if _, ok := attrs[port.Name]; ok || seen(port.Name) {
+		if seen(port.Name) {
 			continue
 		}
 		pl := portPlan{name: port.Name}
