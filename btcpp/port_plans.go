@@ -163,15 +163,17 @@ func planOf(name, raw string) portPlan {
 		pl.f = f
 		pl.bits |= pDouble
 	}
-	if v, ok := parseLiteral(raw, "bool"); ok {
+	switch raw { // parseLiteral's bool
+	case "1", "true", "TRUE", "True":
+		pl.bits |= pBool | pTrue
+	case "0", "false", "FALSE", "False":
 		pl.bits |= pBool
-		if v.i != 0 {
-			pl.bits |= pTrue
-		}
 	}
-	if v, ok := parseLiteral(raw, "NodeStatus"); ok {
-		pl.st = uint8(v.i)
-		pl.bits |= pStatus
+	for i, n := range statusNames { // parseLiteral's NodeStatus
+		if raw == n {
+			pl.st = uint8(i)
+			pl.bits |= pStatus
+		}
 	}
 	return pl
 }
