@@ -33,8 +33,14 @@ package btcpp
 //	parseLiteral(raw, typ)          §6.3 literal parsing; also the build-time literal check.
 //	b.readPort(scope, port, raw, typ)     §6.3: (value, false when the read fails).
 //	b.writePort(scope, port, raw, typ, v) §6.4: set through a {k} port, else nothing.
+//	b.readKey(scope, key, typ), b.writeKey(scope, key, typ, v)
+//	                                the same for a reference whose key is known.
 //	b.setBlackboard(scope, outputKeyRaw, valueRaw)
 //	                                SetBlackboard's tick (§5.3): false is FAILURE.
+//
+// port_plans.go adds b.readPlan(scope, plan, typ), readPort for a port
+// planned at build (its reference's key, or its literal parsed as each
+// type), and b.entryValue(scope, key), the entry a read finds.
 //
 // Costs in allocations: next none, clone 1 (the board); the first write
 // after a clone 1 (8 bytes per scope); the first write to an existing

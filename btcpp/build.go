@@ -464,8 +464,11 @@ type nodeDef struct {
 	kids   []int
 	scope  int
 	attrs  map[string]string // the port attributes as written
-	pre    [4]*script
-	post   [4]*script
+	// planAt and nPlans are where the node's port plans are in the
+	// program's (port_plans.go).
+	planAt, nPlans int32
+	pre            [4]*script
+	post           [4]*script
 	// code is the script of Script, ScriptCondition (code) and
 	// Precondition (if), parsed at build from the text codeSrc.
 	code    *script
@@ -510,6 +513,9 @@ func (b *builder) parse(src string) (*script, error) {
 // may turn it into Terminate.
 func (b *builder) build(id string) error {
 	b.paths = map[string]bool{"": true}
+	if n := b.planCount(id, map[string]int{}); n > 0 {
+		b.p.plans = make([]portPlan, 0, n)
+	}
 	err := b.tree(nil, id, "", -1, 0)
 	if err == nil || len(b.p.nodes) == 0 {
 		return err
@@ -608,6 +614,7 @@ func (b *builder) create(e *element, parent, scope int, prefix string) error {
 		}
 		refs = append(refs, a)
 	}
+	nd.planAt, nd.nPlans = b.p.addPlans(e.Attrs, k)
 	// 2. The build-time entries of its {k} ports.
 	for _, a := range refs {
 		p, _ := k.port(a.Name)

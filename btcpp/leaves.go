@@ -156,20 +156,32 @@ func (c *Call) Path() string { return c.t.p.nodes[c.n].path }
 // ID returns the node's registration ID.
 func (c *Call) ID() string { return c.t.p.nodes[c.n].regID }
 
-// read reads a port with the type typ.
-func (c *Call) read(port, typ string) (Value, error) {
-	v, ok := c.t.readPort(c.n, port, typ)
-	if !ok {
-		return Value{}, newError(RuntimeError, "node %q: cannot read port [%s] as %s", c.t.p.nodes[c.n].path, port, typ)
+// plan returns the plan of the node's port (nil when it has none).
+func (c *Call) plan(port string) *portPlan { return c.t.p.plan(c.n, port) }
+
+// readPlan reads the port whose plan is pl (nil for none) with the type
+// typ; the error says the port could not be read.
+func (c *Call) readPlan(pl *portPlan, port, typ string) (Value, error) {
+	if pl != nil && pl.bits&pHas != 0 {
+		if v, ok := c.t.bb.readPlan(c.t.p.nodes[c.n].scope, pl, typ); ok {
+			return v, nil
+		}
 	}
-	return v, nil
+	return Value{}, newError(RuntimeError, "node %q: cannot read port [%s] as %s", c.t.p.nodes[c.n].path, port, typ)
 }
 
 // Int reads the input port as an int: a literal's leading decimal
 // integer, or a blackboard entry's value, which must be integral and fit
 // in 32 bits. The error says the port could not be read.
 func (c *Call) Int(port string) (int, error) {
-	v, err := c.read(port, "int")
+	pl := c.plan(port)
+	if pl != nil && pl.bits&(pHas|pRef|pInt) == pHas|pInt {
+		return int(pl.i), nil // a literal
+	}
+	if v := c.refValue(pl); v != nil && v.kind == kindInt && v.i >= math.MinInt32 && v.i <= math.MaxInt32 {
+		return int(v.i), nil // convertRead's int
+	}
+	v, err := c.readPlan(pl, port, "int")
 	if err != nil {
 		return 0, err
 	}
@@ -182,7 +194,14 @@ func (c *Call) Int(port string) (int, error) {
 
 // Float reads the input port as a double.
 func (c *Call) Float(port string) (float64, error) {
-	v, err := c.read(port, "double")
+	pl := c.plan(port)
+	if pl != nil && pl.bits&(pHas|pRef|pDouble) == pHas|pDouble {
+		return pl.f, nil // a literal
+	}
+	if v := c.refValue(pl); v != nil && (v.kind == kindInt || v.kind == kindDouble) {
+		return v.float(), nil // convertRead's double
+	}
+	v, err := c.readPlan(pl, port, "double")
 	if err != nil {
 		return 0, err
 	}
@@ -196,7 +215,14 @@ func (c *Call) Float(port string) (float64, error) {
 // String reads the input port as a string (a double has six decimals, a
 // bool is "1" or "0").
 func (c *Call) String(port string) (string, error) {
-	v, err := c.read(port, "string")
+	pl := c.plan(port)
+	if pl != nil && pl.bits&(pHas|pRef) == pHas {
+		return pl.raw, nil // a literal
+	}
+	if v := c.refValue(pl); v != nil && v.kind == kindString {
+		return v.s, nil // convertRead's string
+	}
+	v, err := c.readPlan(pl, port, "string")
 	if err != nil {
 		return "", err
 	}
@@ -209,7 +235,14 @@ func (c *Call) String(port string) (string, error) {
 
 // Bool reads the input port as a bool.
 func (c *Call) Bool(port string) (bool, error) {
-	v, err := c.read(port, "bool")
+	pl := c.plan(port)
+	if pl != nil && pl.bits&(pHas|pRef|pBool) == pHas|pBool {
+		return pl.bits&pTrue != 0, nil // a literal
+	}
+	if v := c.refValue(pl); v != nil && v.kind == kindInt && (v.i == 0 || v.i == 1) {
+		return v.i == 1, nil // convertRead's bool
+	}
+	v, err := c.readPlan(pl, port, "bool")
 	if err != nil {
 		return false, err
 	}
@@ -229,7 +262,7 @@ func (c *Call) Bool(port string) (bool, error) {
 // the error is the blackboard's (for example a key declared with another
 // type).
 func (c *Call) Set(port string, v any) error {
-	if p, ok := c.t.node(c.n).k.port(port); !ok || p.Dir == In {
+	if pl := c.plan(port); pl == nil || pl.bits&pOutput == 0 {
 		return newError(RuntimeError, "node %q: [%s] is not an output port", c.t.p.nodes[c.n].path, port)
 	}
 	val, typ, err := goValue(v)

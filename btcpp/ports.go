@@ -296,20 +296,26 @@ func (b *board) readPort(scope int, port, raw string, typ string) (Value, bool) 
 
 func (b *board) readValue(scope int, port, raw string, typ string) (Value, bool) {
 	if key, ok := refKey(raw, port); ok {
-		s, i, ok := b.find(scope, key)
-		if !ok {
-			return Value{}, false
-		}
-		v := b.scopes[s].entries[i].value
-		if v.kind == kindEmpty {
-			return Value{}, false
-		}
-		return convertRead(v, typ)
+		return b.readKey(scope, key, typ)
 	}
 	if typ == "any" {
 		typ = "string"
 	}
 	return parseLiteral(raw, typ)
+}
+
+// readKey reads the entry key for a port read with the type typ: a
+// missing entry or an empty value fails.
+func (b *board) readKey(scope int, key, typ string) (Value, bool) {
+	s, i, ok := b.find(scope, key)
+	if !ok {
+		return Value{}, false
+	}
+	v := b.scopes[s].entries[i].value
+	if v.kind == kindEmpty {
+		return Value{}, false
+	}
+	return convertRead(v, typ)
 }
 
 // writePort writes v to a port whose raw XML value is raw (§6.4): only a
@@ -320,6 +326,11 @@ func (b *board) writePort(scope int, port, raw string, typ string, v Value) erro
 	if !ok {
 		return nil
 	}
+	return b.writeKey(scope, key, typ, v)
+}
+
+// writeKey is writePort for a port whose value is a reference to key.
+func (b *board) writeKey(scope int, key, typ string, v Value) error {
 	if typ == "any" {
 		typ = "string"
 	}

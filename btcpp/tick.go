@@ -168,36 +168,38 @@ func (t *ticker) errorf(n int, typ ErrorType, format string, args ...any) error 
 
 // raw returns the XML value of n's port, or its default.
 func (t *ticker) raw(n int, port string) (string, bool) {
-	nd := t.node(n)
-	if v, ok := nd.attrs[port]; ok {
-		return v, true
-	}
-	if p, ok := nd.k.port(port); ok && p.HasDefault {
-		return p.Default, true
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&pHas != 0 {
+		return pl.raw, true
 	}
 	return "", false
 }
 
 // readPort reads n's port with the type typ (README §6.3).
 func (t *ticker) readPort(n int, port, typ string) (Value, bool) {
-	raw, ok := t.raw(n, port)
-	if !ok {
+	nd := t.node(n)
+	pl := t.p.plan(n, port)
+	if pl == nil || pl.bits&pHas == 0 {
 		return Value{}, false
 	}
-	return t.bb.readPort(t.node(n).scope, port, raw, typ)
+	return t.bb.readPlan(nd.scope, pl, typ)
 }
 
-// writePort writes v with the static type typ to n's port (README §6.4).
+// writePort writes v with the static type typ to n's port (README §6.4):
+// only a {k} (or {=}) reference is written.
 func (t *ticker) writePort(n int, port, typ string, v Value) error {
-	raw, ok := t.raw(n, port)
-	if !ok {
+	nd := t.node(n)
+	pl := t.p.plan(n, port)
+	if pl == nil || pl.bits&(pHas|pRef) != pHas|pRef {
 		return nil
 	}
-	return t.bb.writePort(t.node(n).scope, port, raw, typ, v)
+	return t.bb.writeKey(nd.scope, pl.key, typ, v)
 }
 
 // readInt reads an int port; a failed read is a RuntimeError.
 func (t *ticker) readInt(n int, port string) (int64, error) {
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&(pHas|pRef|pInt) == pHas|pInt {
+		return pl.i, nil // a literal
+	}
 	v, ok := t.readPort(n, port, "int")
 	if ok {
 		if i, ok := valueInt(v); ok {
@@ -209,6 +211,9 @@ func (t *ticker) readInt(n int, port string) (int64, error) {
 
 // readStatus reads a NodeStatus port.
 func (t *ticker) readStatus(n int, port string) (Status, bool) {
+	if pl := t.p.plan(n, port); pl != nil && pl.bits&(pHas|pRef|pStatus) == pHas|pStatus {
+		return Status(pl.st), true // a literal: statusNames is in Status order
+	}
 	v, ok := t.readPort(n, port, "NodeStatus")
 	if !ok {
 		return Idle, false

@@ -249,7 +249,10 @@ func WithTickBudget(n int) Option {
 
 // program is a built tree: what every version shares.
 type program struct {
-	nodes  []nodeDef
+	nodes []nodeDef
+	// plans are the nodes' port plans, each node's together
+	// (nodeDef.planAt, port_plans.go).
+	plans  []portPlan
 	trees  [][2]string // per scope: tree ID, instance path
 	enums  map[string]int64
 	delta  func() time.Duration // nil: the wall clock
