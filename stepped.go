@@ -544,17 +544,15 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, ticked, events, nil, nil)
 	}
-	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// states, if it has one. (Its trees have no timed wait.)
-	w0, w1 := t.small, uint64(0)
 	if mo.wide {
-		w := (*[2]uint64)(t.words)
-		w0, w1 = w[0], w[1]
+		return t.stepWide(td, ticked)
 	}
-	e := mo.find(w0, w1)
+	// The step cache (stepped_cache.go): the calls along the trie of t's
+	// state word, if it has one. (Its trees have no timed wait.)
+	e := mo.lookup(t.small)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: t.small}, nil)
 		}
 		mo.counted(true)
 		return t.stepRules(td, ticked, nil, nil, nil)
@@ -569,10 +567,10 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if m.mem {
 		bb = newBlackboard(t.Memory(), td)
 	}
-	final, fw := uint64(0), (*[2]uint64)(nil)
+	final := uint64(0)
 	for {
 		if e.call == callStepEnds {
-			final, fw = e.final, e.finalw
+			final = e.final
 			break
 		}
 		var k uint8
@@ -596,11 +594,7 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 			ans = branchAnswer(e.call, k)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
-			if mo.wide {
-				fw = e.endw[k].Load()
-			} else {
-				final = e.ends[k].Load()
-			}
+			final = e.ends[k].Load()
 			break
 		}
 		next := e.next[k].Load()
@@ -609,11 +603,80 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		}
 		e = next
 	}
-	if mo.wide {
-		t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
-	} else {
-		t.small = final
+	t.small = final
+	if bb != nil {
+		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}
+	if mo.filled.Load() {
+		mo.counted(false)
+	}
+	return t, nil
+}
+
+// stepWide is tickWith's step of a tree with a wide step cache
+// (stepped_cache.go): 33 to 64 nodes, its states two words, the
+// version's words, which are the start key and which a hit ends in
+// (words of the trie, shared).
+func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error) {
+	m := t.m
+	mo := m.cache
+	w := (*[2]uint64)(t.words)
+	w0, w1 := w[0], w[1]
+	e := mo.find(w0, w1)
+	if e == nil {
+		if mo.room() {
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
+		}
+		mo.counted(true)
+		return t.stepRules(td, ticked, nil, nil, nil)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			nt, err = t, panicError(m.p, e.node, e.call, r)
+		}
+	}()
+	act, fl := m.act, m.fluent
+	var bb *Blackboard
+	if m.mem {
+		bb = newBlackboard(t.Memory(), td)
+	}
+	var fw *[2]uint64
+	for {
+		if e.call == callStepEnds {
+			fw = e.finalw
+			break
+		}
+		var k uint8
+		var ans Result
+		if e.call == fnAction {
+			switch { // machine.action, its fast cases first
+			case act != nil:
+				ans = act(e.v)
+			case fl != nil:
+				ans = Result{Status: fl.do[e.node](td)}
+			default:
+				ans = m.action(e.node, e.v, bb, td)
+			}
+			b := actionBranch(ans)
+			if b < 0 {
+				return m.finishMiss(t, td, e, ans, bb)
+			}
+			k = uint8(b)
+		} else {
+			k = m.callCached(e, td, bb)
+			ans = branchAnswer(e.call, k)
+		}
+		if e.ended.Load()&(1<<k) != 0 {
+			fw = e.endw[k].Load()
+			break
+		}
+		next := e.next[k].Load()
+		if next == nil {
+			return m.finishMiss(t, td, e, ans, bb)
+		}
+		e = next
+	}
+	t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}

@@ -149,12 +149,25 @@ func (mo *stepCache[L]) room() bool {
 	return true
 }
 
-// lookup returns the trie of the one-word start key word, or nil.
+// lookup returns the trie of the one-word start key word, or nil: find's
+// probe for a key whose second word is 0, comparing the first only.
 func (mo *stepCache[L]) lookup(word uint64) *cachedCall[L] {
-	return mo.find(word, 0)
+	i := (word * 0x9e3779b97f4a7c15) >> (64 - 9) // startSlot(word, 0)
+	for range cacheProbes {
+		e := mo.slots[i%cacheStartSlots].Load()
+		if e == nil {
+			return nil
+		}
+		if e.start == word {
+			return e
+		}
+		i++
+	}
+	return nil
 }
 
-// find returns the trie of the start key (w0, w1), or nil.
+// find returns the trie of the two-word start key (w0, w1) of a wide
+// cache, or nil.
 func (mo *stepCache[L]) find(w0, w1 uint64) *cachedCall[L] {
 	i := startSlot(w0, w1)
 	for range cacheProbes {
