@@ -549,17 +549,21 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	}
 	// The step cache (stepped_cache.go): the calls along the trie of t's
 	// state word, if it has one. (Its trees have no timed wait.)
-	e := mo.lookup(t.small)
+	key, _ := startKey(t.small, 0)
+	e := mo.lookup(key)
 	if e == nil {
 		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: t.small}, nil)
+			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: key}, nil)
 		}
 		mo.counted(true)
 		return t.stepRules(td, ticked, nil, nil, nil)
 	}
+	done := false // the step returns normally: no agent panic to recover
 	defer func() {
-		if r := recover(); r != nil {
-			nt, err = t, panicError(m.p, e.node, e.call, r)
+		if !done {
+			if r := recover(); r != nil {
+				nt, err = t, panicError(m.p, e.node, e.call, r)
+			}
 		}
 	}()
 	act, fl := m.act, m.fluent
@@ -610,6 +614,7 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if mo.filled.Load() {
 		mo.counted(false)
 	}
+	done = true
 	return t, nil
 }
 
@@ -621,7 +626,7 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 	m := t.m
 	mo := m.cache
 	w := (*[2]uint64)(t.words)
-	w0, w1 := w[0], w[1]
+	w0, w1 := startKey(w[0], w[1])
 	e := mo.find(w0, w1)
 	if e == nil {
 		if mo.room() {
@@ -630,9 +635,12 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 		mo.counted(true)
 		return t.stepRules(td, ticked, nil, nil, nil)
 	}
+	done := false // the step returns normally: no agent panic to recover
 	defer func() {
-		if r := recover(); r != nil {
-			nt, err = t, panicError(m.p, e.node, e.call, r)
+		if !done {
+			if r := recover(); r != nil {
+				nt, err = t, panicError(m.p, e.node, e.call, r)
+			}
 		}
 	}()
 	act, fl := m.act, m.fluent
@@ -683,6 +691,7 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 	if mo.filled.Load() {
 		mo.counted(false)
 	}
+	done = true
 	return t, nil
 }
 
