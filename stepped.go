@@ -535,7 +535,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 
 // tickWith is the step of Step (ticked false) and Tick (true), which
 // starts the waits of a tree without a clock option on td's clock.
-func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (nt Stepped[L], err error) {
+func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (Stepped[L], error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
@@ -547,8 +547,15 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if mo.wide {
 		return t.stepWide(td, ticked)
 	}
-	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// state word, if it has one. (Its trees have no timed wait.)
+	return t.stepSmall(td, ticked)
+}
+
+// stepSmall is tickWith's step of a tree with a one-word step cache
+// (stepped_cache.go): the calls along the trie of t's state word, if it
+// has one. (Its trees have no timed wait.)
+func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err error) {
+	m := t.m
+	mo := m.cache
 	key, _ := startKey(t.small, 0)
 	e := mo.lookup(key)
 	if e == nil {
@@ -566,36 +573,39 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 			}
 		}
 	}()
-	act, fl := m.act, m.fluent
+	act, cond := m.act, m.cond
 	var bb *Blackboard
 	if m.mem {
 		bb = newBlackboard(t.Memory(), td)
 	}
 	final := uint64(0)
 	for {
-		if e.call == callStepEnds {
-			final = e.final
-			break
-		}
 		var k uint8
-		var ans Result
-		if e.call == fnAction {
-			switch { // machine.action, its fast cases first
-			case act != nil:
+		var ans Result // an action's answer
+		switch call := e.call; call {
+		case fnAction:
+			if act != nil {
 				ans = act(e.v)
-			case fl != nil:
-				ans = Result{Status: fl.do[e.node](td)}
-			default:
-				ans = m.action(e.node, e.v, bb, td)
+			} else {
+				ans = m.action(e.node, e.v, bb, td) // a Fluent leaf, or the agent's choice
 			}
-			b := actionBranch(ans)
-			if b < 0 {
+			if ans.Async != nil || !ans.Status.valid() { // never cached
 				return m.finishMiss(t, td, e, ans, bb)
 			}
-			k = uint8(b)
-		} else {
-			k = m.callCached(e, td, bb)
-			ans = branchAnswer(e.call, k)
+			k = uint8(ans.Status)
+		case fnCondition, fnWhile, fnUntil:
+			var ok bool
+			if cond != nil {
+				ok = cond(e.v)
+			} else {
+				ok = m.condition(e.node, call != fnCondition, e.v, bb, td)
+			}
+			k = uint8(boolBranch(ok))
+		case callStepEnds:
+			final = e.final
+			goto end
+		default:
+			m.callback(call, e.v, bb, e.succeeded, e.aborted)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
 			final = e.ends[k].Load()
@@ -603,10 +613,14 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		}
 		next := e.next[k].Load()
 		if next == nil {
+			if e.call != fnAction {
+				ans = branchAnswer(e.call, k)
+			}
 			return m.finishMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
+end:
 	t.small = final
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem, t.ids())
@@ -643,36 +657,39 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 			}
 		}
 	}()
-	act, fl := m.act, m.fluent
+	act, cond := m.act, m.cond
 	var bb *Blackboard
 	if m.mem {
 		bb = newBlackboard(t.Memory(), td)
 	}
 	var fw *[2]uint64
 	for {
-		if e.call == callStepEnds {
-			fw = e.finalw
-			break
-		}
 		var k uint8
-		var ans Result
-		if e.call == fnAction {
-			switch { // machine.action, its fast cases first
-			case act != nil:
+		var ans Result // an action's answer
+		switch call := e.call; call {
+		case fnAction:
+			if act != nil {
 				ans = act(e.v)
-			case fl != nil:
-				ans = Result{Status: fl.do[e.node](td)}
-			default:
-				ans = m.action(e.node, e.v, bb, td)
+			} else {
+				ans = m.action(e.node, e.v, bb, td) // a Fluent leaf, or the agent's choice
 			}
-			b := actionBranch(ans)
-			if b < 0 {
+			if ans.Async != nil || !ans.Status.valid() { // never cached
 				return m.finishMiss(t, td, e, ans, bb)
 			}
-			k = uint8(b)
-		} else {
-			k = m.callCached(e, td, bb)
-			ans = branchAnswer(e.call, k)
+			k = uint8(ans.Status)
+		case fnCondition, fnWhile, fnUntil:
+			var ok bool
+			if cond != nil {
+				ok = cond(e.v)
+			} else {
+				ok = m.condition(e.node, call != fnCondition, e.v, bb, td)
+			}
+			k = uint8(boolBranch(ok))
+		case callStepEnds:
+			fw = e.finalw
+			goto end
+		default:
+			m.callback(call, e.v, bb, e.succeeded, e.aborted)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
 			fw = e.endw[k].Load()
@@ -680,10 +697,14 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 		}
 		next := e.next[k].Load()
 		if next == nil {
+			if e.call != fnAction {
+				ans = branchAnswer(e.call, k)
+			}
 			return m.finishMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
+end:
 	t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem, t.ids())

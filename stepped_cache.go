@@ -402,16 +402,6 @@ func branchAnswer(call agentFunc, k uint8) Result {
 	return Result{}
 }
 
-// callCached makes call e, not an action, and returns its branch.
-func (m *machine[L]) callCached(e *cachedCall[L], td TimeData, bb *Blackboard) uint8 {
-	switch e.call {
-	case fnCondition, fnWhile, fnUntil:
-		return uint8(boolBranch(m.condition(e.node, e.call != fnCondition, e.v, bb, td)))
-	}
-	m.callback(e.call, e.v, bb, e.succeeded, e.aborted)
-	return 0
-}
-
 // finishMiss finishes the step of t by the rules, replaying the answers that
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
