@@ -559,24 +559,23 @@ func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err erro
 	key, _ := startKey(t.small, 0)
 	e := mo.lookup(key)
 	if e == nil {
-		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: key}, nil)
-		}
-		mo.counted(true)
-		return t.stepRules(td, ticked, nil, nil, nil)
+		return t.stepUncached(td, ticked, key, 0)
 	}
-	done := false // the step returns normally: no agent panic to recover
+	// An agent function that panics makes the step fail with the
+	// version stepped (nt, which the loop leaves as t), naming the node
+	// called (e, nil once the step has returned normally: no recover).
+	nt = t
 	defer func() {
-		if !done {
+		if e != nil {
 			if r := recover(); r != nil {
-				nt, err = t, panicError(m.p, e.node, e.call, r)
+				err = panicError(m.p, e.node, e.call, r)
 			}
 		}
 	}()
 	act, cond := m.act, m.cond
 	var bb *Blackboard
 	if m.mem {
-		bb = newBlackboard(t.Memory(), td)
+		bb = newBlackboard(t.x, td)
 	}
 	final := uint64(0)
 	for {
@@ -621,15 +620,27 @@ func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err erro
 		e = next
 	}
 end:
-	t.small = final
+	e = nil
+	nt.small = final
 	if bb != nil {
-		t.x = withExtra(t.x, nil, bb.mem, t.ids())
+		nt.x = withMemory(t.x, bb.mem)
 	}
 	if mo.filled.Load() {
 		mo.counted(false)
 	}
-	done = true
-	return t, nil
+	return nt, nil
+}
+
+// stepUncached is the step of t, whose start key (w0, w1) its step cache
+// does not have: by the rules, recording the calls for the cache if it
+// has room.
+func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepped[L], error) {
+	mo := t.m.cache
+	if mo.room() {
+		return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
+	}
+	mo.counted(true)
+	return t.stepRules(td, ticked, nil, nil, nil)
 }
 
 // stepWide is tickWith's step of a tree with a wide step cache
@@ -643,24 +654,23 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 	w0, w1 := startKey(w[0], w[1])
 	e := mo.find(w0, w1)
 	if e == nil {
-		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
-		}
-		mo.counted(true)
-		return t.stepRules(td, ticked, nil, nil, nil)
+		return t.stepUncached(td, ticked, w0, w1)
 	}
-	done := false // the step returns normally: no agent panic to recover
+	// An agent function that panics makes the step fail with the
+	// version stepped (nt, which the loop leaves as t), naming the node
+	// called (e, nil once the step has returned normally: no recover).
+	nt = t
 	defer func() {
-		if !done {
+		if e != nil {
 			if r := recover(); r != nil {
-				nt, err = t, panicError(m.p, e.node, e.call, r)
+				err = panicError(m.p, e.node, e.call, r)
 			}
 		}
 	}()
 	act, cond := m.act, m.cond
 	var bb *Blackboard
 	if m.mem {
-		bb = newBlackboard(t.Memory(), td)
+		bb = newBlackboard(t.x, td)
 	}
 	var fw *[2]uint64
 	for {
@@ -705,24 +715,43 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 		e = next
 	}
 end:
-	t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
+	e = nil
+	nt.words = unsafe.Pointer(fw) // the states' words, shared with the trie
 	if bb != nil {
-		t.x = withExtra(t.x, nil, bb.mem, t.ids())
+		nt.x = withMemory(t.x, bb.mem)
 	}
 	if mo.filled.Load() {
 		mo.counted(false)
 	}
-	done = true
-	return t, nil
+	return nt, nil
 }
 
 // newBlackboard returns the Blackboard of a step from a version with the
-// memory mem. It is not inlined, so that the step cache's loop, which
-// calls it only for agents of memory forms, holds no allocation.
+// extras x (nil: none), which hold its memory. It is not inlined, so that
+// the step cache's loop, which calls it only for agents of memory forms,
+// holds no allocation.
 //
 //go:noinline
-func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
+func newBlackboard(x *steppedExtra, td TimeData) *Blackboard {
+	var mem memory.Map
+	if x != nil {
+		mem = x.mem
+	}
 	return &Blackboard{mem: mem, td: td}
+}
+
+// withMemory returns the extras of a step's new version whose step cache
+// hit, from the extras x of the version stepped (which has no pending
+// async result) and the memory mem the step's Blackboard ends with. It is
+// not inlined, as newBlackboard.
+//
+//go:noinline
+func withMemory(x *steppedExtra, mem memory.Map) *steppedExtra {
+	var ids uint64
+	if x != nil {
+		ids = x.ids
+	}
+	return withExtra(x, nil, mem, ids)
 }
 
 // stepRules is the step of t by the engine's rules (ticked: a Tick's,
