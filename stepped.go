@@ -498,7 +498,10 @@ func zeroStepped(method string) {
 // function returned an invalid value: it names the node, and t is still
 // valid (the returned version is then t).
 func (t Stepped[L]) Step() (Stepped[L], error) {
-	return t.StepWith(nil)
+	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
+		return t.stepWide(TimeData{}, false) // tickWith's choice, made here: one call less
+	}
+	return t.tickWith(TimeData{}, false, nil)
 }
 
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
@@ -524,6 +527,9 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 // the wall clock would have made every Fluent tree with a Wait need a
 // clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
+	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
+		return t.stepWide(td, true) // as in Step
+	}
 	return t.tickWith(td, true, nil)
 }
 
@@ -535,7 +541,7 @@ func (t Stepped[L]) TickWith(td TimeData, events func(Event[L])) (Stepped[L], er
 
 // tickWith is the step of Step (ticked false) and Tick (true), which
 // starts the waits of a tree without a clock option on td's clock.
-func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (Stepped[L], error) {
+func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (nt Stepped[L], err error) {
 	m := t.m
 	if m == nil {
 		zeroStepped("Step")
@@ -547,15 +553,8 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (S
 	if mo.wide {
 		return t.stepWide(td, ticked)
 	}
-	return t.stepSmall(td, ticked)
-}
-
-// stepSmall is tickWith's step of a tree with a one-word step cache
-// (stepped_cache.go): the calls along the trie of t's state word, if it
-// has one. (Its trees have no timed wait.)
-func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err error) {
-	m := t.m
-	mo := m.cache
+	// A one-word step cache (stepped_cache.go): the calls along the trie
+	// of t's state word, if it has one. (Its trees have no timed wait.)
 	key, _ := startKey(t.small, 0)
 	e := mo.lookup(key)
 	if e == nil {
@@ -650,6 +649,9 @@ func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepp
 func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error) {
 	m := t.m
 	mo := m.cache
+	if t.x != nil && t.x.async != nil || mo.off.Load() {
+		return t.stepRules(td, ticked, nil, nil, nil)
+	}
 	w := (*[2]uint64)(t.words)
 	w0, w1 := startKey(w[0], w[1])
 	e := mo.find(w0, w1)
