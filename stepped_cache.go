@@ -71,9 +71,10 @@ type stepCache[L any] struct {
 	// (Stepped.words), which are the keys and the ends. Otherwise they
 	// are Stepped.small, a key's second word 0.
 	wide bool
-	// Once the cache has no room for a start word (room): the steps and
-	// the misses of the current window, and whether the cache kept
-	// missing (it is then off for good).
+	// Once the cache has no room for a start word (room) or for the
+	// calls of a step (finishMiss, add): the steps and the misses of the
+	// current window, and whether the cache kept missing (it is then off
+	// for good).
 	filled atomic.Bool
 	steps  atomic.Int32
 	misses atomic.Int32
