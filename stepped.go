@@ -498,7 +498,10 @@ func zeroStepped(method string) {
 // function returned an invalid value: it names the node, and t is still
 // valid (the returned version is then t).
 func (t Stepped[L]) Step() (Stepped[L], error) {
-	return t.StepWith(nil)
+	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
+		return t.stepWide(TimeData{}, false) // tickWith's choice, made here: one call less
+	}
+	return t.tickWith(TimeData{}, false, nil)
 }
 
 // StepWith is [Stepped.Step], calling events (if not nil) with each thing
@@ -524,6 +527,9 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 // the wall clock would have made every Fluent tree with a Wait need a
 // clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
+	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
+		return t.stepWide(td, true) // as in Step
+	}
 	return t.tickWith(td, true, nil)
 }
 
@@ -544,92 +550,210 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, ticked, events, nil, nil)
 	}
-	// The step cache (stepped_cache.go): the calls along the trie of t's
-	// states, if it has one. (Its trees have no timed wait.)
-	w0, w1 := t.small, uint64(0)
 	if mo.wide {
-		w := (*[2]uint64)(t.words)
-		w0, w1 = w[0], w[1]
+		return t.stepWide(td, ticked)
 	}
-	e := mo.find(w0, w1)
+	// A one-word step cache (stepped_cache.go): the calls along the trie
+	// of t's state word, if it has one. (Its trees have no timed wait.)
+	key, _ := startKey(t.small, 0)
+	e := mo.lookup(key)
 	if e == nil {
-		if mo.room() {
-			return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
-		}
-		mo.counted(true)
-		return t.stepRules(td, ticked, nil, nil, nil)
+		return t.stepUncached(td, ticked, key, 0)
 	}
+	// An agent function that panics makes the step fail with the
+	// version stepped (nt, which the loop leaves as t), naming the node
+	// called (e, nil once the step has returned normally: no recover).
+	nt = t
 	defer func() {
-		if r := recover(); r != nil {
-			nt, err = t, panicError(m.p, e.node, e.call, r)
+		if e != nil {
+			if r := recover(); r != nil {
+				err = panicError(m.p, e.node, e.call, r)
+			}
 		}
 	}()
-	act, fl := m.act, m.fluent
+	act, cond := m.act, m.cond
 	var bb *Blackboard
 	if m.mem {
-		bb = newBlackboard(t.Memory(), td)
+		bb = newBlackboard(t.x, td)
 	}
-	final, fw := uint64(0), (*[2]uint64)(nil)
+	final := uint64(0)
 	for {
-		if e.call == callStepEnds {
-			final, fw = e.final, e.finalw
-			break
-		}
 		var k uint8
-		var ans Result
-		if e.call == fnAction {
-			switch { // machine.action, its fast cases first
-			case act != nil:
+		var ans Result // an action's answer
+		switch call := e.call; call {
+		case fnAction:
+			if act != nil {
 				ans = act(e.v)
-			case fl != nil:
-				ans = Result{Status: fl.do[e.node](td)}
-			default:
-				ans = m.action(e.node, e.v, bb, td)
+			} else {
+				ans = m.action(e.node, e.v, bb, td) // a Fluent leaf, or the agent's choice
 			}
-			b := actionBranch(ans)
-			if b < 0 {
+			if ans.Async != nil || !ans.Status.valid() { // never cached
 				return m.finishMiss(t, td, e, ans, bb)
 			}
-			k = uint8(b)
-		} else {
-			k = m.callCached(e, td, bb)
-			ans = branchAnswer(e.call, k)
+			k = uint8(ans.Status)
+		case fnCondition, fnWhile, fnUntil:
+			var ok bool
+			if cond != nil {
+				ok = cond(e.v)
+			} else {
+				ok = m.condition(e.node, call != fnCondition, e.v, bb, td)
+			}
+			k = uint8(boolBranch(ok))
+		case callStepEnds:
+			final = e.final
+			goto end
+		default:
+			m.callback(call, e.v, bb, e.succeeded, e.aborted)
 		}
 		if e.ended.Load()&(1<<k) != 0 {
-			if mo.wide {
-				fw = e.endw[k].Load()
-			} else {
-				final = e.ends[k].Load()
-			}
+			final = e.ends[k].Load()
 			break
 		}
 		next := e.next[k].Load()
 		if next == nil {
+			if e.call != fnAction {
+				ans = branchAnswer(e.call, k)
+			}
 			return m.finishMiss(t, td, e, ans, bb)
 		}
 		e = next
 	}
-	if mo.wide {
-		t.words = unsafe.Pointer(fw) // the states' words, shared with the trie
-	} else {
-		t.small = final
-	}
+end:
+	e = nil
+	nt.small = final
 	if bb != nil {
-		t.x = withExtra(t.x, nil, bb.mem, t.ids())
+		nt.x = withMemory(t.x, bb.mem)
 	}
 	if mo.filled.Load() {
 		mo.counted(false)
 	}
-	return t, nil
+	return nt, nil
+}
+
+// stepUncached is the step of t, whose start key (w0, w1) its step cache
+// does not have: by the rules, recording the calls for the cache if it
+// has room.
+func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepped[L], error) {
+	mo := t.m.cache
+	if mo.room() {
+		return t.stepRules(td, ticked, nil, &cacheRun[L]{start: w0, start2: w1}, nil)
+	}
+	mo.counted(true)
+	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// stepWide is tickWith's step of a tree with a wide step cache
+// (stepped_cache.go): 33 to 64 nodes, its states two words, the
+// version's words, which are the start key and which a hit ends in
+// (words of the trie, shared).
+func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error) {
+	m := t.m
+	mo := m.cache
+	if t.x != nil && t.x.async != nil || mo.off.Load() {
+		return t.stepRules(td, ticked, nil, nil, nil)
+	}
+	w := (*[2]uint64)(t.words)
+	w0, w1 := startKey(w[0], w[1])
+	e := mo.find(w0, w1)
+	if e == nil {
+		return t.stepUncached(td, ticked, w0, w1)
+	}
+	// An agent function that panics makes the step fail with the
+	// version stepped (nt, which the loop leaves as t), naming the node
+	// called (e, nil once the step has returned normally: no recover).
+	nt = t
+	defer func() {
+		if e != nil {
+			if r := recover(); r != nil {
+				err = panicError(m.p, e.node, e.call, r)
+			}
+		}
+	}()
+	act, cond := m.act, m.cond
+	var bb *Blackboard
+	if m.mem {
+		bb = newBlackboard(t.x, td)
+	}
+	var fw *[2]uint64
+	for {
+		var k uint8
+		var ans Result // an action's answer
+		switch call := e.call; call {
+		case fnAction:
+			if act != nil {
+				ans = act(e.v)
+			} else {
+				ans = m.action(e.node, e.v, bb, td) // a Fluent leaf, or the agent's choice
+			}
+			if ans.Async != nil || !ans.Status.valid() { // never cached
+				return m.finishMiss(t, td, e, ans, bb)
+			}
+			k = uint8(ans.Status)
+		case fnCondition, fnWhile, fnUntil:
+			var ok bool
+			if cond != nil {
+				ok = cond(e.v)
+			} else {
+				ok = m.condition(e.node, call != fnCondition, e.v, bb, td)
+			}
+			k = uint8(boolBranch(ok))
+		case callStepEnds:
+			fw = e.finalw
+			goto end
+		default:
+			m.callback(call, e.v, bb, e.succeeded, e.aborted)
+		}
+		if e.ended.Load()&(1<<k) != 0 {
+			fw = e.endw[k].Load()
+			break
+		}
+		next := e.next[k].Load()
+		if next == nil {
+			if e.call != fnAction {
+				ans = branchAnswer(e.call, k)
+			}
+			return m.finishMiss(t, td, e, ans, bb)
+		}
+		e = next
+	}
+end:
+	e = nil
+	nt.words = unsafe.Pointer(fw) // the states' words, shared with the trie
+	if bb != nil {
+		nt.x = withMemory(t.x, bb.mem)
+	}
+	if mo.filled.Load() {
+		mo.counted(false)
+	}
+	return nt, nil
 }
 
 // newBlackboard returns the Blackboard of a step from a version with the
-// memory mem. It is not inlined, so that the step cache's loop, which
-// calls it only for agents of memory forms, holds no allocation.
+// extras x (nil: none), which hold its memory. It is not inlined, so that
+// the step cache's loop, which calls it only for agents of memory forms,
+// holds no allocation.
 //
 //go:noinline
-func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
+func newBlackboard(x *steppedExtra, td TimeData) *Blackboard {
+	var mem memory.Map
+	if x != nil {
+		mem = x.mem
+	}
 	return &Blackboard{mem: mem, td: td}
+}
+
+// withMemory returns the extras of a step's new version whose step cache
+// hit, from the extras x of the version stepped (which has no pending
+// async result) and the memory mem the step's Blackboard ends with. It is
+// not inlined, as newBlackboard.
+//
+//go:noinline
+func withMemory(x *steppedExtra, mem memory.Map) *steppedExtra {
+	var ids uint64
+	if x != nil {
+		ids = x.ids
+	}
+	return withExtra(x, nil, mem, ids)
 }
 
 // stepRules is the step of t by the engine's rules (ticked: a Tick's,

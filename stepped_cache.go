@@ -71,9 +71,10 @@ type stepCache[L any] struct {
 	// (Stepped.words), which are the keys and the ends. Otherwise they
 	// are Stepped.small, a key's second word 0.
 	wide bool
-	// Once the cache has no room for a start word (room): the steps and
-	// the misses of the current window, and whether the cache kept
-	// missing (it is then off for good).
+	// Once the cache has no room for a start word (room) or for the
+	// calls of a step (finishMiss, add): the steps and the misses of the
+	// current window, and whether the cache kept missing (it is then off
+	// for good).
 	filled atomic.Bool
 	steps  atomic.Int32
 	misses atomic.Int32
@@ -138,6 +139,20 @@ func startSlot(w0, w1 uint64) uint64 {
 	return ((w0 ^ w1*0xbf58476d1ce4e5b9) * 0x9e3779b97f4a7c15) >> (64 - 9) // cacheStartSlots = 1 << 9
 }
 
+// startKey returns the start key of a step from node states whose first
+// word is w0 (the root's state in its low two bits) and second w1: the
+// states themselves, or (0, 0), every node READY, when the root has
+// completed (SUCCEEDED or FAILED). A step from a completed root resets
+// the tree first (stepTree) and then makes the calls, and ends in the
+// states, of a step from READY, whatever the states it completed in; so
+// such steps share one trie, where keyed by their states they would each
+// have their own (a tree that completes at most steps would fill the
+// cache with copies of it).
+func startKey(w0, w1 uint64) (uint64, uint64) {
+	done := -(w0 >> 1 & 1) // all ones when the root's state is SUCCEEDED (2) or FAILED (3)
+	return w0 &^ done, w1 &^ done
+}
+
 // room reports whether the cache may still take a start word.
 // Once it has none, it is filled: from then on the steps through it are
 // counted.
@@ -149,12 +164,25 @@ func (mo *stepCache[L]) room() bool {
 	return true
 }
 
-// lookup returns the trie of the one-word start key word, or nil.
+// lookup returns the trie of the one-word start key word, or nil: find's
+// probe for a key whose second word is 0, comparing the first only.
 func (mo *stepCache[L]) lookup(word uint64) *cachedCall[L] {
-	return mo.find(word, 0)
+	i := (word * 0x9e3779b97f4a7c15) >> (64 - 9) // startSlot(word, 0)
+	for range cacheProbes {
+		e := mo.slots[i%cacheStartSlots].Load()
+		if e == nil {
+			return nil
+		}
+		if e.start == word {
+			return e
+		}
+		i++
+	}
+	return nil
 }
 
-// find returns the trie of the start key (w0, w1), or nil.
+// find returns the trie of the two-word start key (w0, w1) of a wide
+// cache, or nil.
 func (mo *stepCache[L]) find(w0, w1 uint64) *cachedCall[L] {
 	i := startSlot(w0, w1)
 	for range cacheProbes {
@@ -286,6 +314,7 @@ func (mo *stepCache[L]) add(r *cacheRun[L], final uint64, fw *[2]uint64) {
 		need = 1
 	}
 	if !mo.reserve(need) {
+		mo.filled.Store(true) // no room for these calls: the cache can no longer learn them
 		return
 	}
 	var first, last *cachedCall[L]
@@ -374,16 +403,6 @@ func branchAnswer(call agentFunc, k uint8) Result {
 	return Result{}
 }
 
-// callCached makes call e, not an action, and returns its branch.
-func (m *machine[L]) callCached(e *cachedCall[L], td TimeData, bb *Blackboard) uint8 {
-	switch e.call {
-	case fnCondition, fnWhile, fnUntil:
-		return uint8(boolBranch(m.condition(e.node, e.call != fnCondition, e.v, bb, td)))
-	}
-	m.callback(e.call, e.v, bb, e.succeeded, e.aborted)
-	return 0
-}
-
 // finishMiss finishes the step of t by the rules, replaying the answers that
 // led to trie node e and ans, e's own answer, and adds what follows to the
 // trie.
@@ -396,7 +415,11 @@ func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans
 	r.path, r.script = e.replay(ans)
 	r.from = e // the calls made live hang from e's branch for ans
 	if m.cache.full() {
-		r.stop = true // replay only: record nothing
+		// Replay only: record nothing. The cache can no longer learn, even
+		// when every start key is in it (room, which sets filled too, is
+		// asked only for a new start key): from now on its steps count.
+		m.cache.filled.Store(true)
+		r.stop = true
 	}
 	switch e.call {
 	case fnAction:
@@ -411,14 +434,14 @@ func (m *machine[L]) finishMiss(t Stepped[L], td TimeData, e *cachedCall[L], ans
 	return t.stepRules(td, false, nil, r, bb) // no timed wait in a cached tree; the writes of the calls made so far are in bb
 }
 
-// cacheKey returns t's start key in its step cache: its small word, or
-// (a wide cache) its two words.
+// cacheKey returns t's start key in its step cache (startKey): of its
+// small word, or (a wide cache) of its two words.
 func (t *Stepped[L]) cacheKey() (uint64, uint64) {
 	if t.m.cache.wide {
 		w := (*[2]uint64)(t.words)
-		return w[0], w[1]
+		return startKey(w[0], w[1])
 	}
-	return t.small, 0
+	return startKey(t.small, 0)
 }
 
 // panicError is the error of a step whose agent function (call, for node

@@ -224,12 +224,25 @@ func randomAgent(seed uint64) Agent[int] {
 	}}
 }
 
+// repeatedSweeps is a small tree (31 nodes with the root) that never
+// completes: a repeat of an All of four balanced trees of 4 actions.
+// Under random answers its states after a step, and so its start keys,
+// are many: its step cache fills and keeps missing.
+func repeatedSweeps() Node[int] {
+	var sweeps []Node[int]
+	for i := range 4 {
+		b := 4 * i
+		sweeps = append(sweeps, Select(Sequence(Leaf(b), Leaf(b+1)), Sequence(Leaf(b+2), Leaf(b+3))))
+	}
+	return Root(Repeat(All(sweeps...)))
+}
+
 // TestStepCacheSwitchesOff: under random answers the step cache of a
-// small tree fills and then keeps missing; it switches itself off, and
-// the steps stay what the rules give. A workload whose steps repeat
-// (workload (a)) keeps its cache.
+// small tree whose start keys keep changing fills and then keeps missing;
+// it switches itself off, and the steps stay what the rules give. A
+// workload whose steps repeat (workload (a)) keeps its cache.
 func TestStepCacheSwitchesOff(t *testing.T) {
-	def := balancedShape(4) // 16 actions, 31 nodes and the root: small, cached
+	def := repeatedSweeps()
 	p, err := steppedCompiled(def.n)
 	if err != nil {
 		t.Fatal(err)
@@ -252,15 +265,57 @@ func TestStepCacheSwitchesOff(t *testing.T) {
 	}
 }
 
+// TestStepCacheCompletedKey: the steps from a completed root all start
+// from one key, READY's (startKey): a tree of 16 actions under random
+// answers, which completes at every step in one of many states, keeps one
+// trie, which holds every path of its calls; its cache stays on, and its
+// steps are what the rules give. A step whose tries are full counts as the
+// cache's, though every start key is in it: the same tree of 32 actions,
+// whose paths do not fit, switches its wide cache off.
+func TestStepCacheCompletedKey(t *testing.T) {
+	def := balancedShape(4) // 16 actions, 31 nodes and the root: small, cached
+	p, err := steppedCompiled(def.n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewStepped(def, randomAgent(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 * cacheWindow {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := p.cache.roots.Load(); n != 1 || p.cache.off.Load() || p.cache.filled.Load() {
+		t.Errorf("%d start keys (off %v, filled %v), want 1 (on, not filled)", n, p.cache.off.Load(), p.cache.filled.Load())
+	}
+	for seed := range uint64(3) {
+		want := cacheTrace(t, def, seed+1, 500, true, false)
+		if got := cacheTrace(t, def, seed+1, 500, false, false); got != want {
+			t.Fatalf("seed %d: the steps through the cache differ from the rules", seed)
+		}
+	}
+	wide := balancedShape(5)
+	pw, err := steppedCompiled(wide.n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSwitchesOff(t, wide, pw.cache, "wide cache")
+	if n := pw.cache.roots.Load(); n != 1 {
+		t.Errorf("the 32 actions' cache has %d start keys, want 1", n)
+	}
+}
+
 // BenchmarkStepCacheWorst is the step cache's worst case: a small tree
-// (16 actions) whose answers are random, so that its start words and
-// answers keep changing and its tries keep missing. "pinned" keeps the
+// (16 actions) that never completes and whose answers are random, so that
+// its start words and answers keep changing and its tries keep missing. "pinned" keeps the
 // cache on whatever it costs, "adaptive" is what the engine does (the
 // cache switches itself off), "off" has no cache from the start.
 func BenchmarkStepCacheWorst(b *testing.B) {
 	for _, mode := range []string{"pinned", "adaptive", "off"} {
 		b.Run(mode, func(b *testing.B) {
-			def := balancedShape(4)
+			def := repeatedSweeps()
 			p, err := steppedCompiled(def.n)
 			if err != nil {
 				b.Fatal(err)

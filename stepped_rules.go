@@ -11,9 +11,10 @@ package behaviortree
 //	-----------------  -----------------------------------  ----------------------------------------  ------------------------------
 //	step cache         a tree of <= 64 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
 //	(stepped_cache.go,  words, no events, no pending async   (two words past 32 nodes) and of the      replays the answers given so
-//	TickWith)          result, the cache not switched off   agent's answers: the trie of calls from   far; once full, a window of
-//	                                                        each start key, answer by answer, ends    1,024 steps with > 1/8 misses
-//	                                                        in the step's states                      switches it off for good
+//	tickWith,          result, the cache not switched off   agent's answers: the trie of calls from   far; once full (start keys or
+//	stepWide)                                               each start key, answer by answer, ends    calls), a window of 1,024 steps
+//	                                                        in the step's states; a completed root's  with > 1/8 misses switches it
+//	                                                        key is READY's (the step resets first)    off for good
 //	fresh evaluation   the root had completed (all READY    every node below is READY: no state is    update, for a node that is not
 //	(fresh,            after the reset) or a pure subtree,  read, each is written once, as decided;   hotFresh (guards or callbacks
 //	stepped_fresh.go)  no events                            seqRules, decorated, parallelOutcome      on it, a stateful kind)
