@@ -638,6 +638,11 @@ func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
 // already (nil: stepRules makes it if the agent has memory forms).
 func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
+	if mr == nil && events == nil && resumeOn && t.pending() == nil {
+		if nt, err, ok := t.resume(td, ticked); ok { // stepped_resume.go
+			return nt, err
+		}
+	}
 	var s stepper[L]
 	s.start(&t, events)
 	s.td, s.ticked = td, ticked
@@ -656,7 +661,7 @@ func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), m
 		return t, err
 	}
 	t.small, t.words = s.small, s.result()
-	if mr != nil && s.async == nil {
+	if mr != nil && s.async == nil && m.cache != nil {
 		var fw *[2]uint64 // a wide cache's: the new version's words, which never change
 		if m.cache.wide {
 			fw = (*[2]uint64)(t.words)
