@@ -541,6 +541,11 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		zeroStepped("Step")
 	}
 	mo := m.cache
+	if events == nil && (mo == nil || mo.off.Load()) && resumeOn && t.pending() == nil {
+		if nt, err, ok := t.resume(td, ticked); ok { // the resume path (stepped_resume.go)
+			return nt, err
+		}
+	}
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, ticked, events, nil, nil)
 	}
@@ -638,11 +643,6 @@ func newBlackboard(mem memory.Map, td TimeData) *Blackboard {
 // already (nil: stepRules makes it if the agent has memory forms).
 func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), mr *cacheRun[L], bb *Blackboard) (Stepped[L], error) {
 	m := t.m
-	if mr == nil && events == nil && resumeOn && t.pending() == nil {
-		if nt, err, ok := t.resume(td, ticked); ok { // stepped_resume.go
-			return nt, err
-		}
-	}
 	var s stepper[L]
 	s.start(&t, events)
 	s.td, s.ticked = td, ticked

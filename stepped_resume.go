@@ -38,14 +38,48 @@ import (
 // steps with the rules.
 var resumeOn = true
 
-// resumeHint is the action that the resume path of a program resumed
-// last, where the next step looks first: checking that the running path
-// ends there, from it up to the root, takes no search. It is alone on its
-// cache line: steps on many goroutines write it when it changes.
+// resumeHint is where the resume path of a program looks first: the
+// action that it resumed last, and up, by node, the parent that the path
+// passes through without any check but its state (resumeUps). From the
+// action up to the root, each node RUNNING: that takes no search and
+// reads nothing but the states. It is alone on its cache lines: steps on
+// many goroutines write at when it changes.
 type resumeHint struct {
 	_  [56]byte
 	at atomic.Int32
-	_  [68]byte
+	up atomic.Pointer[[]int32]
+	_  [56]byte
+}
+
+// resumeUps returns, by node c, its parent when c is plain and its parent
+// is the root, a decorator or a sequence or select that is not reactive
+// and not pure (the rules' update of such a RUNNING parent updates its
+// RUNNING child, and calls nothing else), -1 for the root if it is plain,
+// and -2 for any other node: the path goes to resumeFull.
+func resumeUps[L any](p *sprogram[L]) []int32 {
+	if up := p.resumeHint.up.Load(); up != nil {
+		return *up
+	}
+	up := make([]int32, len(p.nodes))
+	for c := range p.nodes {
+		up[c] = -2
+		if !p.hot[c].is(hotPlain) {
+			continue
+		}
+		n := p.nodes[c].parent
+		if n < 0 {
+			up[c] = -1
+			continue
+		}
+		switch p.hot[n].kind {
+		case kind.Root, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail, kind.Sequence, kind.Select:
+			if p.pure == nil || !p.pure[n] {
+				up[c] = n
+			}
+		}
+	}
+	p.resumeHint.up.CompareAndSwap(nil, &up)
+	return *p.resumeHint.up.Load()
 }
 
 // stateReader reads a version's words for the resume path, which writes
@@ -194,13 +228,16 @@ func (r *resumer[L]) next(n int32) int32 {
 // running returns the action at the end of the running path of the
 // version, if the path goes through every node down to it, and whether
 // calls are made on the way (guards, step callbacks); -1 if not. It looks
-// at the hint first (hinted); else it goes down from the root, and makes
-// the action it finds the hint.
-func (r *resumer[L]) running() (int32, bool) {
+// at the hint first (hinted), if hint is set; else it goes down from the
+// root, and makes the action it finds the hint.
+func (r *resumer[L]) running(hint bool) (int32, bool) {
 	p := r.p
-	hint := p.resumeHint.at.Load()
-	if n, calls := r.hinted(hint); n >= 0 {
-		return n, calls
+	resumeUps(p)
+	at := p.resumeHint.at.Load()
+	if hint {
+		if n, calls := r.hinted(at); n >= 0 {
+			return n, calls
+		}
 	}
 	if r.get(0) != StateRunning {
 		return -1, false
@@ -217,7 +254,7 @@ func (r *resumer[L]) running() (int32, bool) {
 			return -1, false
 		}
 	}
-	if hint != n {
+	if at != n {
 		p.resumeHint.at.Store(n)
 	}
 	return n, calls
@@ -277,37 +314,33 @@ func (t Stepped[L]) resume(td TimeData, ticked bool) (nt Stepped[L], err error, 
 	var st []uint64 // flat words' node states; nil for a small tree
 	if !p.small {
 		if p.trie {
-			return t.resumeFull(td, ticked, -1, false)
+			return t.resumeFull(td, ticked, true)
 		}
 		st = unsafe.Slice((*uint64)(t.words), p.sw)
 	}
 	if stateIn(t.small, st, 0) != StateRunning { // the common case of a tree that completes
 		return t, nil, false
 	}
-	// The hint, up to the root (hinted).
-	leaf := p.resumeHint.at.Load()
-	if uint(leaf) >= uint(len(p.hot)) || p.hot[leaf].kind != kind.Leaf {
-		return t.resumeFull(td, ticked, -1, false)
+	// The hint, up to the root.
+	h := &p.resumeHint
+	up, leaf := h.up.Load(), h.at.Load()
+	if up == nil || uint(leaf) >= uint(len(p.hot)) || p.hot[leaf].kind != kind.Leaf {
+		return t.resumeFull(td, ticked, up == nil)
 	}
-	for c := leaf; ; {
-		if stateIn(t.small, st, c) != StateRunning {
-			return t.resumeFull(td, ticked, -1, false)
+	// Each node from the action up to the root RUNNING, and one that the
+	// path passes through with no other check (resumeUps).
+	for c, ups := leaf, *up; ; {
+		n := ups[c]
+		if n < -1 { // a node that calls something, or another kind
+			return t.resumeFull(td, ticked, true)
 		}
-		if !p.hot[c].is(hotPlain) {
-			return t.resumeFull(td, ticked, -1, false)
+		if stateIn(t.small, st, c) != StateRunning { // the hint does not hold
+			return t.resumeFull(td, ticked, false)
 		}
-		n := p.nodes[c].parent
 		if n < 0 {
 			break
 		}
-		switch p.hot[n].kind {
-		case kind.Root, kind.Negate, kind.AlwaysSucceed, kind.AlwaysFail, kind.Sequence, kind.Select:
-			if p.pure == nil || !p.pure[n] {
-				c = n
-				continue
-			}
-		}
-		return t.resumeFull(td, ticked, -1, false)
+		c = n
 	}
 	var bb *Blackboard
 	if m.mem {
@@ -328,16 +361,22 @@ func (t Stepped[L]) resume(td TimeData, ticked bool) (nt Stepped[L], err error, 
 		ans = m.action(leaf, v, bb, td)
 	}
 	if ans.Async != nil || ans.Status != Running {
-		var r resumer[L]
-		r.start(&t, td)
-		r.bb, r.call = bb, fnAction
-		nt, err = t.resumeRules(&r, leaf, 0, ans, ticked)
+		nt, err = t.resumeAfter(td, ticked, leaf, ans, bb)
 		return nt, err, true
 	}
 	if bb != nil {
 		t.x = withExtra(t.x, nil, bb.mem, t.ids())
 	}
 	return t, nil, true
+}
+
+// resumeAfter is the step by the rules after resume's common case called
+// the action, which answered ans (not Running).
+func (t Stepped[L]) resumeAfter(td TimeData, ticked bool, leaf int32, ans Result, bb *Blackboard) (Stepped[L], error) {
+	var r resumer[L]
+	r.start(&t, td)
+	r.bb, r.call = bb, fnAction
+	return t.resumeRules(&r, leaf, 0, ans, ticked)
 }
 
 // stateIn returns node i's state in the small word small, or in the flat
@@ -365,19 +404,16 @@ func (r *resumer[L]) start(t *Stepped[L], td TimeData) {
 	}
 }
 
-// resumeFull is resume for any version: leaf is the action at the end of
-// the running path, and calls whether calls are made on the way, or leaf
-// is -1 and running finds them.
-func (t Stepped[L]) resumeFull(td TimeData, ticked bool, leaf int32, calls bool) (nt Stepped[L], err error, ok bool) {
+// resumeFull is resume for any version; hint tells it to look at the
+// hint (resume found that it does not hold, or not).
+func (t Stepped[L]) resumeFull(td TimeData, ticked bool, hint bool) (nt Stepped[L], err error, ok bool) {
 	m := t.m
 	p := m.p
 	var r resumer[L]
 	r.start(&t, td)
-	n := leaf
+	n, calls := r.running(hint)
 	if n < 0 {
-		if n, calls = r.running(); n < 0 {
-			return t, nil, false
-		}
+		return t, nil, false
 	}
 	if m.mem {
 		r.bb = &Blackboard{mem: t.Memory(), td: td}
