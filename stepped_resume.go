@@ -45,11 +45,19 @@ var resumeOn = true
 // reads nothing but the states. It is alone on its cache lines: steps on
 // many goroutines write at when it changes.
 type resumeHint struct {
-	_  [56]byte
-	at atomic.Int32
-	up atomic.Pointer[[]int32]
-	_  [56]byte
+	_      [56]byte
+	at     atomic.Int32
+	misses atomic.Int32 // the steps that found the hint not holding
+	up     atomic.Pointer[[]int32]
+	_      [56]byte
 }
+
+// resumeSearchEvery+1 is how often a step whose hint does not hold
+// searches for the running action (and makes it the hint); the others take
+// the rules. Versions that resume different actions by turns (entities)
+// keep missing the hint, and the search with the call costs more than the
+// rules' step; one whose running action changed finds the new one soon.
+const resumeSearchEvery = 7
 
 // resumeUps returns, by node c, its parent when c is plain and its parent
 // is the root, a decorator or a sequence or select that is not reactive
@@ -238,6 +246,10 @@ func (r *resumer[L]) running(hint bool) (int32, bool) {
 		if n, calls := r.hinted(at); n >= 0 {
 			return n, calls
 		}
+		if uint(at) < uint(len(p.hot)) && p.hot[at].kind == kind.Leaf && r.get(at) != StateRunning &&
+			p.resumeHint.misses.Add(1)&resumeSearchEvery != 0 {
+			return -1, false // the hint does not hold: the rules (resume)
+		}
 	}
 	if r.get(0) != StateRunning {
 		return -1, false
@@ -335,6 +347,9 @@ func (t Stepped[L]) resume(td TimeData, ticked bool) (nt Stepped[L], err error, 
 			return t.resumeFull(td, ticked, true)
 		}
 		if stateIn(t.small, st, c) != StateRunning { // the hint does not hold
+			if h.misses.Add(1)&resumeSearchEvery != 0 {
+				return t, nil, false // the rules, cheaper than the search
+			}
 			return t.resumeFull(td, ticked, false)
 		}
 		if n < 0 {
