@@ -43,18 +43,20 @@ type sprogram[L any] struct {
 	uses   [numAttrs + 2]bool
 	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (stepped_pure.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
-	moves      []smove
-	writes     []moveWrite
-	merged     []wordBits
-	firstLeaf  []int32
-	cache      *stepCache[L] // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
-	resumeHint resumeHint    // the action the resume path resumed last (stepped_resume.go)
+	moves     []smove
+	writes    []moveWrite
+	merged    []wordBits
+	firstLeaf []int32
+	cache     *stepCache[L] // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
 	// fp is the fingerprint that the program's saves carry, its
 	// definition's Node.Fingerprint; shapeFP the hash of its nodes
 	// (stepped_state.go), which is fp but for a definition that both
 	// styles run: its saves carried shapeFP before they carried fp, and
 	// a restore takes either.
 	fp, shapeFP uint64
+	// The action the resume path resumed last, and what it checks on
+	// the way up (stepped_resume.go).
+	resumeHint resumeHint
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.
