@@ -547,6 +547,11 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		zeroStepped("Step")
 	}
 	mo := m.cache
+	if events == nil && (mo == nil || mo.off.Load()) && resumeOn && t.pending() == nil {
+		if nt, err, ok := t.resume(td, ticked); ok { // the resume path (stepped_resume.go)
+			return nt, err
+		}
+	}
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, ticked, events, nil, nil)
 	}
@@ -780,7 +785,7 @@ func (t Stepped[L]) stepRules(td TimeData, ticked bool, events func(Event[L]), m
 		return t, err
 	}
 	t.small, t.words = s.small, s.result()
-	if mr != nil && s.async == nil {
+	if mr != nil && s.async == nil && m.cache != nil {
 		var fw *[2]uint64 // a wide cache's: the new version's words, which never change
 		if m.cache.wide {
 			fw = (*[2]uint64)(t.words)

@@ -54,6 +54,9 @@ type sprogram[L any] struct {
 	// styles run: its saves carried shapeFP before they carried fp, and
 	// a restore takes either.
 	fp, shapeFP uint64
+	// The action the resume path resumed last, and what it checks on
+	// the way up (stepped_resume.go).
+	resumeHint resumeHint
 }
 
 // indexes of sprogram.uses beyond the attribute kinds.

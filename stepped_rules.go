@@ -34,11 +34,16 @@ package behaviortree
 //	resume search      a sequence or select, not reactive,  its children's states: goOn..., then the  the inlined pass (wentOn,
 //	(wentOnFar)        of more than wentOnFew children,     deciding one, then READY (checkReachable  wentOnTrie), for fewer
 //	                   whose first child went on            states it, Restore checks it)             children
+//	resume path        a RUNNING root whose running path    a RUNNING node that passes to a RUNNING   the rules (resume declines
+//	(resume,           goes through sequences and selects   child calls only guards and step          before any call); after a
+//	stepped_resume.go)  (not reactive), decorators, repeats, callbacks on the way; if they hold and the   call that changes something,
+//	                   lottos, to an action; no events, no  action answers Running, nothing changes:  the rules replaying the
+//	                   pending async result                 the new version is the version            answers given (cacheRun)
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
-// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
+// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (
