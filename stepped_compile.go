@@ -44,6 +44,7 @@ type sprogram[L any] struct {
 	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (stepped_pure.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
 	moves     []smove
+	moveW0    []int32 // by move: the first of its writes
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32

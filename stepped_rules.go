@@ -20,6 +20,9 @@ package behaviortree
 //	compiled moves     inside fresh: a movable region       a leaf's outcome decides fixed states     fresh's recursion, outside the
 //	(freshMoves)       (plain sequences and selects, their  and the next leaf; compiled from          regions (a region must fit the
 //	                   reactive twins, decorators, leaves)  seqRules and decorated (goesOn)           moves budget)
+//	direct moves       compiled moves from a region's top,  the same moves, the next leaf's moves     freshMoves's general loop
+//	(freshMovesDirect, the agent's plain Action and         and kind read from the move, the outcome  (fluent, timed or memory
+//	stepped_fresh.go)  Condition called directly            choosing it by a branch                   forms; a cache's run)
 //	pure evaluation    a memoryless subtree (reactive       updating it afresh is what the rules      run's reactive cases
 //	(pureUpdate,       kinds, decorators, leaves, no        give: it keeps nothing between updates
 //	stepped_pure.go)   guards or callbacks), no events,
@@ -36,7 +39,7 @@ package behaviortree
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
-// path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
+// path), TestFreshMatchesRules, TestDirectMovesMatchRules, the step cache tests (stepped_cache_test.go,
 // stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 

@@ -224,6 +224,16 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 	return &l.w[w&leafMask]
 }
 
+// orTrieWord or-s bits into state word w of a trie, in a leaf of the
+// step's own.
+func (s *stepper[L]) orTrieWord(w uint, bits uint64) {
+	if l := s.ltab.l[w>>leafBits]; l.owner == s.owner && s.owner != 0 {
+		l.w[w&leafMask] |= bits
+		return
+	}
+	*s.wordForWrite(w) |= bits
+}
+
 // clearStateWords makes every state word of a trie zero, sharing the
 // zeroTrie subtrees, and leaves the extras as they are.
 func (s *stepper[L]) clearStateWords() {
