@@ -48,7 +48,8 @@ type sprogram[L any] struct {
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32
-	cache     *stepCache[L] // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
+	cache     *stepCache[L]          // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
+	spare     atomic.Pointer[uint64] // flat words that no version holds, for a step's own copy (stepped_words.go)
 	// fp is the fingerprint that the program's saves carry, its
 	// definition's Node.Fingerprint; shapeFP the hash of its nodes
 	// (stepped_state.go), which is fp but for a definition that both

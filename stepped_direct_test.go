@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -101,9 +102,10 @@ func TestDirectMovesMatchRules(t *testing.T) {
 			}
 			for seed := range uint64(3) {
 				for _, async := range []bool{false, true} {
-					checkDirectMoves(t, fmt.Sprintf("%s, trie %v, seed %d, async %v", name, trie, seed, async), def, 11*seed+3, async)
+					checkDirectMoves(t, fmt.Sprintf("%s, trie %v, seed %d, async %v", name, trie, seed, async), def, 11*seed+3, async, false)
 				}
 			}
+			checkDirectMoves(t, fmt.Sprintf("%s, trie %v, steady", name, trie), def, 5, false, true)
 		}
 	}
 }
@@ -124,7 +126,9 @@ type directLine struct {
 func (l *directLine) step(v Stepped[int], seed uint64) (Stepped[int], string) {
 	l.x, l.calls = seed|1, l.calls[:0]
 	directMovesOff.Store(l.off)
+	reuseWordsOff.Store(l.off)
 	defer directMovesOff.Store(false)
+	defer reuseWordsOff.Store(false)
 	var nv Stepped[int]
 	var err error
 	if l.rules {
@@ -147,7 +151,12 @@ func stateString(t Stepped[int]) string {
 	return string(b)
 }
 
-func checkDirectMoves(t *testing.T, name string, def Node[int], seed uint64, async bool) {
+// checkDirectMoves steps def 60 times three ways (directLine), with the
+// answers of seed, or (steady) the same answers at every step, which
+// make a tree that completes at every step end each step in the same
+// states: the steps of flat words then share the words of the version
+// they step (keepWords), which is checked too.
+func checkDirectMoves(t *testing.T, name string, def Node[int], seed uint64, async, steady bool) {
 	t.Helper()
 	lines := []*directLine{{}, {off: true}, {rules: true}}
 	for _, l := range lines {
@@ -159,13 +168,32 @@ func checkDirectMoves(t *testing.T, name string, def Node[int], seed uint64, asy
 	}
 	versions := make([][]Stepped[int], len(lines))
 	const steps = 60
+	shared := 0 // steps of the first way that share the words of the version they step
 	for i := range steps {
 		s := seed*1000 + uint64(i)
+		if steady {
+			s = seed
+		}
 		var want string
 		for k, l := range lines {
 			versions[k] = append(versions[k], l.tr)
 			var got string
+			prev := l.tr
 			l.tr, got = l.step(l.tr, s)
+			if done := prev.State() >= StateSucceeded; done && !prev.m.p.trie && l.tr.words != nil {
+				// The step cleared the states and wrote them again: it
+				// shares the words of prev when they are the same, with
+				// reuse on, and never with it off.
+				same, share := slices.Equal(prev.wordsOf(), l.tr.wordsOf()), l.tr.words == prev.words
+				switch {
+				case k == 1 && share:
+					t.Fatalf("%s, step %d: with reuse off, a step shares the words of the version it steps", name, i)
+				case k != 1 && same != share:
+					t.Fatalf("%s, step %d, way %d: the words are the same %v, shared %v", name, i, k, same, share)
+				case k == 0 && share:
+					shared++
+				}
+			}
 			if k == 0 {
 				want = got
 			} else if got != want {
@@ -177,6 +205,9 @@ func checkDirectMoves(t *testing.T, name string, def Node[int], seed uint64, asy
 				l.tr = l.tr.Reset()
 			}
 		}
+	}
+	if steady && !def.n.sprog.Load().trie && strings.HasPrefix(name, "wide") && shared == 0 {
+		t.Errorf("%s: no step shared the words of the version it stepped", name)
 	}
 	// Every version of every line again, each with other answers.
 	for i := range steps {
@@ -193,6 +224,87 @@ func checkDirectMoves(t *testing.T, name string, def Node[int], seed uint64, asy
 				want = got
 			} else if got != want {
 				t.Fatalf("%s, version %d again: way %d gives\n%s\nwant\n%s", name, i, k, got, want)
+			}
+		}
+	}
+}
+
+// TestReuseWordsConcurrent steps versions of big trees, flat and in a
+// trie, from several goroutines at once, with an agent that answers by
+// the leaf alone (so that most steps end in the states of the version
+// they step, and share its words, and the others copy trie nodes into
+// chunks): each step must give what a step of that version alone gives,
+// and no version may change (run it with -race).
+func TestReuseWordsConcurrent(t *testing.T) {
+	for _, trie := range []bool{false, true} {
+		saved := flatWordsMax
+		if trie {
+			flatWordsMax = 0
+		} else {
+			flatWordsMax = 1 << 30
+		}
+		x := uint64(0x51ED)
+		def := randomMovable(&x, 600)
+		agent := Agent[int]{
+			Action: func(v int) Result {
+				return []Result{ResultSuccess, ResultRunning, ResultFailure, ResultSuccess, ResultFailure}[v*7%5]
+			},
+			Condition: func(v int) bool { return v%3 != 0 },
+		}
+		v, err := NewStepped(def, agent)
+		flatWordsMax = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions := []Stepped[int]{v}
+		for i := range 60 {
+			if i%13 == 7 {
+				v = v.Reset()
+			} else if v, err = v.Step(); err != nil {
+				t.Fatal(err)
+			}
+			versions = append(versions, v)
+		}
+		saves := make([]string, len(versions))
+		want := make([]string, len(versions))
+		for i, v := range versions {
+			b, _ := v.MarshalBinary()
+			saves[i] = string(b)
+			next, err := v.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ = next.MarshalBinary()
+			want[i] = string(b)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan string, 4*len(versions))
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range 5 * len(versions) {
+					i := (k*(g+1) + g) % len(versions)
+					next, err := versions[i].Step()
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					if b, _ := next.MarshalBinary(); string(b) != want[i] {
+						errs <- fmt.Sprintf("trie %v, goroutine %d: a step of version %d differs from its step alone", trie, g, i)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		for i, v := range versions {
+			if b, _ := v.MarshalBinary(); string(b) != saves[i] {
+				t.Errorf("trie %v: version %d changed", trie, i)
 			}
 		}
 	}
