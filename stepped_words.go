@@ -175,8 +175,10 @@ var reuseWordsOff atomic.Bool
 // newWords returns words for the step's own copy of flat words, not
 // zeroed: the program's spare, or new ones.
 func (s *stepper[L]) newWords() []uint64 {
-	if w := s.p.spare.Swap(nil); w != nil {
-		return unsafe.Slice(w, s.p.nwords)
+	if s.p.spare.Load() != nil { // a plain load: no locked swap while there is none
+		if w := s.p.spare.Swap(nil); w != nil {
+			return unsafe.Slice(w, s.p.nwords)
+		}
 	}
 	return make([]uint64, s.p.nwords)
 }
