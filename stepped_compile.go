@@ -44,10 +44,12 @@ type sprogram[L any] struct {
 	pure   []bool // by node: a memoryless subtree that the engine may evaluate at once (stepped_pure.go), or nil
 	// The moves of movable regions (stepped_fresh.go), or nil.
 	moves     []smove
+	moveW0    []int32 // by move: the first of its writes
 	writes    []moveWrite
 	merged    []wordBits
 	firstLeaf []int32
-	cache     *stepCache[L] // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
+	cache     *stepCache[L]          // the step cache (stepped_cache.go), for trees of up to 64 nodes without extra words; or nil
+	spare     atomic.Pointer[uint64] // flat words that no version holds, for a step's own copy (stepped_words.go)
 	// fp is the fingerprint that the program's saves carry, its
 	// definition's Node.Fingerprint; shapeFP the hash of its nodes
 	// (stepped_state.go), which is fp but for a definition that both

@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/zipbt/behaviortree/kind"
@@ -109,17 +110,23 @@ func (s *stepper[L]) put(n int32, st State) {
 var movableKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true,
 	kind.Sequence: true, kind.Select: true, kind.ReactiveSequence: true, kind.ReactiveSelect: true}
 
-// smove is what follows an outcome of a leaf in a movable region.
+// smove is what follows an outcome of a leaf in a movable region: 32
+// bytes, so that two fit in a cache line.
 type smove struct {
-	bits   uint64 // the states it decides in state word word, to be or-ed into it
-	w0     int32  // the states it decides: sprogram.writes[w0:][:nw], bottom-up
-	cont   int32  // the ancestor that goes on to its next child, or -1
-	next   int32  // the leaf that the child calls first
-	m0     int32  // the same states in the words after word: sprogram.merged[m0:][:nm]
-	word   uint16 // a tree has at most maxSteppedNodes+1 nodes: 2^15+1 state words
-	nw, nm uint16 // a move decides at most one state a level, maxSteppedDepth
-	top    State  // the state of the last node it decides
+	bits  uint64    // the states it decides in state word word, to be or-ed into it
+	cont  int32     // the ancestor that goes on to its next child; < 0 for none, and then -cont is the state of the last node it decides
+	next  int32     // the leaf that the child calls first
+	nextG int32     // next's moves: moves[nextG:][:3] (its hotNode's first)
+	m0    int32     // the same states in the words after word: sprogram.merged[m0:][:nm]
+	word  uint16    // a tree has at most maxSteppedNodes+1 nodes: 2^15+1 state words
+	nw    uint16    // the states it decides: sprogram.writes[w0:][:nw], bottom-up, w0 the move's sprogram.moveW0
+	nm    uint16    // a move decides at most one state a level, maxSteppedDepth
+	nkind kind.Kind // next's kind
 }
+
+// top returns the state of the last node that mv decides, when no
+// ancestor goes on (mv.cont < 0).
+func (mv *smove) top() State { return State(-mv.cont) }
 
 // wordBits are the states that a move decides in one state word, to be
 // or-ed into it.
@@ -157,7 +164,7 @@ const (
 
 // The bytes that moves take, for the budget.
 const (
-	moveBytes  = uint64(unsafe.Sizeof(smove{}))
+	moveBytes  = uint64(unsafe.Sizeof(smove{}) + unsafe.Sizeof(int32(0))) // and its moveW0
 	writeBytes = uint64(unsafe.Sizeof(moveWrite(0)))
 	mergeBytes = uint64(unsafe.Sizeof(wordBits{}))
 )
@@ -283,6 +290,7 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 		}
 	}
 	moves := make([]smove, 0, nmoves)
+	w0s := make([]int32, 0, nmoves)
 	writes := make([]moveWrite, 0, nwrites)
 	merged := make([]wordBits, 0, nmerged)
 	for c := range n {
@@ -293,7 +301,8 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 		for o := StateRunning; o <= StateFailed; o++ {
 			var cont, next int32
 			path, cont, next = p.move(path[:0], movable, first, c, o)
-			mv := smove{w0: int32(len(writes)), cont: cont, next: next, m0: int32(len(merged)), nw: uint16(len(path))}
+			mv := smove{cont: cont, next: next, m0: int32(len(merged)), nw: uint16(len(path))}
+			w0s = append(w0s, int32(len(writes)))
 			writes = append(writes, path...)
 			// Merge the states by word: the nodes go up, so their words
 			// never grow; the first word is inline.
@@ -314,13 +323,20 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 				bits |= w.bits()
 			}
 			flush(word, bits)
-			mv.top = State(path[len(path)-1] & 3)
+			if cont < 0 {
+				mv.cont = -int32(path[len(path)-1] & 3) // the state of the last node it decides
+			}
 			mv.nm = uint16(len(merged) - int(mv.m0))
 			moves = append(moves, mv)
 		}
 	}
 	if len(moves) != nmoves || len(writes) != nwrites || len(merged) != nmerged {
 		panic("behaviortree.NewStepped: internal error: the moves were not counted right")
+	}
+	for i := range moves { // the next leaf's moves and kind, now laid out
+		if mv := &moves[i]; mv.cont >= 0 {
+			mv.nextG, mv.nkind = p.hot[mv.next].first, p.hot[mv.next].kind
+		}
 	}
 	for i := range n {
 		if movable[i] {
@@ -330,7 +346,7 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 			}
 		}
 	}
-	p.moves, p.writes, p.merged, p.firstLeaf = moves, writes, merged, first
+	p.moves, p.moveW0, p.writes, p.merged, p.firstLeaf = moves, w0s, writes, merged, first
 }
 
 // move appends to path the states that leaf c's outcome o decides,
@@ -373,6 +389,12 @@ func (s *stepper[L]) freshMoves(r int32) State {
 	moves, writes, merged, hot := s.p.moves, s.p.writes, s.p.merged, s.hot
 	top := hot[r].is(hotTop) // no move goes above r: its merged writes will do
 	words := s.flatStates()
+	if top && s.direct() {
+		if words == nil {
+			return s.freshMovesTrieDirect(r)
+		}
+		return s.freshMovesDirect(r, words)
+	}
 	if words == nil {
 		return s.freshMovesTrie(r)
 	}
@@ -412,11 +434,11 @@ func (s *stepper[L]) freshMoves(r int32) State {
 				}
 			}
 			if mv.cont < 0 {
-				return mv.top
+				return mv.top()
 			}
 		} else {
 			st := o
-			for _, w := range writes[mv.w0:][:mv.nw] {
+			for _, w := range writes[s.p.moveW0[h.first+int32(o)-1]:][:mv.nw] {
 				x := w.node()
 				if x < r {
 					break // above r: r has completed
@@ -482,11 +504,11 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 				*s.wordForWrite(uint(w.word)) |= w.bits
 			}
 			if mv.cont < 0 {
-				return mv.top
+				return mv.top()
 			}
 		} else {
 			st := o
-			for _, w := range writes[mv.w0:][:mv.nw] {
+			for _, w := range writes[s.p.moveW0[h.first+int32(o)-1]:][:mv.nw] {
 				x := w.node()
 				if x < r {
 					break // above r: r has completed
@@ -504,6 +526,135 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 		}
 		leaf = mv.next
 	}
+}
+
+// Direct moves. From the top of a region, when the agent's plain Action
+// and Condition are what every leaf calls (machine.act and cond, not
+// during a step cache's run), freshMovesDirect and freshMovesTrieDirect
+// are freshMoves's loop in fewer instructions and shorter chains of
+// loads: a move names the next leaf's moves and kind (nextG, nkind), so
+// that the next call waits for the move alone, not for the leaf's
+// hotNode too; and the answer picks the move by a branch, which the
+// processor predicts and runs ahead of, rather than by an index computed
+// from the answer. In a trie, the states of the moves' first words are
+// or-ed into one word held aside while the moves stay in it, and written
+// (through the table of leaves, or a copy of the path) when they move on
+// to another word and at the end. Nothing reads them in between: a move
+// writes only READY states, which no other move of the evaluation writes,
+// and an async answer's state, which actionResult writes itself, is its
+// own leaf's, the one state that asyncOrBad reads. Whatever the order of
+// the or-s, the words end the same.
+
+// directMovesOff switches the direct moves off, for the tests: freshMoves
+// then takes its general loop.
+var directMovesOff atomic.Bool
+
+// direct reports whether fresh evaluation may take the direct moves: the
+// agent's plain functions, for every leaf the tree has.
+func (s *stepper[L]) direct() bool {
+	return s.fl == nil && (s.act != nil || !s.p.uses[usesAction]) && (s.cond != nil || !s.p.uses[usesCondition]) && !directMovesOff.Load()
+}
+
+// freshMovesDirect is freshMoves for the top r of a region, in flat
+// words, with direct calls.
+func (s *stepper[L]) freshMovesDirect(r int32, words []uint64) State {
+	moves, merged, leaves := s.p.moves, s.p.merged, s.leaves
+	act, cond := s.act, s.cond
+	leaf := s.p.firstLeaf[r]
+	g, k := s.hot[leaf].first, s.hot[leaf].kind
+	for {
+		var mv *smove
+		s.cur = leaf
+		if k == kind.Condition {
+			s.calling = fnCondition
+			if cond(leaves[leaf]) {
+				mv = &moves[g+1]
+			} else {
+				mv = &moves[g+2]
+			}
+		} else {
+			s.calling = fnAction
+			res := act(leaves[leaf])
+			switch {
+			case res.Async != nil || res.Status > Failure:
+				mv = &moves[g+int32(s.asyncOrBad(leaf, res))-1]
+			case res.Status == Success:
+				mv = &moves[g+1]
+			case res.Status == Failure:
+				mv = &moves[g+2]
+			default:
+				mv = &moves[g]
+			}
+		}
+		words[mv.word] |= mv.bits
+		if mv.nm > 0 {
+			for _, w := range merged[mv.m0:][:mv.nm] {
+				words[w.word] |= w.bits
+			}
+		}
+		if mv.cont < 0 {
+			return mv.top()
+		}
+		leaf, g, k = mv.next, mv.nextG, mv.nkind
+	}
+}
+
+// freshMovesTrieDirect is freshMovesDirect for words in a trie.
+func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
+	moves, merged, leaves := s.p.moves, s.p.merged, s.leaves
+	act, cond := s.act, s.cond
+	leaf := s.p.firstLeaf[r]
+	g, k := s.hot[leaf].first, s.hot[leaf].kind
+	aw, acc := uint(moves[g].word), uint64(0) // the word held aside, and its states
+	for {
+		var mv *smove
+		s.cur = leaf
+		if k == kind.Condition {
+			s.calling = fnCondition
+			if cond(leaves[leaf]) {
+				mv = &moves[g+1]
+			} else {
+				mv = &moves[g+2]
+			}
+		} else {
+			s.calling = fnAction
+			res := act(leaves[leaf])
+			switch {
+			case res.Async != nil || res.Status > Failure:
+				mv = &moves[g+int32(s.asyncOrBad(leaf, res))-1]
+			case res.Status == Success:
+				mv = &moves[g+1]
+			case res.Status == Failure:
+				mv = &moves[g+2]
+			default:
+				mv = &moves[g]
+			}
+		}
+		if w := uint(mv.word); w != aw {
+			s.orTrieWord(aw, acc)
+			aw, acc = w, 0
+		}
+		acc |= mv.bits
+		if mv.nm > 0 {
+			for _, w := range merged[mv.m0:][:mv.nm] {
+				s.orTrieWord(uint(w.word), w.bits)
+			}
+		}
+		if mv.cont < 0 {
+			s.orTrieWord(aw, acc)
+			return mv.top()
+		}
+		leaf, g, k = mv.next, mv.nextG, mv.nkind
+	}
+}
+
+// asyncOrBad handles action leaf's answer r, async or invalid, and
+// returns the leaf's state.
+//
+//go:noinline
+func (s *stepper[L]) asyncOrBad(leaf int32, r Result) State {
+	s.actionResult(leaf, r)
+	return s.get(leaf)
 }
 
 // leafOutcome calls action or condition c, which is READY, and returns

@@ -133,7 +133,7 @@ func TestMovesBudget(t *testing.T) {
 					p.hot[i].first = 0
 				}
 			}
-			p.moves, p.writes, p.merged, p.firstLeaf = nil, nil, nil, nil
+			p.moves, p.moveW0, p.writes, p.merged, p.firstLeaf = nil, nil, nil, nil, nil
 			buildMoves(p, budget)
 			got := movesBytes(p)
 			if got > budget {

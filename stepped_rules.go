@@ -21,6 +21,12 @@ package behaviortree
 //	compiled moves     inside fresh: a movable region       a leaf's outcome decides fixed states     fresh's recursion, outside the
 //	(freshMoves)       (plain sequences and selects, their  and the next leaf; compiled from          regions (a region must fit the
 //	                   reactive twins, decorators, leaves)  seqRules and decorated (goesOn)           moves budget)
+//	direct moves       compiled moves from a region's top,  the same moves, the next leaf's moves     freshMoves's general loop
+//	(freshMovesDirect, the agent's plain Action and         and kind read from the move, the outcome  (fluent, timed or memory
+//	stepped_fresh.go)  Condition called directly            choosing it by a branch                   forms; a cache's run)
+//	reused words       a step of flat words whose own copy  a copy no version holds may be written;   a new copy; with the switch off
+//	(keepWords,        ends as the version's words; trie    a chunk's nodes are handed out once, and  (reuseWordsOff), one allocation
+//	stepped_words.go)  nodes copied by a step               none that a version holds is written      a node
 //	pure evaluation    a memoryless subtree (reactive       updating it afresh is what the rules      run's reactive cases
 //	(pureUpdate,       kinds, decorators, leaves, no        give: it keeps nothing between updates
 //	stepped_pure.go)   guards or callbacks), no events,
@@ -42,7 +48,7 @@ package behaviortree
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
-// path), TestFreshMatchesRules, the step cache tests (stepped_cache_test.go,
+// path), TestFreshMatchesRules, TestDirectMovesMatchRules, TestReuseWordsConcurrent, the step cache tests (stepped_cache_test.go,
 // stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
@@ -79,6 +85,7 @@ type stepper[L any] struct {
 	// states are in the table ltab, for get (nil for flat words).
 	words []uint64
 	owned bool
+	from  unsafe.Pointer // flat words: the version's, which owned words replaced
 	root  unsafe.Pointer
 	owner uint64 // the step's owner token in the trie, 0 until it writes
 	ltab  *leafTable
@@ -119,7 +126,7 @@ func (s *stepper[L]) start(t *Stepped[L], events func(Event[L])) {
 		s.takeLeaves()
 	case t.words != nil:
 		s.words = unsafe.Slice((*uint64)(t.words), s.p.nwords)
-		s.win = s.words
+		s.win, s.from = s.words, t.words
 	}
 }
 
@@ -129,6 +136,9 @@ func (s *stepper[L]) result() unsafe.Pointer {
 	if t := s.ltab; t != nil {
 		giveLeaves(t, s.root)
 		return s.root
+	}
+	if s.owned {
+		return s.keepWords() // the version's words, if they are the same
 	}
 	return unsafe.Pointer(unsafe.SliceData(s.words)) // nil for a small tree
 }
@@ -317,7 +327,7 @@ func (s *stepper[L]) flatStates() []uint64 {
 // own makes flat words this step's own copy.
 func (s *stepper[L]) own() {
 	if !s.owned {
-		w := make([]uint64, len(s.words))
+		w := s.newWords()
 		copy(w, s.words)
 		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}
@@ -365,7 +375,8 @@ func (s *stepper[L]) clearStates() {
 	case s.owned:
 		clear(s.words[:sw])
 	default:
-		w := make([]uint64, len(s.words))
+		w := s.newWords()
+		clear(w[:sw])
 		copy(w[sw:], s.words[sw:])
 		s.words, s.owned, s.win, s.wr = w, true, w, true
 	}

@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -157,6 +158,42 @@ func trieWords(root unsafe.Pointer, depth int32, n int) []uint64 {
 	return out
 }
 
+// A step that writes flat words writes its own copy, which the new
+// version keeps. A step whose words end as the version's were (a tree
+// that completes every tick the same way, each state cleared and written
+// again) returns the version's words instead, and leaves its copy to the
+// program's next step (sprogram.spare), which takes it rather than
+// allocating: such steps allocate nothing. A copy goes to spare only
+// once no version holds it.
+
+// reuseWordsOff switches off, for the tests, what this file reuses: the
+// spare words and the chunks of trie nodes (every copy then takes an
+// allocation of its own, and no version shares the words of the version
+// it steps unless the step wrote nothing).
+var reuseWordsOff atomic.Bool
+
+// newWords returns words for the step's own copy of flat words, not
+// zeroed: the program's spare, or new ones.
+func (s *stepper[L]) newWords() []uint64 {
+	if s.p.spare.Load() != nil { // a plain load: no locked swap while there is none
+		if w := s.p.spare.Swap(nil); w != nil {
+			return unsafe.Slice(w, s.p.nwords)
+		}
+	}
+	return make([]uint64, s.p.nwords)
+}
+
+// keepWords returns what the new version keeps for the step's own flat
+// words: the version's words when they are the same (and the copy goes
+// to spare), or the copy.
+func (s *stepper[L]) keepWords() unsafe.Pointer {
+	if s.from != nil && !reuseWordsOff.Load() && slices.Equal(s.words, unsafe.Slice((*uint64)(s.from), len(s.words))) {
+		s.p.spare.Store(unsafe.SliceData(s.words))
+		return s.from
+	}
+	return unsafe.Pointer(unsafe.SliceData(s.words))
+}
+
 // The words of a version, as the stepper reads and writes them. A big
 // tree's words are read and written through a window: a run of words
 // [base, base+len(win)) that the stepper holds, writable when wr is set.
@@ -192,9 +229,7 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 	}
 	n := (*wordInner)(s.root)
 	if n.owner != s.owner {
-		c := *n
-		c.owner = s.owner
-		n = &c
+		n = s.copyInner(n)
 		s.root = unsafe.Pointer(n)
 	}
 	leaf := w >> leafBits
@@ -202,9 +237,7 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 		i := leaf >> sh & trieFanMask
 		k := (*wordInner)(n.kids[i])
 		if k.owner != s.owner {
-			c := *k
-			c.owner = s.owner
-			k = &c
+			k = s.copyInner(k)
 			n.kids[i] = unsafe.Pointer(k)
 		}
 		n = k
@@ -212,9 +245,7 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 	i := leaf & trieFanMask
 	l := (*wordLeaf)(n.kids[i])
 	if l.owner != s.owner {
-		c := *l
-		c.owner = s.owner
-		l = &c
+		l = s.copyLeaf(l)
 		n.kids[i] = unsafe.Pointer(l)
 		if lt := s.ltab.l; leaf < uint(len(lt)) {
 			lt[leaf] = l
@@ -222,6 +253,16 @@ func (s *stepper[L]) wordForWrite(w uint) *uint64 {
 	}
 	s.win, s.base, s.wr = l.w[:], w&^leafMask, true
 	return &l.w[w&leafMask]
+}
+
+// orTrieWord or-s bits into state word w of a trie, in a leaf of the
+// step's own.
+func (s *stepper[L]) orTrieWord(w uint, bits uint64) {
+	if l := s.ltab.l[w>>leafBits]; l.owner == s.owner && s.owner != 0 {
+		l.w[w&leafMask] |= bits
+		return
+	}
+	*s.wordForWrite(w) |= bits
 }
 
 // clearStateWords makes every state word of a trie zero, sharing the
@@ -250,18 +291,14 @@ func (s *stepper[L]) clearTrie(n unsafe.Pointer, height, first, hi uint) unsafe.
 	if height == 0 {
 		l := (*wordLeaf)(n)
 		if l.owner != s.owner {
-			c := *l
-			c.owner = s.owner
-			l = &c
+			l = s.copyLeaf(l)
 		}
 		clear(l.w[:hi-first])
 		return unsafe.Pointer(l)
 	}
 	x := (*wordInner)(n)
 	if x.owner != s.owner {
-		c := *x
-		c.owner = s.owner
-		x = &c
+		x = s.copyInner(x)
 	}
 	sub := span / trieFan
 	for i := range x.kids {
@@ -286,6 +323,59 @@ type leafTable struct {
 	root unsafe.Pointer
 	l    []*wordLeaf
 	slot *atomic.Pointer[leafTable] // the machine's, where the table goes back
+	// The nodes that the step holding the table copies into: the rest of
+	// the chunks last allocated, which no version holds yet (copyLeaf),
+	// and the copies of the step before, and of this one so far.
+	leaves           []wordLeaf
+	inners           []wordInner
+	lastL, lastI     int32
+	copiesL, copiesI int32
+}
+
+// A step copies the nodes of a trie that it writes (wordForWrite,
+// clearTrie) into chunks, which the table of leaves keeps from one step
+// to the next: each chunk is as big as the copies that the step before
+// made, so that a step that writes as much as the one before (a tree that
+// completes every tick writes states all over its words at every tick)
+// allocates one chunk of leaves and one of inner nodes, not a node at a
+// time. A chunk lives while a version holds any of its nodes: it keeps
+// at most maxChunk nodes more alive than the versions hold.
+const maxChunk = 64
+
+// copyLeaf returns a copy of l of the step's own.
+func (s *stepper[L]) copyLeaf(l *wordLeaf) *wordLeaf {
+	t := s.ltab
+	if reuseWordsOff.Load() {
+		return &wordLeaf{s.owner, l.w}
+	}
+	if len(t.leaves) == 0 {
+		t.leaves = make([]wordLeaf, chunkOf(t.lastL))
+	}
+	c := &t.leaves[0]
+	t.leaves, t.copiesL = t.leaves[1:], t.copiesL+1
+	c.owner, c.w = s.owner, l.w
+	return c
+}
+
+// copyInner returns a copy of n of the step's own.
+func (s *stepper[L]) copyInner(n *wordInner) *wordInner {
+	t := s.ltab
+	if reuseWordsOff.Load() {
+		return &wordInner{s.owner, n.kids}
+	}
+	if len(t.inners) == 0 {
+		t.inners = make([]wordInner, chunkOf(t.lastI))
+	}
+	c := &t.inners[0]
+	t.inners, t.copiesI = t.inners[1:], t.copiesI+1
+	c.owner, c.kids = s.owner, n.kids
+	return c
+}
+
+// chunkOf returns the nodes of a chunk, for a step before that copied
+// last.
+func chunkOf(last int32) int {
+	return int(min(max(last, 2), maxChunk))
 }
 
 // takeLeaves sets ltab to the leaves of node states of s.root, in the
@@ -300,6 +390,7 @@ func (s *stepper[L]) takeLeaves() {
 		fillLeaves(t.l, s.root, s.p.depth)
 		t.root = s.root
 	}
+	t.lastL, t.lastI, t.copiesL, t.copiesI = t.copiesL, t.copiesI, 0, 0
 	s.ltab = t
 }
 
