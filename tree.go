@@ -105,18 +105,19 @@ func (t Tree[L]) Fail() Tree[L] { return t.signal(0, failWords) }
 // zero Tree and every other move go to slow, which is succeedWords or
 // failWords.
 //
-// What keeps it within the inliner's budget (80; Succeed is 79 and its
-// instances of a leaf type 79 to 80, go build -gcflags=-m=2): slow is a
-// parameter, whose call the inliner counts as 17 rather than 57, and once
-// inlined it is a constant, so the call is direct; slow has no type
-// parameters, since a generic function value costs a dictionary load and
-// some 20 more; and slow takes a pointer to a copy, u, so that t itself
-// never has its address taken and stays in registers.
-func (t Tree[L]) signal(o int, slow func(*treeWords)) Tree[L] {
+// What keeps it within the inliner's budget of 80 (Succeed and Fail cost
+// 77: go build -gcflags=-m=2): slow is a parameter, whose call the inliner
+// counts as 17 rather than 57, and once inlined it is a constant; it has no
+// type parameters, since a generic function value costs a dictionary load
+// and some 20 more. The slow path copies t to u and hands slow u's words by
+// value: t never has its address taken, so it stays in registers, and
+// nothing escapes even where escape analysis does not see which function
+// slow is (a pointer to u would move u to the heap there).
+func (t Tree[L]) signal(o int, slow func(treeWords) treeWords) Tree[L] {
 	f := t.z.focus
 	if f == nil || f.up[o].kind != moveLeaf {
 		u := t
-		slow((*treeWords)(unsafe.Pointer(&u)))
+		*(*treeWords)(unsafe.Pointer(&u)) = slow(*(*treeWords)(unsafe.Pointer(&u)))
 		return u
 	}
 	t.z.focus, t.made = f.up[o].to, f.up[o].made
@@ -142,36 +143,29 @@ type placeHead struct {
 // calls them stays small.
 //
 //go:noinline
-func succeedWords(w *treeWords) {
+func succeedWords(w treeWords) treeWords {
 	if w.focus == nil {
 		zeroTree("Succeed")
 	}
-	*w = (*placeHead)(w.focus).signalled(*w, true)
+	return (*placeHead)(w.focus).signalled(w, true)
 }
 
 //go:noinline
-func failWords(w *treeWords) {
+func failWords(w treeWords) treeWords {
 	if w.focus == nil {
 		zeroTree("Fail")
 	}
-	*w = (*placeHead)(w.focus).signalled(*w, false)
+	return (*placeHead)(w.focus).signalled(w, false)
 }
 
-// signalledWords is signalled on the words of a Tree[L]. It takes and
-// returns them by value, so that the copy that the fast path hands
-// succeedWords and failWords does not escape.
+// signalledWords is Succeed (ok) or Fail past the inlined fast path, on
+// the words of a Tree[L] that is not zero: the general loop, zipper.signal.
 func signalledWords[L any](w treeWords, ok bool) treeWords {
-	t := (*Tree[L])(unsafe.Pointer(&w)).signalled(ok)
-	return *(*treeWords)(unsafe.Pointer(&t))
-}
-
-// signalled is Succeed (ok) or Fail past their inlined fast path, on a
-// Tree that is not zero: the general loop, zipper.signal.
-func (t Tree[L]) signalled(ok bool) Tree[L] {
+	t := (*Tree[L])(unsafe.Pointer(&w))
 	var st Status
 	t.z, st = t.z.signal(ok)
 	t.made = madeOf(st, signalOf(ok))
-	return t
+	return w
 }
 
 // Signal returns the version that s makes: t.Succeed() for Success,

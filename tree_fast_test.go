@@ -217,21 +217,39 @@ func (resumeAt) UnmarshalState(data []byte, children int) (custom.Traversal, err
 // TestSignalSlowPathAllocs checks that a signal that leaves the fast path
 // allocates what its rules do, and no copy of the version: the last run of
 // a RepeatN pops its counter and restarts the root, which allocates
-// nothing.
+// nothing. It signals directly, where Succeed and Fail are inlined, and
+// through method values and an interface, which call them as functions, for
+// leaf types that the package's own code instantiates too (Fluent, Call).
 func TestSignalSlowPathAllocs(t *testing.T) {
-	t1 := Start(RepeatN(2, Leaf("a"))).Succeed() // the counter: one run left
+	slowPathAllocs(t, "a")
+	slowPathAllocs(t, Fluent{Name: "a"})
+	slowPathAllocs(t, Call{Name: "a"})
+}
+
+func slowPathAllocs[L any](t *testing.T, leaf L) {
+	t.Helper()
+	t1 := Start(RepeatN(2, Leaf(leaf))).Succeed() // the counter: one run left
 	if t1.z.counts == nil || t1.z.focus.up[1].kind == moveLeaf {
 		t.Fatal("the version does not take the slow path")
 	}
-	var sink Tree[string]
+	var sink Tree[L]
 	if n := testing.AllocsPerRun(100, func() { sink = t1.Succeed() }); n != 0 {
-		t.Errorf("Succeed past the fast path: %v allocations, want 0", n)
+		t.Errorf("%T: Succeed past the fast path: %v allocations, want 0", leaf, n)
 	}
 	if n := testing.AllocsPerRun(100, func() { sink = t1.Fail() }); n != 0 {
-		t.Errorf("Fail past the fast path: %v allocations, want 0", n)
+		t.Errorf("%T: Fail past the fast path: %v allocations, want 0", leaf, n)
+	}
+	var i interface {
+		Succeed() Tree[L]
+		Fail() Tree[L]
+	} = t1
+	for name, f := range map[string]func() Tree[L]{"Succeed": t1.Succeed, "Fail": t1.Fail, "i.Succeed": i.Succeed, "i.Fail": i.Fail} {
+		if n := testing.AllocsPerRun(100, func() { sink = f() }); n != 0 {
+			t.Errorf("%T: %s past the fast path: %v allocations, want 0", leaf, name, n)
+		}
 	}
 	if sink.Status() != Success { // RepeatN succeeds after its last run, whatever the run's outcome
-		t.Errorf("status %v after the last run", sink.Status())
+		t.Errorf("%T: status %v after the last run", leaf, sink.Status())
 	}
 }
 
