@@ -165,6 +165,26 @@ func BenchmarkWideSelect(b *testing.B) {
 	}
 }
 
+// BenchmarkCountedAndDrawn is (b)'s signals on a tree whose moves are not
+// all static: RepeatN counters and Random draws, which a signal works out
+// at run time past the compiled leaf moves.
+func BenchmarkCountedAndDrawn(b *testing.B) {
+	tree := bt.Start(bt.Sequence(
+		bt.RepeatN(3, bt.Select(bt.Leaf("a"), bt.Leaf("b"))),
+		bt.Random(bt.Leaf("c"), bt.Sequence(bt.Leaf("d"), bt.Leaf("e"))),
+		bt.RepeatUntilFail(bt.Sequence(bt.Leaf("f"), bt.RepeatN(2, bt.Leaf("g"))))), bt.WithSeed(7))
+	sig := bits(1 << 16)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		sinkString = tree.Value()
+		if sig[i&(1<<16-1)] {
+			tree = tree.Succeed()
+		} else {
+			tree = tree.Fail()
+		}
+	}
+}
+
 // BenchmarkValue measures Value alone.
 func BenchmarkValue(b *testing.B) {
 	tree := bt.Start(balanced(8))

@@ -33,18 +33,19 @@ type program[L any] struct {
 // and Value read, up and leaf, come first: for a small leaf type they share
 // the place's first cache line.
 type place[L any] struct {
-	up       [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
-	leaf     L
-	kind     kind.Kind
-	index    int32    // index in parent.children
-	id       int32    // preorder number
-	n        int32    // RepeatN's count
-	need     [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
-	parent   *place[L]
-	next     *place[L] // next sibling, or nil
-	enter    *place[L] // where entering this position afresh descends to
-	children []*place[L]
-	def      *node[L]
+	placeHead            // the slow path of a signal (tree.go)
+	up        [2]move[L] // what happens when this position ends: up[0] failed, up[1] succeeded
+	leaf      L
+	kind      kind.Kind
+	index     int32    // index in parent.children
+	id        int32    // preorder number
+	n         int32    // RepeatN's count
+	need      [2]int32 // a parallel's thresholds: need[0] failures to fail, need[1] successes to succeed
+	parent    *place[L]
+	next      *place[L] // next sibling, or nil
+	enter     *place[L] // where entering this position afresh descends to
+	children  []*place[L]
+	def       *node[L]
 }
 
 // compiled returns root's program, compiling it once per definition.
@@ -60,7 +61,12 @@ func compiled[L any](root *node[L]) *program[L] {
 }
 
 // compile lays root's subtree out as positions, without recursion.
-func compile[L any](root *node[L]) *program[L] {
+func compile[L any](root *node[L]) *program[L] { return compileWith(root, true) }
+
+// compileWith is compile, with leafMoves false for the plain moves only:
+// no move is compiled to its leaf (move.toLeaf), so that every signal takes
+// the general loop. Tests compare the two (TestSignalFastPathMatchesRules).
+func compileWith[L any](root *node[L], leafMoves bool) *program[L] {
 	prog := &program[L]{all: make([]place[L], root.size), random: root.random, custom: root.hasCust, par: root.frontier}
 	kids := make([]*place[L], root.size-1) // backing store of every children slice
 	type item struct {
@@ -74,7 +80,7 @@ func compile[L any](root *node[L]) *program[L] {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		p := &prog.all[id]
-		*p = place[L]{kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
+		*p = place[L]{placeHead: placeHead{signalled: signalledWords[L]}, kind: it.nd.kind, index: int32(it.index), id: int32(id), n: int32(it.nd.n), parent: it.parent, def: it.nd, leaf: it.nd.leaf}
 		p.need = parallelNeeds(it.nd)
 		id++
 		if it.parent != nil {
@@ -113,7 +119,7 @@ func compile[L any](root *node[L]) *program[L] {
 	}
 	// Then every move that ends on a static descent to a leaf goes there
 	// directly, unless parallel positions need the slow path's frames.
-	if !prog.par {
+	if !prog.par && leafMoves {
 		for i := range prog.all {
 			p := &prog.all[i]
 			for o := range p.up {

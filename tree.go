@@ -3,6 +3,7 @@ package behaviortree
 import (
 	"iter"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/zipbt/behaviortree/memory"
 )
@@ -62,7 +63,11 @@ func Start[L any](root Node[L], opts ...Option) Tree[L] {
 	if c.steppedOnly != "" {
 		panic("behaviortree.Start: " + c.steppedOnly + " is an option of stepped trees (NewStepped)")
 	}
-	prog := compiled(root.n)
+	return start(compiled(root.n), c)
+}
+
+// start is Start of the compiled definition prog with the options c.
+func start[L any](prog *program[L], c config) Tree[L] {
 	var t Tree[L]
 	if prog.random || prog.custom || prog.par {
 		if !c.seeded {
@@ -88,39 +93,79 @@ func (t Tree[L]) Value() L {
 // (then its first leaf), or the parent's own success or failure, passed on
 // up. When the root ends, the tree starts over from the root, and the new
 // version's [Tree.Status] says how the root ended. t itself is unchanged.
-func (t Tree[L]) Succeed() Tree[L] {
-	// The common case inlines into the caller: a move worked out at compile
-	// time to the next leaf (compile.go), one load.
-	f := t.z.focus
-	if f == nil || f.up[1].kind != moveLeaf {
-		return t.signalled(true)
-	}
-	t.z.focus, t.made = f.up[1].to, f.up[1].made
-	return t
-}
+func (t Tree[L]) Succeed() Tree[L] { return t.signal(1, succeedWords) }
 
 // Fail returns a new version of the tree in which the current behavior has
 // failed; otherwise as [Tree.Succeed]. t itself is unchanged.
-func (t Tree[L]) Fail() Tree[L] {
-	if f := t.z.focus; f != nil && f.up[0].kind == moveLeaf {
-		t.z.focus, t.made = f.up[0].to, f.up[0].made
-		return t
+func (t Tree[L]) Fail() Tree[L] { return t.signal(0, failWords) }
+
+// signal is Succeed (o == 1) and Fail (o == 0). Its common case inlines
+// into the caller: a move compiled to the next leaf and the version's byte
+// (moveLeaf, compile.go), two loads from the focus's first cache line. The
+// zero Tree and every other move go to slow, which is succeedWords or
+// failWords.
+//
+// What keeps it within the inliner's budget of 80 (Succeed and Fail cost
+// 77: go build -gcflags=-m=2): slow is a parameter, whose call the inliner
+// counts as 17 rather than 57, and once inlined it is a constant; it has no
+// type parameters, since a generic function value costs a dictionary load
+// and some 20 more. The slow path copies t to u and hands slow u's words by
+// value: t never has its address taken, so it stays in registers, and
+// nothing escapes even where escape analysis does not see which function
+// slow is (a pointer to u would move u to the heap there).
+func (t Tree[L]) signal(o int, slow func(treeWords) treeWords) Tree[L] {
+	f := t.z.focus
+	if f == nil || f.up[o].kind != moveLeaf {
+		u := t
+		*(*treeWords)(unsafe.Pointer(&u)) = slow(*(*treeWords)(unsafe.Pointer(&u)))
+		return u
 	}
-	return t.signalled(false)
+	t.z.focus, t.made = f.up[o].to, f.up[o].made
+	return t
 }
 
-// signalled is Succeed (ok) or Fail past their inlined fast path.
-func (t Tree[L]) signalled(ok bool) Tree[L] {
-	if t.z.focus == nil {
-		if ok {
-			zeroTree("Succeed")
-		}
+// treeWords is the layout of every Tree[L] without its type parameter
+// (TestTreeWordsLayout checks it), for succeedWords and failWords.
+type treeWords struct {
+	focus, counts, ext unsafe.Pointer // *place[L], *count[L], *extra[L]
+	made               made
+}
+
+// placeHead is the first field of every place[L]: what succeedWords and
+// failWords reach of the focus without knowing L.
+type placeHead struct {
+	signalled func(w treeWords, ok bool) treeWords // signalledWords[L]
+}
+
+// succeedWords and failWords are Succeed and Fail past the inlined fast
+// path: they panic for the zero Tree, and otherwise signal through the
+// focus's placeHead. They are not inlined, so that the fast path that
+// calls them stays small.
+//
+//go:noinline
+func succeedWords(w treeWords) treeWords {
+	if w.focus == nil {
+		zeroTree("Succeed")
+	}
+	return (*placeHead)(w.focus).signalled(w, true)
+}
+
+//go:noinline
+func failWords(w treeWords) treeWords {
+	if w.focus == nil {
 		zeroTree("Fail")
 	}
+	return (*placeHead)(w.focus).signalled(w, false)
+}
+
+// signalledWords is Succeed (ok) or Fail past the inlined fast path, on
+// the words of a Tree[L] that is not zero: the general loop, zipper.signal.
+func signalledWords[L any](w treeWords, ok bool) treeWords {
+	t := (*Tree[L])(unsafe.Pointer(&w))
 	var st Status
 	t.z, st = t.z.signal(ok)
 	t.made = madeOf(st, signalOf(ok))
-	return t
+	return w
 }
 
 // Signal returns the version that s makes: t.Succeed() for Success,
