@@ -650,7 +650,9 @@ func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepp
 // stepWide is tickWith's step of a tree with a wide step cache
 // (stepped_cache.go): 33 to 64 nodes, its states two words, the
 // version's words, which are the start key and which a hit ends in
-// (words of the trie, shared).
+// (words of the trie, shared). Its loop is tickWith's one-word loop
+// with the wide ends: two loops on purpose, since one function holding
+// both measured about 10% slower on the NPC's hits.
 func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error) {
 	m := t.m
 	mo := m.cache

@@ -599,7 +599,10 @@ func (s *stepper[L]) freshMovesDirect(r int32, words []uint64) State {
 	}
 }
 
-// freshMovesTrieDirect is freshMovesDirect for words in a trie.
+// freshMovesTrieDirect is freshMovesDirect for words in a trie. Its
+// pick of the move from the answer is freshMovesDirect's, written out
+// again: as a function it is past the inliner's budget, and would be a
+// call per leaf in the loop that these moves exist to shorten.
 func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
 	moves, merged, leaves := s.p.moves, s.p.merged, s.leaves
 	act, cond := s.act, s.cond

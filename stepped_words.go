@@ -348,11 +348,8 @@ func (s *stepper[L]) copyLeaf(l *wordLeaf) *wordLeaf {
 	if reuseWordsOff.Load() {
 		return &wordLeaf{s.owner, l.w}
 	}
-	if len(t.leaves) == 0 {
-		t.leaves = make([]wordLeaf, chunkOf(t.lastL))
-	}
-	c := &t.leaves[0]
-	t.leaves, t.copiesL = t.leaves[1:], t.copiesL+1
+	c := fromChunk(&t.leaves, t.lastL)
+	t.copiesL++
 	c.owner, c.w = s.owner, l.w
 	return c
 }
@@ -363,12 +360,20 @@ func (s *stepper[L]) copyInner(n *wordInner) *wordInner {
 	if reuseWordsOff.Load() {
 		return &wordInner{s.owner, n.kids}
 	}
-	if len(t.inners) == 0 {
-		t.inners = make([]wordInner, chunkOf(t.lastI))
-	}
-	c := &t.inners[0]
-	t.inners, t.copiesI = t.inners[1:], t.copiesI+1
+	c := fromChunk(&t.inners, t.lastI)
+	t.copiesI++
 	c.owner, c.kids = s.owner, n.kids
+	return c
+}
+
+// fromChunk returns the next node of chunk, first making a new chunk
+// (sized by chunkOf(last)) when it is used up.
+func fromChunk[T any](chunk *[]T, last int32) *T {
+	if len(*chunk) == 0 {
+		*chunk = make([]T, chunkOf(last))
+	}
+	c := &(*chunk)[0]
+	*chunk = (*chunk)[1:]
 	return c
 }
 
