@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // directTrees returns trees too big for the step cache whose fresh
@@ -100,7 +102,7 @@ func TestDirectMovesMatchRules(t *testing.T) {
 			if p := def.n.sprog.Load(); p.trie != trie || p.cache != nil || len(p.moves) == 0 && !strings.HasPrefix(name, "random") {
 				t.Fatalf("%s: trie %v, cache %v, %d moves: want trie %v, no cache, moves", name, p.trie, p.cache != nil, len(p.moves), trie)
 			}
-			for seed := range uint64(3) {
+			for seed := range testlong.Pick(uint64(1), 3) {
 				for _, async := range []bool{false, true} {
 					checkDirectMoves(t, fmt.Sprintf("%s, trie %v, seed %d, async %v", name, trie, seed, async), def, 11*seed+3, async, false)
 				}

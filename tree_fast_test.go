@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/zipbt/behaviortree/custom"
+	"github.com/zipbt/behaviortree/internal/testlong"
 )
 
 // This file holds the tests of the signal's inlined fast path (tree.go,
@@ -56,7 +57,7 @@ func layoutOf[L any]() [6]uintptr {
 // signals them again: versions are values, and a signal never changes the
 // version it is given.
 func TestSignalFastPathMatchesRules(t *testing.T) {
-	trees, signals := 400, 300
+	trees, signals := testlong.Pick(150, 400), 300
 	if testing.Short() {
 		trees = 100
 	}
