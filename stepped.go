@@ -498,8 +498,11 @@ func zeroStepped(method string) {
 // function returned an invalid value: it names the node, and t is still
 // valid (the returned version is then t).
 func (t Stepped[L]) Step() (Stepped[L], error) {
-	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
-		return t.stepWide(TimeData{}, false) // tickWith's choice, made here: one call less
+	if m := t.m; m != nil && m.cache != nil { // tickWith's choice, made here: one call less
+		if m.cache.wide {
+			return t.stepWide(TimeData{}, false)
+		}
+		return t.stepSmall(TimeData{}, false)
 	}
 	return t.tickWith(TimeData{}, false, nil)
 }
@@ -527,8 +530,11 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 // the wall clock would have made every Fluent tree with a Wait need a
 // clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
-	if m := t.m; m != nil && m.cache != nil && m.cache.wide {
-		return t.stepWide(td, true) // as in Step
+	if m := t.m; m != nil && m.cache != nil { // as in Step
+		if m.cache.wide {
+			return t.stepWide(td, true)
+		}
+		return t.stepSmall(td, true)
 	}
 	return t.tickWith(td, true, nil)
 }
@@ -558,8 +564,31 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	if mo.wide {
 		return t.stepWide(td, ticked)
 	}
-	// A one-word step cache (stepped_cache.go): the calls along the trie
-	// of t's state word, if it has one. (Its trees have no timed wait.)
+	return t.stepSmall(td, ticked)
+}
+
+// stepPlain is the step of t, without events, by the resume path if it
+// applies, else by the rules: the step of a version that its step cache
+// does not take (a pending async result, or the cache switched off).
+func (t Stepped[L]) stepPlain(td TimeData, ticked bool) (Stepped[L], error) {
+	if resumeOn && t.pending() == nil {
+		if nt, err, ok := t.resume(td, ticked); ok { // the resume path (stepped_resume.go)
+			return nt, err
+		}
+	}
+	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// stepSmall is the step of a tree with a one-word step cache
+// (stepped_cache.go): the calls along the trie of t's state word, if it
+// has one. (Its trees have no timed wait.) Its frame holds the hit's
+// loop and nothing else: every other step is a call out.
+func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err error) {
+	m := t.m
+	mo := m.cache
+	if t.x != nil && t.x.async != nil || mo.off.Load() {
+		return t.stepPlain(td, ticked)
+	}
 	key, _ := startKey(t.small, 0)
 	e := mo.lookup(key)
 	if e == nil {
@@ -647,17 +676,17 @@ func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepp
 	return t.stepRules(td, ticked, nil, nil, nil)
 }
 
-// stepWide is tickWith's step of a tree with a wide step cache
+// stepWide is the step of Step, Tick and tickWith for a tree with a wide step cache
 // (stepped_cache.go): 33 to 64 nodes, its states two words, the
 // version's words, which are the start key and which a hit ends in
-// (words of the trie, shared). Its loop is tickWith's one-word loop
+// (words of the trie, shared). Its loop is stepSmall's one-word loop
 // with the wide ends: two loops on purpose, since one function holding
 // both measured about 10% slower on the NPC's hits.
 func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error) {
 	m := t.m
 	mo := m.cache
 	if t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepRules(td, ticked, nil, nil, nil)
+		return t.stepPlain(td, ticked)
 	}
 	w := (*[2]uint64)(t.words)
 	w0, w1 := startKey(w[0], w[1])

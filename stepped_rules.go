@@ -11,7 +11,7 @@ package behaviortree
 //	-----------------  -----------------------------------  ----------------------------------------  ------------------------------
 //	step cache         a tree of <= 64 nodes with no extra  a step is a function of the state word    the rules (stepRules); a miss
 //	(stepped_cache.go,  words, no events, no pending async   (two words past 32 nodes) and of the      replays the answers given so
-//	tickWith,          result, the cache not switched off   agent's answers: the trie of calls from   far; once full (start keys or
+//	stepSmall,         result, the cache not switched off   agent's answers: the trie of calls from   far; once full (start keys or
 //	stepWide)                                               each start key, answer by answer, ends    calls), a window of 1,024 steps
 //	                                                        in the step's states; a completed root's  with > 1/8 misses switches it
 //	                                                        key is READY's (the step resets first)    off for good
