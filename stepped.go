@@ -676,8 +676,8 @@ func (t Stepped[L]) stepUncached(td TimeData, ticked bool, w0, w1 uint64) (Stepp
 	return t.stepRules(td, ticked, nil, nil, nil)
 }
 
-// stepWide is the step of Step, Tick and tickWith for a tree with a wide step cache
-// (stepped_cache.go): 33 to 64 nodes, its states two words, the
+// stepWide is the step of Step, Tick and tickWith for a tree with a
+// wide step cache (stepped_cache.go): 33 to 64 nodes, its states two words, the
 // version's words, which are the start key and which a hit ends in
 // (words of the trie, shared). Its loop is stepSmall's one-word loop
 // with the wide ends: two loops on purpose, since one function holding
