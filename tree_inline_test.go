@@ -1,6 +1,7 @@
 package behaviortree
 
 import (
+	"go/version"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,19 +15,30 @@ import (
 // Tree.Fail, and Tree.signal (their fast path) into them, so that a
 // signal makes no call: signal is a few points under the inliner's budget, and an addition that goes past
 // it makes every signal a call, slower and still correct, which no other
-// test would notice. It builds the package with -gcflags=-m and reads the
+// test would notice. It builds the package with -gcflags=-m=2 and reads the
 // compiler's report, so it runs with BT_LONG.
 func TestSignalInlines(t *testing.T) {
-	testlong.Skip(t, "builds the package with -gcflags=-m (seconds)")
+	testlong.Skip(t, "builds the package with -gcflags=-m=2 (seconds)")
+	// The inliner's costs differ between toolchains: Go 1.23's puts
+	// signal's shape instantiation at 108 (Succeed and Fail then inline
+	// as a call to it). The figures of docs/performance.md are Go 1.26's.
+	if v := runtime.Version(); version.Compare(v, "go1.26") < 0 {
+		t.Skipf("%s: the inlining is checked on Go 1.26 and later", v)
+	}
 	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(goCmd, "build", "-gcflags=-m", "-o", "/dev/null", ".").CombinedOutput()
+	out, err := exec.Command(goCmd, "build", "-gcflags=-m=2", "-o", "/dev/null", ".").CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}
 	for _, name := range []string{"Succeed", "Fail", "signal"} {
-		re := regexp.MustCompile(`(?m)^\./tree\.go:\d+:\d+: can inline Tree\[.*\]\.` + name + `$`)
-		if !re.Match(out) {
-			t.Errorf("the compiler does not inline Tree.%s: it is past the inliner's budget (go build -gcflags=-m=2 . says by how much)", name)
+		// The shape instantiations: what other packages' trees use (the
+		// package's own concrete types inline differently).
+		can := regexp.MustCompile(`(?m)^\./tree\.go:\d+:\d+: can inline Tree\[go\.shape\..*\]\.` + name + `( |$)`)
+		cannot := regexp.MustCompile(`(?m)^\./tree\.go:\d+:\d+: cannot inline Tree\[go\.shape\..*\]\.` + name + `:.*$`)
+		if m := cannot.Find(out); m != nil {
+			t.Errorf("the compiler does not inline Tree.%s: %s", name, m)
+		} else if !can.Match(out) {
+			t.Errorf("the compiler's report does not say it inlines Tree.%s", name)
 		}
 	}
 }
