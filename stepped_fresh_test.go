@@ -191,25 +191,7 @@ func movesBytes[L any](p *sprogram[L]) uint64 {
 // writes and RUNNING had moves, the budget held six regions of the first,
 // 2,576 of its leaves, and fresh's recursion evaluated the rest).
 func TestMovesLayout(t *testing.T) {
-	balanced := func(height int, reactive bool) Node[int] {
-		var build func(h, first int) Node[int]
-		build = func(h, first int) Node[int] {
-			if h == 0 {
-				return Leaf(first)
-			}
-			l, r := build(h-1, first), build(h-1, first+1<<(h-1))
-			switch {
-			case (height-h)%2 == 0 && reactive:
-				return ReactiveSelect(l, r)
-			case (height-h)%2 == 0:
-				return Select(l, r)
-			case reactive:
-				return ReactiveSequence(l, r)
-			}
-			return Sequence(l, r)
-		}
-		return Root(build(height, 0))
-	}
+	balanced := balancedTree
 	x := uint64(0x3C6EF372FE94F82B)
 	trees := map[string]Node[int]{"balanced": balanced(12, false), "balanced reactive": balanced(12, true)}
 	for i := range 20 {
@@ -257,4 +239,27 @@ func movableOf[L any](p *sprogram[L]) []bool {
 		m[i] = p.hot[i].is(hotMovable)
 	}
 	return m
+}
+
+// balancedTree returns a balanced tree of 2^height actions, selects and
+// sequences by turns from the top (bench/peers' sweep), or their reactive
+// twins.
+func balancedTree(height int, reactive bool) Node[int] {
+	var build func(h, first int) Node[int]
+	build = func(h, first int) Node[int] {
+		if h == 0 {
+			return Leaf(first)
+		}
+		l, r := build(h-1, first), build(h-1, first+1<<(h-1))
+		switch {
+		case (height-h)%2 == 0 && reactive:
+			return ReactiveSelect(l, r)
+		case (height-h)%2 == 0:
+			return Select(l, r)
+		case reactive:
+			return ReactiveSequence(l, r)
+		}
+		return Sequence(l, r)
+	}
+	return Root(build(height, 0))
 }
