@@ -164,9 +164,16 @@ type moveWrite uint32
 // a tree of a few thousand places has them all (movesSlack), a bigger one
 // as many as the budget holds, which bounds the compile's memory by a
 // constant per place. The regions without moves are evaluated by fresh
-// recursively.
+// recursively. The moves of a leaf take 72 bytes at least (two moves and
+// their moveW0s) and a leaf is a place, so movesPerPlace is above the
+// 88 bytes a place of a wide select of leaves takes (their successes
+// merge into the select's word): such a select of 10,000 conditions has
+// all its moves (at 48 it had none, and took about 1.8 times as long a
+// step), a balanced tree of sequences and selects takes 45 a place. (The
+// rest of a compiled place takes about 145 bytes with an int leaf value:
+// snode, hotNode, kids, leaves.)
 const (
-	movesPerPlace = 48
+	movesPerPlace = 96
 	movesSlack    = 256 << 10
 )
 

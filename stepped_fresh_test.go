@@ -2,9 +2,9 @@ package behaviortree
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/zipbt/behaviortree/attr"
@@ -187,13 +187,21 @@ func movesBytes[L any](p *sprogram[L]) uint64 {
 // exactly when its parent is pure (only a pure subtree's update evaluates
 // from below a region's top, the one reader of writes), and a balanced
 // tree of 4,096 leaves, of sequences and selects or of their reactive
-// twins, in one region within the budget (when every move laid out its
-// writes and RUNNING had moves, the budget held six regions of the first,
-// 2,576 of its leaves, and fresh's recursion evaluated the rest).
+// twins, and a select of 10,000 conditions, each in one region within
+// the budget (when every move laid out its writes and RUNNING had moves,
+// the budget held six regions of the first, 2,576 of its leaves, and
+// fresh's recursion evaluated the rest; at 48 bytes a place, the select
+// had no region).
 func TestMovesLayout(t *testing.T) {
 	balanced := balancedTree
 	x := uint64(0x3C6EF372FE94F82B)
-	trees := map[string]Node[int]{"balanced": balanced(12, false), "balanced reactive": balanced(12, true)}
+	var conds []Node[int]
+	for i := range 10000 {
+		conds = append(conds, Condition(i))
+	}
+	// The trees whose moves must fit the budget in one region.
+	whole := map[string]Node[int]{"balanced": balanced(12, false), "balanced reactive": balanced(12, true), "wide select": Root(Select(conds...))}
+	trees := maps.Clone(whole)
 	for i := range 20 {
 		trees[fmt.Sprintf("random %d", i)] = randomMovable(&x, 50+40*i)
 	}
@@ -202,7 +210,7 @@ func TestMovesLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasPrefix(name, "balanced") {
+		if _, ok := whole[name]; ok {
 			if !p.hot[0].is(hotTop) || movesBytes(p) > movesBudget(len(p.nodes)) {
 				t.Errorf("%s: the root is no region (top %v), or its moves take %d bytes of %d", name, p.hot[0].is(hotTop), movesBytes(p), movesBudget(len(p.nodes)))
 			}
