@@ -599,7 +599,7 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 // to another word and at the end. Nothing reads them in between: a move
 // writes only READY states, which no other move of the evaluation writes,
 // and an async answer's state, which actionResult writes itself, is its
-// own leaf's, the one state that asyncOrBad reads. Whatever the order of
+// own leaf's, the one state that asyncMove reads. Whatever the order of
 // the or-s, the words end the same.
 
 // directMovesOff switches the direct moves off, for the tests: freshMoves
@@ -634,17 +634,14 @@ func (s *stepper[L]) freshMovesDirect(r int32, words []uint64) State {
 			res := act(leaves[leaf])
 			switch {
 			case res.Async != nil || res.Status > Failure:
-				st := s.asyncOrBad(leaf, res)
-				if st == StateRunning {
-					return s.runningUp(leaf, r)
-				}
-				mv = &moves[g+int32(st-StateSucceeded)]
+				mv = s.asyncMove(leaf, r, g, res)
 			case res.Status == Success:
 				mv = &moves[g]
 			case res.Status == Failure:
 				mv = &moves[g+1]
 			default:
-				return s.runningUp(leaf, r)
+				s.runningUp(leaf, r)
+				mv = &runningMove
 			}
 		}
 		words[mv.word] |= mv.bits
@@ -685,19 +682,14 @@ func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
 			res := act(leaves[leaf])
 			switch {
 			case res.Async != nil || res.Status > Failure:
-				st := s.asyncOrBad(leaf, res)
-				if st == StateRunning {
-					s.orTrieWord(aw, acc)
-					return s.runningUp(leaf, r)
-				}
-				mv = &moves[g+int32(st-StateSucceeded)]
+				mv = s.asyncMove(leaf, r, g, res)
 			case res.Status == Success:
 				mv = &moves[g]
 			case res.Status == Failure:
 				mv = &moves[g+1]
 			default:
-				s.orTrieWord(aw, acc)
-				return s.runningUp(leaf, r)
+				s.runningUp(leaf, r)
+				mv = &runningMove
 			}
 		}
 		if w := uint(mv.word); w != aw {
@@ -711,7 +703,9 @@ func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
 			}
 		}
 		if mv.cont < 0 {
-			s.orTrieWord(aw, acc)
+			if acc != 0 { // not runningMove's
+				s.orTrieWord(aw, acc)
+			}
 			return mv.top()
 		}
 		leaf, g, k = mv.next, mv.nextG, mv.nkind
@@ -732,20 +726,30 @@ func (s *stepper[L]) runningUp(leaf, r int32) State {
 	}
 }
 
+// runningMove is what the direct moves take for a RUNNING answer, once
+// runningUp has written its states: it or-s nothing into the first state
+// word, and ends the evaluation in RUNNING. (A RUNNING answer has no move
+// of its own; the loops keep one shape for every answer.)
+var runningMove = smove{cont: -int32(StateRunning)}
+
+// asyncMove handles action leaf's answer res, async or invalid (leaf's
+// moves are moves[g:][:2]), and returns the move of the leaf's state.
+//
+//go:noinline
+func (s *stepper[L]) asyncMove(leaf, r, g int32, res Result) *smove {
+	s.actionResult(leaf, res)
+	if st := s.get(leaf); st != StateRunning {
+		return &s.p.moves[g+int32(st-StateSucceeded)]
+	}
+	s.runningUp(leaf, r)
+	return &runningMove
+}
+
 // noWrites abandons an evaluation from below a region's top that reached
 // a leaf whose moves lay out no writes (movesWrites): only a pure subtree
 // starts one, and its leaves have them.
 func noWrites() {
 	panic("behaviortree.Stepped.Step: internal error: moves without their writes below a region's top")
-}
-
-// asyncOrBad handles action leaf's answer r, async or invalid, and
-// returns the leaf's state.
-//
-//go:noinline
-func (s *stepper[L]) asyncOrBad(leaf int32, r Result) State {
-	s.actionResult(leaf, r)
-	return s.get(leaf)
 }
 
 // leafOutcome calls action or condition c, which is READY, and returns
