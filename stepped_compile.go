@@ -73,7 +73,7 @@ type hotNode struct {
 	kind  kind.Kind
 	flags hotFlags
 	bound kind.Bound // Repeat, Retry, Wait
-	first int32      // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:3]
+	first int32      // the node's children are kids[first : first+n]; a movable leaf's moves are moves[first:][:2]
 	n     int32
 	end   int32 // one past the last index of the subtree
 }

@@ -97,14 +97,29 @@ func (s *stepper[L]) put(n int32, st State) {
 // that map an outcome, actions and conditions), fresh evaluation needs no
 // recursion: what follows a leaf's outcome is fixed by the tree's shape,
 // so it is compiled, as compile.go compiles the Elixir style, into one
-// move for each leaf and outcome: the states that the outcome decides,
-// bottom-up (the leaf's, then those of the ancestors that it completes),
-// and the ancestor that then goes on to its next child, with the leaf
-// that child calls first. A fresh evaluation from node r calls a leaf,
-// writes its move's states at or below r, and goes on to the move's next
-// leaf while the ancestor that goes on is r or below it. The outcome
-// indexes the moves, so the engine makes no decision of its own between
-// two calls but whether to go on.
+// move for each leaf and outcome that completes it (SUCCEEDED, FAILED):
+// the states that the outcome decides, bottom-up (the leaf's, then those
+// of the ancestors that it completes), and the ancestor that then goes
+// on to its next child, with the leaf that child calls first. A fresh
+// evaluation from node r calls a leaf, writes its move's states at or
+// below r, and goes on to the move's next leaf while the ancestor that
+// goes on is r or below it. The outcome indexes the moves, so the engine
+// makes no decision of its own between two calls but whether to go on.
+//
+// RUNNING has no move: every kind of a region passes a RUNNING child's
+// state up (seqRules never goes on after it, decorated keeps it), so a
+// RUNNING leaf makes every node from it up to r RUNNING and ends the
+// evaluation, at most once an evaluation; runningUp walks it. Its move
+// would have been the longest of the leaf's three (one write a level up
+// to the region's top), a third of the moves and most of their writes.
+//
+// A move's writes, one by node (sprogram.writes), are read only by an
+// evaluation from a node r below its region's top, which only a pure
+// subtree's update starts (pureUpdate; fresh's recursion reaches a region
+// at its top): they are laid out only for the leaves whose parent is
+// pure (and so is every node from there down). An evaluation from the
+// top writes the states merged by word (smove.word and bits, then
+// sprogram.merged).
 
 // movableKinds are the kinds of movable regions.
 var movableKinds = [numKinds]bool{kind.Root: true, kind.Leaf: true, kind.Condition: true, kind.Negate: true, kind.AlwaysSucceed: true, kind.AlwaysFail: true,
@@ -119,7 +134,7 @@ type smove struct {
 	nextG int32     // next's moves: moves[nextG:][:3] (its hotNode's first)
 	m0    int32     // the same states in the words after word: sprogram.merged[m0:][:nm]
 	word  uint16    // a tree has at most maxSteppedNodes+1 nodes: 2^15+1 state words
-	nw    uint16    // the states it decides: sprogram.writes[w0:][:nw], bottom-up, w0 the move's sprogram.moveW0
+	nw    uint16    // the states it decides: sprogram.writes[w0:][:nw], bottom-up, w0 the move's sprogram.moveW0; 0 when they are not laid out (no pure parent)
 	nm    uint16    // a move decides at most one state a level, maxSteppedDepth
 	nkind kind.Kind // next's kind
 }
@@ -142,15 +157,23 @@ type moveWrite uint32
 
 // The budget of a tree's moves, in bytes of moves, writes and merged
 // words: movesPerPlace a place and movesSlack more, whatever the tree.
-// A leaf has three moves, and each level that an outcome completes takes
-// a write more, so that all the moves of a big tree would take up to
+// A leaf has two moves, and each level that an outcome completes takes
+// a write more (under a pure parent) and a merged word more when it
+// crosses a word, so that all the moves of a big tree could take up to
 // depth times leaves (a deep chain of sequences that all fail at once);
 // a tree of a few thousand places has them all (movesSlack), a bigger one
 // as many as the budget holds, which bounds the compile's memory by a
 // constant per place. The regions without moves are evaluated by fresh
-// recursively.
+// recursively. The moves of a leaf take 72 bytes at least (two moves and
+// their moveW0s) and a leaf is a place, so movesPerPlace is above the
+// 88 bytes a place of a wide select of leaves takes (their successes
+// merge into the select's word): such a select of 10,000 conditions has
+// all its moves (at 48 it had none, and took about 1.8 times as long a
+// step), a balanced tree of sequences and selects takes 45 a place. (The
+// rest of a compiled place takes about 145 bytes with an int leaf value:
+// snode, hotNode, kids, leaves.)
 const (
-	movesPerPlace = 48
+	movesPerPlace = 96
 	movesSlack    = 256 << 10
 )
 
@@ -173,8 +196,8 @@ const (
 func movesBudget(places int) uint64 { return movesPerPlace*uint64(places) + movesSlack }
 
 // buildMoves compiles the moves of p's movable regions, in at most budget
-// bytes: leaf c's are p.moves[p.hot[c].first:][:3], by outcome RUNNING,
-// SUCCEEDED, FAILED.
+// bytes: leaf c's are p.moves[p.hot[c].first:][:2], by outcome SUCCEEDED,
+// FAILED.
 //
 // It first counts, bottom-up, what each subtree's moves would take were
 // it a region (its cost in bytes), then takes the regions from the root
@@ -218,8 +241,10 @@ func moveCosts[L any](p *sprogram[L], budget uint64) (movable []bool, first []in
 	movable = make([]bool, n)
 	first = make([]int32, n)
 	cost = make([]uint32, n)
-	// reach[i][o-1] counts the moves that decide node i's state, o.
-	reach := make([][3]uint32, n)
+	// reach[i][o-SUCCEEDED] counts the moves that decide node i's state,
+	// o; reachW those of them whose writes are laid out (movesWrites).
+	reach := make([][2]uint32, n)
+	reachW := make([][2]uint32, n)
 	capped := func(c uint64) uint32 { return uint32(min(c, budget+1)) }
 	for i := n - 1; i >= 0; i-- { // children come after their parent
 		s := &p.nodes[i]
@@ -227,8 +252,12 @@ func moveCosts[L any](p *sprogram[L], budget uint64) (movable []bool, first []in
 		case !movableKinds[s.kind] || !s.plain:
 		case s.kind == kind.Leaf || s.kind == kind.Condition:
 			movable[i], first[i] = true, i
-			reach[i] = [3]uint32{1, 1, 1}
-			cost[i] = capped(3 * (moveBytes + writeBytes))
+			reach[i] = [2]uint32{1, 1}
+			cost[i] = capped(2 * moveBytes)
+			if movesWrites(p, i) {
+				reachW[i] = [2]uint32{1, 1}
+				cost[i] = capped(2 * (moveBytes + writeBytes))
+			}
 		case len(s.kids) > 0:
 			ok := true
 			for _, c := range s.kids {
@@ -239,33 +268,43 @@ func moveCosts[L any](p *sprogram[L], budget uint64) (movable []bool, first []in
 			}
 			movable[i], first[i] = true, first[s.kids[0]]
 			seq, goOn := goesOn(s.kind)
-			var r [3]uint64
+			var r, rw [2]uint64
 			c := uint64(0)
 			for j, k := range s.kids {
 				c += uint64(cost[k])
 				last := j == len(s.kids)-1
-				for o := StateRunning; o <= StateFailed; o++ {
-					m := uint64(reach[k][o-1])
+				for o := StateSucceeded; o <= StateFailed; o++ {
+					m, mw := uint64(reach[k][o-StateSucceeded]), uint64(reachW[k][o-StateSucceeded])
+					to := o
 					switch {
 					case m == 0:
 						continue
 					case seq && o == goOn && !last:
 						continue // the move goes on to k's next sibling
-					case seq:
-						r[o-1] += m
-					default:
-						r[decorated(s.kind, o)-1] += m
+					case !seq:
+						to = decorated(s.kind, o)
 					}
+					r[to-StateSucceeded] += m
+					rw[to-StateSucceeded] += mw
 					if k>>5 != i>>5 {
 						c += m * mergeBytes // i's state is in another word than k's
 					}
 				}
 			}
-			reach[i] = [3]uint32{uint32(r[0]), uint32(r[1]), uint32(r[2])}
-			cost[i] = capped(c + (r[0]+r[1]+r[2])*writeBytes)
+			reach[i] = [2]uint32{uint32(min(r[0], math.MaxUint32)), uint32(min(r[1], math.MaxUint32))}
+			reachW[i] = [2]uint32{uint32(min(rw[0], math.MaxUint32)), uint32(min(rw[1], math.MaxUint32))}
+			cost[i] = capped(c + (rw[0]+rw[1])*writeBytes)
 		}
 	}
 	return movable, first, cost
+}
+
+// movesWrites reports whether the moves of leaf c lay out their writes:
+// whether its parent is pure (the top of a pure subtree that an update
+// may evaluate from below its region's top).
+func movesWrites[L any](p *sprogram[L], c int32) bool {
+	par := p.nodes[c].parent
+	return par >= 0 && p.pure != nil && p.pure[par]
 }
 
 // layMoves lays out the moves of the regions of movable.
@@ -278,10 +317,12 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 		if !movable[c] || (p.nodes[c].kind != kind.Leaf && p.nodes[c].kind != kind.Condition) {
 			continue
 		}
-		for o := StateRunning; o <= StateFailed; o++ {
+		for o := StateSucceeded; o <= StateFailed; o++ {
 			path, _, _ = p.move(path[:0], movable, first, c, o)
 			nmoves++
-			nwrites += len(path)
+			if movesWrites(p, c) {
+				nwrites += len(path)
+			}
 			for j := 1; j < len(path); j++ {
 				if path[j].node()>>5 != path[j-1].node()>>5 { // another state word
 					nmerged++
@@ -298,12 +339,16 @@ func layMoves[L any](p *sprogram[L], movable []bool, first []int32) {
 			continue
 		}
 		p.hot[c].first = int32(len(moves))
-		for o := StateRunning; o <= StateFailed; o++ {
+		withWrites := movesWrites(p, c)
+		for o := StateSucceeded; o <= StateFailed; o++ {
 			var cont, next int32
 			path, cont, next = p.move(path[:0], movable, first, c, o)
-			mv := smove{cont: cont, next: next, m0: int32(len(merged)), nw: uint16(len(path))}
+			mv := smove{cont: cont, next: next, m0: int32(len(merged))}
 			w0s = append(w0s, int32(len(writes)))
-			writes = append(writes, path...)
+			if withWrites {
+				mv.nw = uint16(len(path))
+				writes = append(writes, path...)
+			}
 			// Merge the states by word: the nodes go up, so their words
 			// never grow; the first word is inline.
 			inline := true
@@ -425,7 +470,10 @@ func (s *stepper[L]) freshMoves(r int32) State {
 		} else {
 			o = s.leafOutcome(leaf)
 		}
-		mv := &moves[h.first+int32(o)-1]
+		if o == StateRunning {
+			return s.runningUp(leaf, r)
+		}
+		mv := &moves[h.first+int32(o-StateSucceeded)]
 		if top {
 			words[mv.word] |= mv.bits
 			if mv.nm > 0 {
@@ -438,7 +486,10 @@ func (s *stepper[L]) freshMoves(r int32) State {
 			}
 		} else {
 			st := o
-			for _, w := range writes[s.p.moveW0[h.first+int32(o)-1]:][:mv.nw] {
+			if mv.nw == 0 {
+				noWrites()
+			}
+			for _, w := range writes[s.p.moveW0[h.first+int32(o-StateSucceeded)]:][:mv.nw] {
 				x := w.node()
 				if x < r {
 					break // above r: r has completed
@@ -493,7 +544,10 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 		} else {
 			o = s.leafOutcome(leaf)
 		}
-		mv := &moves[h.first+int32(o)-1]
+		if o == StateRunning {
+			return s.runningUp(leaf, r)
+		}
+		mv := &moves[h.first+int32(o-StateSucceeded)]
 		if top {
 			if l := lt[mv.word>>leafBits]; l.owner == owner {
 				l.w[mv.word&leafMask] |= mv.bits
@@ -508,7 +562,10 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 			}
 		} else {
 			st := o
-			for _, w := range writes[s.p.moveW0[h.first+int32(o)-1]:][:mv.nw] {
+			if mv.nw == 0 {
+				noWrites()
+			}
+			for _, w := range writes[s.p.moveW0[h.first+int32(o-StateSucceeded)]:][:mv.nw] {
 				x := w.node()
 				if x < r {
 					break // above r: r has completed
@@ -542,7 +599,7 @@ func (s *stepper[L]) freshMovesTrie(r int32) State {
 // to another word and at the end. Nothing reads them in between: a move
 // writes only READY states, which no other move of the evaluation writes,
 // and an async answer's state, which actionResult writes itself, is its
-// own leaf's, the one state that asyncOrBad reads. Whatever the order of
+// own leaf's, the one state that asyncMove reads. Whatever the order of
 // the or-s, the words end the same.
 
 // directMovesOff switches the direct moves off, for the tests: freshMoves
@@ -568,22 +625,23 @@ func (s *stepper[L]) freshMovesDirect(r int32, words []uint64) State {
 		if k == kind.Condition {
 			s.calling = fnCondition
 			if cond(leaves[leaf]) {
-				mv = &moves[g+1]
+				mv = &moves[g]
 			} else {
-				mv = &moves[g+2]
+				mv = &moves[g+1]
 			}
 		} else {
 			s.calling = fnAction
 			res := act(leaves[leaf])
 			switch {
 			case res.Async != nil || res.Status > Failure:
-				mv = &moves[g+int32(s.asyncOrBad(leaf, res))-1]
+				mv = s.asyncMove(leaf, r, g, res)
 			case res.Status == Success:
-				mv = &moves[g+1]
-			case res.Status == Failure:
-				mv = &moves[g+2]
-			default:
 				mv = &moves[g]
+			case res.Status == Failure:
+				mv = &moves[g+1]
+			default:
+				s.runningUp(leaf, r)
+				mv = &runningMove
 			}
 		}
 		words[mv.word] |= mv.bits
@@ -615,22 +673,23 @@ func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
 		if k == kind.Condition {
 			s.calling = fnCondition
 			if cond(leaves[leaf]) {
-				mv = &moves[g+1]
+				mv = &moves[g]
 			} else {
-				mv = &moves[g+2]
+				mv = &moves[g+1]
 			}
 		} else {
 			s.calling = fnAction
 			res := act(leaves[leaf])
 			switch {
 			case res.Async != nil || res.Status > Failure:
-				mv = &moves[g+int32(s.asyncOrBad(leaf, res))-1]
+				mv = s.asyncMove(leaf, r, g, res)
 			case res.Status == Success:
-				mv = &moves[g+1]
-			case res.Status == Failure:
-				mv = &moves[g+2]
-			default:
 				mv = &moves[g]
+			case res.Status == Failure:
+				mv = &moves[g+1]
+			default:
+				s.runningUp(leaf, r)
+				mv = &runningMove
 			}
 		}
 		if w := uint(mv.word); w != aw {
@@ -644,20 +703,53 @@ func (s *stepper[L]) freshMovesTrieDirect(r int32) State {
 			}
 		}
 		if mv.cont < 0 {
-			s.orTrieWord(aw, acc)
+			if acc != 0 { // not runningMove's
+				s.orTrieWord(aw, acc)
+			}
 			return mv.top()
 		}
 		leaf, g, k = mv.next, mv.nextG, mv.nkind
 	}
 }
 
-// asyncOrBad handles action leaf's answer r, async or invalid, and
-// returns the leaf's state.
+// runningUp writes RUNNING for leaf, which answered Running (or is
+// pending), and for each of its ancestors up to r, and returns RUNNING:
+// what a RUNNING outcome's move would write, were there one (see Moves).
 //
 //go:noinline
-func (s *stepper[L]) asyncOrBad(leaf int32, r Result) State {
-	s.actionResult(leaf, r)
-	return s.get(leaf)
+func (s *stepper[L]) runningUp(leaf, r int32) State {
+	for x := leaf; ; x = s.p.nodes[x].parent {
+		*s.word(uint(x >> 5)) |= uint64(StateRunning) << (2 * uint(x&31))
+		if x == r {
+			return StateRunning
+		}
+	}
+}
+
+// runningMove is what the direct moves take for a RUNNING answer, once
+// runningUp has written its states: it or-s nothing into the first state
+// word, and ends the evaluation in RUNNING. (A RUNNING answer has no move
+// of its own; the loops keep one shape for every answer.)
+var runningMove = smove{cont: -int32(StateRunning)}
+
+// asyncMove handles action leaf's answer res, async or invalid (leaf's
+// moves are moves[g:][:2]), and returns the move of the leaf's state.
+//
+//go:noinline
+func (s *stepper[L]) asyncMove(leaf, r, g int32, res Result) *smove {
+	s.actionResult(leaf, res)
+	if st := s.get(leaf); st != StateRunning {
+		return &s.p.moves[g+int32(st-StateSucceeded)]
+	}
+	s.runningUp(leaf, r)
+	return &runningMove
+}
+
+// noWrites abandons an evaluation from below a region's top that reached
+// a leaf whose moves lay out no writes (movesWrites): only a pure subtree
+// starts one, and its leaves have them.
+func noWrites() {
+	panic("behaviortree.Stepped.Step: internal error: moves without their writes below a region's top")
 }
 
 // leafOutcome calls action or condition c, which is READY, and returns

@@ -1,7 +1,10 @@
 package behaviortree
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/zipbt/behaviortree/attr"
@@ -177,4 +180,94 @@ func TestMovesBudget(t *testing.T) {
 // movesBytes returns the bytes of p's moves.
 func movesBytes[L any](p *sprogram[L]) uint64 {
 	return uint64(len(p.moves))*moveBytes + uint64(len(p.writes))*writeBytes + uint64(len(p.merged))*mergeBytes
+}
+
+// TestMovesLayout checks what the moves of a tree lay out: two moves a
+// leaf (RUNNING has none: runningUp writes it), writes for a leaf's moves
+// exactly when its parent is pure (only a pure subtree's update evaluates
+// from below a region's top, the one reader of writes), and a balanced
+// tree of 4,096 leaves, of sequences and selects or of their reactive
+// twins, and a select of 10,000 conditions, each in one region within
+// the budget (when every move laid out its writes and RUNNING had moves,
+// the budget held six regions of the first, 2,576 of its leaves, and
+// fresh's recursion evaluated the rest; at 48 bytes a place, the select
+// had no region).
+func TestMovesLayout(t *testing.T) {
+	balanced := balancedTree
+	x := uint64(0x3C6EF372FE94F82B)
+	var conds []Node[int]
+	for i := range 10000 {
+		conds = append(conds, Condition(i))
+	}
+	// The trees whose moves must fit the budget in one region.
+	whole := map[string]Node[int]{"balanced": balanced(12, false), "balanced reactive": balanced(12, true), "wide select": Root(Select(conds...))}
+	trees := maps.Clone(whole)
+	for i := range 20 {
+		trees[fmt.Sprintf("random %d", i)] = randomMovable(&x, 50+40*i)
+	}
+	for name, def := range trees {
+		p, err := compileStepped(def.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := whole[name]; ok {
+			if !p.hot[0].is(hotTop) || movesBytes(p) > movesBudget(len(p.nodes)) {
+				t.Errorf("%s: the root is no region (top %v), or its moves take %d bytes of %d", name, p.hot[0].is(hotTop), movesBytes(p), movesBudget(len(p.nodes)))
+			}
+		}
+		leaves := 0
+		for c := range int32(len(p.nodes)) {
+			if k := p.nodes[c].kind; !p.hot[c].is(hotMovable) || k != kind.Leaf && k != kind.Condition {
+				continue
+			}
+			leaves++
+			par := p.nodes[c].parent
+			pure := p.pure != nil && p.pure[par]
+			for o := StateSucceeded; o <= StateFailed; o++ {
+				mv := &p.moves[p.hot[c].first+int32(o-StateSucceeded)]
+				path, _, _ := p.move(nil, movableOf(p), p.firstLeaf, c, o)
+				if want := uint16(len(path)); pure && mv.nw != want || !pure && mv.nw != 0 {
+					t.Fatalf("%s: leaf %d, outcome %v, parent pure %v: %d writes, want %d", name, c, o, pure, mv.nw, want)
+				}
+				if pure && !slices.Equal(p.writes[p.moveW0[p.hot[c].first+int32(o-StateSucceeded)]:][:mv.nw], path) {
+					t.Fatalf("%s: leaf %d, outcome %v: the writes are not the move's path", name, c, o)
+				}
+			}
+		}
+		if len(p.moves) != 2*leaves {
+			t.Errorf("%s: %d moves for %d leaves in regions", name, len(p.moves), leaves)
+		}
+	}
+}
+
+// movableOf returns, by node, whether p has it in a movable region.
+func movableOf[L any](p *sprogram[L]) []bool {
+	m := make([]bool, len(p.hot))
+	for i := range p.hot {
+		m[i] = p.hot[i].is(hotMovable)
+	}
+	return m
+}
+
+// balancedTree returns a balanced tree of 2^height actions, selects and
+// sequences by turns from the top (bench/peers' sweep), or their reactive
+// twins.
+func balancedTree(height int, reactive bool) Node[int] {
+	var build func(h, first int) Node[int]
+	build = func(h, first int) Node[int] {
+		if h == 0 {
+			return Leaf(first)
+		}
+		l, r := build(h-1, first), build(h-1, first+1<<(h-1))
+		switch {
+		case (height-h)%2 == 0 && reactive:
+			return ReactiveSelect(l, r)
+		case (height-h)%2 == 0:
+			return Select(l, r)
+		case reactive:
+			return ReactiveSequence(l, r)
+		}
+		return Sequence(l, r)
+	}
+	return Root(build(height, 0))
 }

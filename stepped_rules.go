@@ -18,9 +18,13 @@ package behaviortree
 //	fresh evaluation   the root had completed (all READY    every node below is READY: no state is    update, for a node that is not
 //	(fresh,            after the reset) or a pure subtree,  read, each is written once, as decided;   hotFresh (guards or callbacks
 //	stepped_fresh.go)  no events                            seqRules, decorated, parallelOutcome      on it, a stateful kind)
-//	compiled moves     inside fresh: a movable region       a leaf's outcome decides fixed states     fresh's recursion, outside the
-//	(freshMoves)       (plain sequences and selects, their  and the next leaf; compiled from          regions (a region must fit the
-//	                   reactive twins, decorators, leaves)  seqRules and decorated (goesOn)           moves budget)
+//	compiled moves     inside fresh: a movable region       a leaf's SUCCEEDED or FAILED decides      fresh's recursion, outside the
+//	(freshMoves)       (plain sequences and selects, their  fixed states and the next leaf, compiled  regions (a region must fit the
+//	                   reactive twins, decorators, leaves)  from seqRules and decorated (goesOn);     moves budget)
+//	                                                        RUNNING makes every node up to r RUNNING
+//	                                                        and ends (runningUp: no move); writes by
+//	                                                        node only under a pure parent, the only
+//	                                                        start below a region's top (movesWrites)
 //	direct moves       compiled moves from a region's top,  the same moves, the next leaf's moves     freshMoves's general loop
 //	(freshMovesDirect, the agent's plain Action and         and kind read from the move, the outcome  (fluent, timed or memory
 //	stepped_fresh.go)  Condition called directly            choosing it by a branch                   forms; a cache's run)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -194,5 +195,50 @@ func TestSteppedTrieLeafTable(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestTrieChunksAllocs steps a tree whose words are in a trie and which
+// completes every tick with random answers (each step writes states all
+// over its words, and the new version keeps them): the copies of the
+// trie's nodes come from chunks of four steps' copies, so that a step
+// allocates less than once on average (it allocated a chunk of leaves and
+// one of inner nodes at every step when a chunk held one step's copies).
+func TestTrieChunksAllocs(t *testing.T) {
+	x := uint64(0x2545F4914F6CDD1D)
+	def := balancedTree(12, false)
+	tr, err := NewStepped(def, Agent[int]{Action: func(int) Result {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		if x&1 == 0 {
+			return ResultSuccess
+		}
+		return ResultFailure
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := def.n.sprog.Load(); !p.trie {
+		t.Skip("the words are not in a trie (BT_FLAT_WORDS)")
+	}
+	for range 20 {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ms0, ms1 runtime.MemStats
+	const steps = 2000
+	runtime.ReadMemStats(&ms0)
+	for range steps {
+		if tr, err = tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&ms1)
+	if n := float64(ms1.Mallocs-ms0.Mallocs) / steps; n >= 1 {
+		t.Errorf("%.2f allocations a step, want fewer than 1", n)
+	} else {
+		t.Logf("%.2f allocations a step", n)
 	}
 }
