@@ -45,11 +45,18 @@ package behaviortree
 //	stepped_resume.go)  (not reactive), decorators, repeats, callbacks on the way; if they hold and the   call that changes something,
 //	                   lottos, to an action; no events, no  action answers Running, nothing changes:  the rules replaying the
 //	                   pending async result                 the new version is the version            answers given (cacheRun)
+//	resume entry       no step cache (or it is off), no     the hint's resumePath holds: the action   stepResume (resume: any agent,
+//	(stepBig,          events, a version without extras     and every node above it RUNNING, each     memory), stepMissed (the
+//	stepped_resume.go) (async results, memory), the plain   one the rules pass through with no check  search at one miss in 8, else
+//	                   Action; Step and Tick call it        but its state (resumeUps): the action is  the rules), stepFull (guards,
+//	                   straight when there is no cache      the running path's end, and nothing on    callbacks on the way:
+//	                                                        the way calls anything; its words read    resumeFull); after a call that
+//	                                                        one by one (flat, small, a trie)          is not Running, resumeAfter
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, TestDirectMovesMatchRules, TestReuseWordsConcurrent, the step cache tests (stepped_cache_test.go,
-// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, FuzzStepQuiet, FuzzRestoreStepped (Step
+// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, TestResumePathConcurrent, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (
