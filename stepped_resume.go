@@ -45,8 +45,10 @@ var resumeOn = true
 // write path when it changes.
 type resumeHint struct {
 	_      [56]byte
-	path   atomic.Pointer[resumePath] // the path of the action resumed last, or nil
-	misses atomic.Int32               // the steps that found the hint not holding
+	path   atomic.Pointer[resumePath]             // the path of the action resumed last, or nil
+	alts   [resumeAlts]atomic.Pointer[resumePath] // the paths that path held before, or nil
+	alt    atomic.Uint32                          // the alternate the next new path replaces
+	misses atomic.Int32                           // the steps that found the hint not holding
 	up     atomic.Pointer[[]int32]
 	paths  atomic.Pointer[[]atomic.Pointer[resumePath]] // by node: the paths made so far
 	_      [56]byte
@@ -151,14 +153,22 @@ func resumePathFor[L any](p *sprogram[L], leaf int32) *resumePath {
 	return (*ps)[leaf].Load()
 }
 
+// resumeAlts is the number of paths besides the hint's that stepMissed
+// tries before it counts a miss: entities of one definition that resume
+// up to resumeAlts+1 different actions by turns all take the resume path.
+const resumeAlts = 3
+
 // setResumeHint makes node n (an action, but tests set any) the hint of
-// p.
+// p; the path it replaces becomes an alternate, in place of the oldest.
 func setResumeHint[L any](p *sprogram[L], n int32) {
 	var rp *resumePath
 	if uint(n) < uint(len(p.nodes)) {
 		rp = resumePathFor(p, n)
 	}
-	p.resumeHint.path.Store(rp)
+	h := &p.resumeHint
+	if old := h.path.Swap(rp); old != nil && old != rp && old.mode != pathNone {
+		h.alts[h.alt.Add(1)%resumeAlts].Store(old)
+	}
 }
 
 // resumeSearchEvery+1 is how often a step whose hint does not hold
@@ -520,18 +530,62 @@ func (t Stepped[L]) stepResume(td TimeData, ticked bool) (Stepped[L], error) {
 }
 
 // stepMissed is stepBig's step when the hint's path does not hold (the
-// version has no pending async result, the switch is on): at one in
-// resumeSearchEvery+1 of them, if the root runs, the search
-// (resumeFull), which makes the action it finds the hint; else the rules.
+// version has no extras, the agent has a plain Action, the switch is on):
+// if the root runs, the first alternate path that holds (resumeAct); else,
+// at one in resumeSearchEvery+1 of them, the search (resumeFull), which
+// makes the action it finds the hint; else the rules.
 //
 //go:noinline
 func (t Stepped[L]) stepMissed(td TimeData, ticked bool) (Stepped[L], error) {
-	if t.rootRunning() && t.m.p.resumeHint.misses.Add(1)&resumeSearchEvery == 0 {
-		if nt, err, ok := t.resumeFull(td, ticked, false); ok {
-			return nt, err
+	if t.rootRunning() {
+		h := &t.m.p.resumeHint
+		for i := range h.alts {
+			if rp := h.alts[i].Load(); rp != nil && t.pathMiss(rp) == 0 {
+				return t.resumeAct(td, ticked, rp.leaf)
+			}
+		}
+		if h.misses.Add(1)&resumeSearchEvery == 0 {
+			if nt, err, ok := t.resumeFull(td, ticked, false); ok {
+				return nt, err
+			}
 		}
 	}
 	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// pathMiss is stepBig's check of rp: 0 if it holds in t.
+func (t *Stepped[L]) pathMiss(rp *resumePath) uint64 {
+	switch rp.mode {
+	case pathFlat:
+		return (*(*uint64)(unsafe.Add(t.words, rp.off0))^allRunning)&rp.mask0 |
+			(*(*uint64)(unsafe.Add(t.words, rp.off1))^allRunning)&rp.mask1 |
+			moreMiss(t.words, rp.more)
+	case pathSmall:
+		return (t.small ^ allRunning) & rp.mask0
+	case pathTrie:
+		return trieMiss(t.words, t.m.p.depth, rp)
+	}
+	return 1
+}
+
+// resumeAct is stepBig's call of action leaf, by the agent's plain
+// Action, for stepMissed.
+func (t Stepped[L]) resumeAct(td TimeData, ticked bool, leaf int32) (nt Stepped[L], err error) {
+	p := t.m.p
+	nt, calling := t, leaf
+	defer func() {
+		if calling >= 0 {
+			if x := recover(); x != nil {
+				err = actPanicked(p, calling, x)
+			}
+		}
+	}()
+	ans := t.m.act(p.leaves[leaf])
+	calling = -1
+	if ans.Async != nil || ans.Status != Running {
+		return t.resumeAfter(td, ticked, leaf, ans, nil)
+	}
+	return t, nil
 }
 
 // stepFull is stepBig's step when the hint's action is not reachable by

@@ -233,7 +233,7 @@ func TestResumeWide(t *testing.T) {
 // guard (guarded), and a tree that completes every step after one call
 // (completes: the path's test costs it, and finds nothing).
 func BenchmarkStepResumeShapes(b *testing.B) {
-	cur, runs := 0, []int{100, 700, 300, 900}
+	cur, runs := 0, []int{100, 700, 300, 900, 200, 800, 400, 600}
 	act := func(i int) Result {
 		if i < runs[cur] {
 			return ResultFailure
@@ -283,6 +283,7 @@ func BenchmarkStepResumeShapes(b *testing.B) {
 		{"wide", wide(), 1, act, nil},
 		{"entities=2", wide(), 2, act, nil},
 		{"entities=4", wide(), 4, act, nil},
+		{"entities=8", wide(), 8, act, nil},
 		{"deep", deep(), 1, func(i int) Result {
 			if i == 1001 {
 				return ResultRunning

@@ -45,13 +45,14 @@ package behaviortree
 //	stepped_resume.go)  (not reactive), decorators, repeats, callbacks on the way; if they hold and the   call that changes something,
 //	                   lottos, to an action; no events, no  action answers Running, nothing changes:  the rules replaying the
 //	                   pending async result                 the new version is the version            answers given (cacheRun)
-//	resume entry       no step cache (or it is off), no     the hint's resumePath holds: the action   stepResume (resume: any agent,
-//	(stepBig,          events, a version without extras     and every node above it RUNNING, each     memory), stepMissed (the
-//	stepped_resume.go) (async results, memory), the plain   one the rules pass through with no check  search at one miss in 8, else
-//	                   Action; Step and Tick call it        but its state (resumeUps): the action is  the rules), stepFull (guards,
-//	                   straight when there is no cache      the running path's end, and nothing on    callbacks on the way:
-//	                                                        the way calls anything; its words read    resumeFull); after a call that
-//	                                                        one by one (flat, small, a trie)          is not Running, resumeAfter
+//	resume entry       no step cache (or it is off), no     the hint's resumePath (or one of          stepResume (resume: any agent,
+//	(stepBig,          events, a version without extras     resumeAlts alternates, stepMissed)        memory), stepMissed (then the
+//	stepMissed,        (async results, memory), the plain   holds: the action and every node above    search at one miss in 8, else
+//	stepped_resume.go) Action; Step and Tick call it        it RUNNING, each one the rules pass       the rules), stepFull (guards,
+//	                   straight when there is no cache      through with no check but its state       callbacks on the way:
+//	                                                        (resumeUps): the action is the running    resumeFull); after a call that
+//	                                                        path's end, and nothing on the way        is not Running, resumeAfter
+//	                                                        calls anything (flat, small, a trie)
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
