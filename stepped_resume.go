@@ -484,9 +484,9 @@ func (t Stepped[L]) stepBig(td TimeData, ticked bool) (nt Stepped[L], err error)
 	ans := act(p.leaves[leaf])
 	calling = -1
 	if ans.Async != nil || ans.Status != Running {
-		return t.resumeAfter(td, ticked, leaf, ans, nil)
+		return nt.resumeAfter(td, ticked, leaf, ans, nil)
 	}
-	return t, nil
+	return // nt is t: t need not be kept across the call
 }
 
 // moreMiss is stepBig's check of the words of a long path after the
