@@ -498,7 +498,10 @@ func zeroStepped(method string) {
 // function returned an invalid value: it names the node, and t is still
 // valid (the returned version is then t).
 func (t Stepped[L]) Step() (Stepped[L], error) {
-	if m := t.m; m != nil && m.cache != nil { // tickWith's choice, made here: one call less
+	if m := t.m; m != nil { // tickWith's choice, made here: one call less
+		if m.cache == nil {
+			return t.stepBig(TimeData{}, false) // the resume path (stepped_resume.go), or the rules
+		}
 		if m.cache.wide {
 			return t.stepWide(TimeData{}, false)
 		}
@@ -530,7 +533,10 @@ func (t Stepped[L]) StepWith(events func(Event[L])) (Stepped[L], error) {
 // the wall clock would have made every Fluent tree with a Wait need a
 // clock option.
 func (t Stepped[L]) Tick(td TimeData) (Stepped[L], error) {
-	if m := t.m; m != nil && m.cache != nil { // as in Step
+	if m := t.m; m != nil { // as in Step
+		if m.cache == nil {
+			return t.stepBig(td, true)
+		}
 		if m.cache.wide {
 			return t.stepWide(td, true)
 		}
@@ -553,10 +559,8 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 		zeroStepped("Step")
 	}
 	mo := m.cache
-	if events == nil && (mo == nil || mo.off.Load()) && resumeOn && t.pending() == nil {
-		if nt, err, ok := t.resume(td, ticked); ok { // the resume path (stepped_resume.go)
-			return nt, err
-		}
+	if events == nil && (mo == nil || mo.off.Load()) {
+		return t.stepBig(td, ticked) // the resume path (stepped_resume.go), or the rules
 	}
 	if mo == nil || events != nil || t.x != nil && t.x.async != nil || mo.off.Load() {
 		return t.stepRules(td, ticked, events, nil, nil)
@@ -571,12 +575,7 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 // applies, else by the rules: the step of a version that its step cache
 // does not take (a pending async result, or the cache switched off).
 func (t Stepped[L]) stepPlain(td TimeData, ticked bool) (Stepped[L], error) {
-	if resumeOn && t.pending() == nil {
-		if nt, err, ok := t.resume(td, ticked); ok { // the resume path (stepped_resume.go)
-			return nt, err
-		}
-	}
-	return t.stepRules(td, ticked, nil, nil, nil)
+	return t.stepBig(td, ticked) // stepped_resume.go
 }
 
 // stepSmall is the step of a tree with a one-word step cache

@@ -39,17 +39,136 @@ import (
 var resumeOn = true
 
 // resumeHint is where the resume path of a program looks first: the
-// action that it resumed last, and up, by node, the parent that the path
-// passes through without any check but its state (resumeUps). From the
-// action up to the root, each node RUNNING: that takes no search and
-// reads nothing but the states. It is alone on its cache lines: steps on
-// many goroutines write at when it changes.
+// path of the action that it resumed last (path), and up, by node, the
+// parent that the path passes through without any check but its state
+// (resumeUps). It is alone on its cache lines: steps on many goroutines
+// write path when it changes.
 type resumeHint struct {
 	_      [56]byte
-	at     atomic.Int32
-	misses atomic.Int32 // the steps that found the hint not holding
+	path   atomic.Pointer[resumePath]             // the path of the action resumed last, or nil
+	alts   [resumeAlts]atomic.Pointer[resumePath] // the paths that path held before, or nil
+	alt    atomic.Uint32                          // the alternate the next new path replaces
+	misses atomic.Int32                           // the steps that found the hint not holding
 	up     atomic.Pointer[[]int32]
+	paths  atomic.Pointer[[]atomic.Pointer[resumePath]] // by node: the paths made so far
 	_      [56]byte
+}
+
+// resumePath is what the resume path's step checks of a version to
+// resume action leaf at once: the action and every node above it RUNNING,
+// each of them a node that the path passes through with no check but its
+// state (resumeUps). The checks are by state word: the bits of the path's
+// nodes in it (a mask), which must read RUNNING (01 in each two bits).
+// The first two words (the leaf's, then the root's or the one below it)
+// are checked inline by stepBig, the others (a long path over more words)
+// are in more; a small tree's one check is of its word Stepped.small
+// (mask0). Built once by action (resumePathFor), it never changes.
+type resumePath struct {
+	off0, off1   uintptr // the byte offsets of the first two words in the version's words
+	mask0, mask1 uint64
+	leaf         int32
+	mode         uint8       // pathFlat, pathSmall, pathTrie, or pathNone: not reachable by states alone
+	more         []pathCheck // the words after the first two, or nil
+}
+
+// The layouts of resumePath: the version's words that it checks.
+const (
+	pathFlat  = iota // flat words (Stepped.words)
+	pathSmall        // Stepped.small
+	pathTrie         // a trie of words (off / 8 is the word)
+	pathNone         // no checks: the action is not reachable by states alone
+)
+
+// pathCheck is a check of a resumePath: the word at byte off of the
+// version's words holds every node of mask RUNNING.
+type pathCheck struct {
+	off  uintptr
+	mask uint64
+}
+
+// allRunning is a state word whose every node is RUNNING.
+const allRunning = 0x5555555555555555
+
+// resumePathFor returns the resumePath of action leaf of p, made once.
+func resumePathFor[L any](p *sprogram[L], leaf int32) *resumePath {
+	h := &p.resumeHint
+	ps := h.paths.Load()
+	if ps == nil {
+		s := make([]atomic.Pointer[resumePath], len(p.nodes))
+		h.paths.CompareAndSwap(nil, &s)
+		ps = h.paths.Load()
+	}
+	if rp := (*ps)[leaf].Load(); rp != nil {
+		return rp
+	}
+	rp := &resumePath{leaf: leaf, mode: pathNone}
+	ups := resumeUps(p)
+	direct := p.hot[leaf].kind == kind.Leaf
+	var words []uint64 // the masks, by word, while they are made
+	for c := leaf; direct; {
+		n := ups[c]
+		if n < -1 {
+			direct = false
+			break
+		}
+		w := int(c >> 5)
+		if p.small {
+			w = 0
+		}
+		for len(words) <= w {
+			words = append(words, 0)
+		}
+		words[w] |= 3 << (2 * uint(c&31))
+		if n < 0 {
+			break
+		}
+		c = n
+	}
+	if direct {
+		var checks []pathCheck
+		for w := len(words) - 1; w >= 0; w-- { // the leaf's word first, the root's last
+			if words[w] != 0 {
+				checks = append(checks, pathCheck{off: uintptr(w) * 8, mask: words[w]})
+			}
+		}
+		if len(checks) == 1 {
+			checks = append(checks, checks[0])
+		}
+		rp.off0, rp.mask0 = checks[0].off, checks[0].mask
+		rp.off1, rp.mask1 = checks[1].off, checks[1].mask
+		rp.more = checks[2:]
+		if len(rp.more) == 0 {
+			rp.more = nil
+		}
+		switch {
+		case p.small:
+			rp.mode = pathSmall
+		case p.trie:
+			rp.mode = pathTrie
+		default:
+			rp.mode = pathFlat
+		}
+	}
+	(*ps)[leaf].CompareAndSwap(nil, rp)
+	return (*ps)[leaf].Load()
+}
+
+// resumeAlts is the number of paths besides the hint's that stepMissed
+// tries before it counts a miss: entities of one definition that resume
+// up to resumeAlts+1 different actions by turns all take the resume path.
+const resumeAlts = 3
+
+// setResumeHint makes node n (an action, but tests set any) the hint of
+// p; the path it replaces becomes an alternate, in place of the oldest.
+func setResumeHint[L any](p *sprogram[L], n int32) {
+	var rp *resumePath
+	if uint(n) < uint(len(p.nodes)) {
+		rp = resumePathFor(p, n)
+	}
+	h := &p.resumeHint
+	if old := h.path.Swap(rp); old != nil && old != rp && old.mode != pathNone {
+		h.alts[h.alt.Add(1)%resumeAlts].Store(old)
+	}
 }
 
 // resumeSearchEvery+1 is how often a step whose hint does not hold
@@ -241,7 +360,10 @@ func (r *resumer[L]) next(n int32) int32 {
 func (r *resumer[L]) running(hint bool) (int32, bool) {
 	p := r.p
 	resumeUps(p)
-	at := p.resumeHint.at.Load()
+	at := int32(-1)
+	if rp := p.resumeHint.path.Load(); rp != nil {
+		at = rp.leaf
+	}
 	if hint {
 		if n, calls := r.hinted(at); n >= 0 {
 			return n, calls
@@ -267,7 +389,7 @@ func (r *resumer[L]) running(hint bool) (int32, bool) {
 		}
 	}
 	if at != n {
-		p.resumeHint.at.Store(n)
+		setResumeHint(p, n)
 	}
 	return n, calls
 }
@@ -315,48 +437,205 @@ func (r *resumer[L]) hinted(leaf int32) (int32, bool) {
 	}
 }
 
-// resume is the step of t by the resume path. ok is false when the path
-// does not apply: nothing has been called, and the step takes the rules.
-// Its common case is written here, for flat words or a small tree: the
-// running path ends at the hint's action, and no node on it calls
-// anything; the others are resumeFull's.
+// stepBig is the step without events of a version whose program has no
+// step cache, or whose cache is off (Step, Tick and tickWith choose it):
+// the resume path, or the rules. Its common case is written here, small
+// so that its frame is: the hint's path holds (every node of it RUNNING,
+// read in a word or two), the agent's plain Action, a version without
+// pending async results or memory; a Running answer, and the new version
+// is t. Everything else is stepResume's (or, after the call, the rules').
+func (t Stepped[L]) stepBig(td TimeData, ticked bool) (nt Stepped[L], err error) {
+	m := t.m
+	p := m.p
+	rp := p.resumeHint.path.Load()
+	act := m.act
+	if rp == nil || act == nil || t.x != nil || !resumeOn {
+		return t.stepResume(td, ticked)
+	}
+	var miss uint64
+	switch rp.mode {
+	case pathFlat:
+		miss = (*(*uint64)(unsafe.Add(t.words, rp.off0))^allRunning)&rp.mask0 |
+			(*(*uint64)(unsafe.Add(t.words, rp.off1))^allRunning)&rp.mask1
+		if rp.more != nil {
+			miss |= moreMiss(t.words, rp.more)
+		}
+	case pathSmall:
+		miss = (t.small ^ allRunning) & rp.mask0
+	case pathTrie:
+		miss = trieMiss(t.words, p.depth, rp)
+	default: // pathNone
+		return t.stepFull(td, ticked)
+	}
+	if miss != 0 {
+		return t.stepMissed(td, ticked)
+	}
+	// An action that panics makes the step fail with t (nt), naming the
+	// action (calling, -1 once it has returned: no recover).
+	leaf := rp.leaf
+	nt, calling := t, leaf
+	defer func() {
+		if calling >= 0 {
+			if x := recover(); x != nil {
+				err = actPanicked(p, calling, x)
+			}
+		}
+	}()
+	ans := act(p.leaves[leaf])
+	calling = -1
+	if ans.Async != nil || ans.Status != Running {
+		return nt.resumeAfter(td, ticked, leaf, ans, nil)
+	}
+	return // nt is t: t need not be kept across the call
+}
+
+// moreMiss is stepBig's check of the words of a long path after the
+// first two: not 0 if a node of theirs is not RUNNING.
+func moreMiss(words unsafe.Pointer, more []pathCheck) (miss uint64) {
+	for _, c := range more {
+		miss |= (*(*uint64)(unsafe.Add(words, c.off)) ^ allRunning) & c.mask
+	}
+	return miss
+}
+
+// trieMiss is stepBig's check of rp's words in the trie root of the given
+// depth: not 0 if a node of the path is not RUNNING.
+func trieMiss(root unsafe.Pointer, depth int32, rp *resumePath) uint64 {
+	miss := (trieWord(root, depth, uint(rp.off0/8))^allRunning)&rp.mask0 |
+		(trieWord(root, depth, uint(rp.off1/8))^allRunning)&rp.mask1
+	for _, c := range rp.more {
+		miss |= (trieWord(root, depth, uint(c.off/8)) ^ allRunning) & c.mask
+	}
+	return miss
+}
+
+// actPanicked is the error of a step whose action leaf panicked with x.
+//
+//go:noinline
+func actPanicked[L any](p *sprogram[L], leaf int32, x any) error {
+	return panicError(p, leaf, fnAction, x)
+}
+
+// stepResume is stepBig's step when its common case does not apply:
+// the resume path for any version and agent, or the rules.
+//
+//go:noinline
+func (t Stepped[L]) stepResume(td TimeData, ticked bool) (Stepped[L], error) {
+	if resumeOn && t.pending() == nil && t.rootRunning() {
+		if nt, err, ok := t.resume(td, ticked); ok {
+			return nt, err
+		}
+	}
+	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// stepMissed is stepBig's step when the hint's path does not hold (the
+// version has no extras, the agent has a plain Action, the switch is on):
+// if the root runs, the first alternate path that holds (resumeAct); else,
+// at one in resumeSearchEvery+1 of them, the search (resumeFull), which
+// makes the action it finds the hint; else the rules.
+//
+//go:noinline
+func (t Stepped[L]) stepMissed(td TimeData, ticked bool) (Stepped[L], error) {
+	if t.rootRunning() {
+		h := &t.m.p.resumeHint
+		for i := range h.alts {
+			if rp := h.alts[i].Load(); rp != nil && t.pathMiss(rp) == 0 {
+				return t.resumeAct(td, ticked, rp.leaf)
+			}
+		}
+		if h.misses.Add(1)&resumeSearchEvery == 0 {
+			if nt, err, ok := t.resumeFull(td, ticked, false); ok {
+				return nt, err
+			}
+		}
+	}
+	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// pathMiss is stepBig's check of rp: 0 if it holds in t.
+func (t *Stepped[L]) pathMiss(rp *resumePath) uint64 {
+	switch rp.mode {
+	case pathFlat:
+		return (*(*uint64)(unsafe.Add(t.words, rp.off0))^allRunning)&rp.mask0 |
+			(*(*uint64)(unsafe.Add(t.words, rp.off1))^allRunning)&rp.mask1 |
+			moreMiss(t.words, rp.more)
+	case pathSmall:
+		return (t.small ^ allRunning) & rp.mask0
+	case pathTrie:
+		return trieMiss(t.words, t.m.p.depth, rp)
+	}
+	return 1
+}
+
+// resumeAct is stepBig's call of action leaf, by the agent's plain
+// Action, for stepMissed.
+func (t Stepped[L]) resumeAct(td TimeData, ticked bool, leaf int32) (nt Stepped[L], err error) {
+	p := t.m.p
+	nt, calling := t, leaf
+	defer func() {
+		if calling >= 0 {
+			if x := recover(); x != nil {
+				err = actPanicked(p, calling, x)
+			}
+		}
+	}()
+	ans := t.m.act(p.leaves[leaf])
+	calling = -1
+	if ans.Async != nil || ans.Status != Running {
+		return t.resumeAfter(td, ticked, leaf, ans, nil)
+	}
+	return t, nil
+}
+
+// stepFull is stepBig's step when the hint's action is not reachable by
+// states alone (calls on the way, or another kind of node): resumeFull,
+// or the rules.
+//
+//go:noinline
+func (t Stepped[L]) stepFull(td TimeData, ticked bool) (Stepped[L], error) {
+	if nt, err, ok := t.resumeFull(td, ticked, true); ok {
+		return nt, err
+	}
+	return t.stepRules(td, ticked, nil, nil, nil)
+}
+
+// rootRunning reports whether t's root is RUNNING.
+func (t *Stepped[L]) rootRunning() bool {
+	p := t.m.p
+	var w uint64
+	switch {
+	case p.small:
+		w = t.small
+	case p.trie:
+		w = trieWord(t.words, p.depth, 0)
+	default:
+		w = *(*uint64)(t.words)
+	}
+	return State(w&3) == StateRunning
+}
+
+// resume is the step of t, whose root is RUNNING and which has no pending
+// async result, by the resume path. ok is false when the path does not
+// apply: nothing has been called, and the step takes the rules. It is
+// stepBig's common case for any version and agent (memory, timed, Fluent,
+// a trie): the hint's path holds; the others are resumeFull's.
 func (t Stepped[L]) resume(td TimeData, ticked bool) (nt Stepped[L], err error, ok bool) {
 	m := t.m
 	p := m.p
-	var st []uint64 // flat words' node states; nil for a small tree
-	if !p.small {
-		if p.trie {
-			return t.resumeFull(td, ticked, true)
-		}
-		st = unsafe.Slice((*uint64)(t.words), p.sw)
-	}
-	if stateIn(t.small, st, 0) != StateRunning { // the common case of a tree that completes
-		return t, nil, false
-	}
-	// The hint, up to the root.
 	h := &p.resumeHint
-	up, leaf := h.up.Load(), h.at.Load()
-	if up == nil || uint(leaf) >= uint(len(p.hot)) || p.hot[leaf].kind != kind.Leaf {
-		return t.resumeFull(td, ticked, up == nil)
+	rp := h.path.Load()
+	if rp == nil || rp.mode == pathNone { // no hint yet, or one not reachable by states alone
+		return t.resumeFull(td, ticked, true)
 	}
-	// Each node from the action up to the root RUNNING, and one that the
-	// path passes through with no other check (resumeUps).
-	for c, ups := leaf, *up; ; {
-		n := ups[c]
-		if n < -1 { // a node that calls something, or another kind
-			return t.resumeFull(td, ticked, true)
+	var r stateReader
+	if readerStart(&r, &t); !r.holds(rp) {
+		if h.misses.Add(1)&resumeSearchEvery != 0 {
+			return t, nil, false // the rules, cheaper than the search
 		}
-		if stateIn(t.small, st, c) != StateRunning { // the hint does not hold
-			if h.misses.Add(1)&resumeSearchEvery != 0 {
-				return t, nil, false // the rules, cheaper than the search
-			}
-			return t.resumeFull(td, ticked, false)
-		}
-		if n < 0 {
-			break
-		}
-		c = n
+		return t.resumeFull(td, ticked, false)
 	}
+	leaf := rp.leaf
 	var bb *Blackboard
 	if m.mem {
 		bb = &Blackboard{mem: t.Memory(), td: td}
@@ -385,6 +664,25 @@ func (t Stepped[L]) resume(td TimeData, ticked bool) (nt Stepped[L], err error, 
 	return t, nil, true
 }
 
+// holds reports whether the version r reads holds every check of rp.
+func (r *stateReader) holds(rp *resumePath) bool {
+	switch rp.mode {
+	case pathNone:
+		return false
+	case pathSmall:
+		return (r.small^allRunning)&rp.mask0 == 0
+	}
+	if (r.word(uint(rp.off0/8))^allRunning)&rp.mask0 != 0 || (r.word(uint(rp.off1/8))^allRunning)&rp.mask1 != 0 {
+		return false
+	}
+	for _, c := range rp.more {
+		if (r.word(uint(c.off/8))^allRunning)&c.mask != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // resumeAfter is the step by the rules after resume's common case called
 // the action, which answered ans (not Running).
 func (t Stepped[L]) resumeAfter(td TimeData, ticked bool, leaf int32, ans Result, bb *Blackboard) (Stepped[L], error) {
@@ -394,19 +692,9 @@ func (t Stepped[L]) resumeAfter(td TimeData, ticked bool, leaf int32, ans Result
 	return t.resumeRules(&r, leaf, 0, ans, ticked)
 }
 
-// stateIn returns node i's state in the small word small, or in the flat
-// state words st when there are some.
-func stateIn(small uint64, st []uint64, i int32) State {
-	if st == nil {
-		return State(small >> (2 * uint(i)) & 3)
-	}
-	return State(st[uint(i>>5)] >> (2 * uint(i&31)) & 3)
-}
-
-// start makes r the resumer of a step of t.
-func (r *resumer[L]) start(t *Stepped[L], td TimeData) {
+// readerStart makes r the reader of t's words.
+func readerStart[L any](r *stateReader, t *Stepped[L]) {
 	p := t.m.p
-	r.m, r.p, r.td = t.m, p, td
 	r.small, r.isSmall, r.lc = t.small, p.small, ^uint(0)
 	switch {
 	case p.trie:
@@ -417,6 +705,12 @@ func (r *resumer[L]) start(t *Stepped[L], td TimeData) {
 			r.states = r.flat[:p.sw]
 		}
 	}
+}
+
+// start makes r the resumer of a step of t.
+func (r *resumer[L]) start(t *Stepped[L], td TimeData) {
+	readerStart(&r.stateReader, t)
+	r.m, r.p, r.td = t.m, t.m.p, td
 }
 
 // resumeFull is resume for any version; hint tells it to look at the

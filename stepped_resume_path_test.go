@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,10 +184,16 @@ func resumeStepLog(t Stepped[int], x *uint64, log *strings.Builder, seed uint64,
 	}
 	var nt Stepped[int]
 	var err error
-	if tick {
-		nt, err = t.TickWith(TimeData{DeltaTime: 30 * time.Millisecond}, emit)
-	} else {
+	td := TimeData{DeltaTime: 30 * time.Millisecond}
+	switch {
+	case events && tick:
+		nt, err = t.TickWith(td, emit)
+	case events:
 		nt, err = t.StepWith(emit)
+	case tick:
+		nt, err = t.Tick(td) // Step and Tick choose their path themselves
+	default:
+		nt, err = t.Step()
 	}
 	var b strings.Builder
 	b.WriteString(log.String())
@@ -265,7 +272,7 @@ func TestResumePathMatchesRules(t *testing.T) {
 					resumed++
 				}
 				if x%5 == 0 {
-					p.resumeHint.at.Store(int32(x>>16) % int32(len(p.nodes)+1)) // a hint that may not hold
+					setResumeHint(p, int32(x>>16)%int32(len(p.nodes)+1)) // a hint that may not hold
 				}
 				got, gotLog := resumeStepLog(tr, &ax, &log, answers, events, tick)
 				if gotLog != wantLog {
@@ -298,4 +305,83 @@ func resumeLeaf(t Stepped[int]) int32 {
 		n = r.next(n)
 	}
 	return n
+}
+
+// TestResumePathConcurrent steps entities of one definition (the hint is
+// the program's, shared) from several goroutines at once, each entity
+// resuming its own action, in a flat array and in a trie, on Step and
+// Tick: every step must call that action only, once, and leave the
+// version as it was. Under -race it also checks that the hint's writes
+// (the path, the paths made, the misses) are safe.
+func TestResumePathConcurrent(t *testing.T) {
+	saved := flatWordsMax
+	defer func() { flatWordsMax = saved }()
+	for _, flat := range []int32{1 << 30, 0} {
+		flatWordsMax = flat
+		const width, workers, steps = 400, 4, 2000
+		kids := make([]Node[int], width)
+		for i := range kids {
+			kids[i] = Leaf(i)
+		}
+		def := Root(Sequence(AlwaysSucceed(Select(kids...)), Leaf(width)))
+		// Worker w's entity resumes action 50+90w: the ones before it
+		// fail, it runs. calls[w] counts its calls, by action.
+		var calls [workers][width + 1]int
+		agent := func(w int) Agent[int] {
+			return Agent[int]{Action: func(i int) Result {
+				calls[w][i]++
+				if i < 50+90*w {
+					return ResultFailure
+				}
+				return ResultRunning
+			}}
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, workers)
+		for w := range workers {
+			tr, err := NewStepped(def, agent(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var err error
+				if tr, err = tr.Step(); err != nil {
+					errs <- err
+					return
+				}
+				calls[w] = [width + 1]int{}
+				want := 50 + 90*w
+				for s := range steps {
+					var nt Stepped[int]
+					if s%3 == 0 {
+						nt, err = tr.Tick(TimeData{DeltaTime: time.Millisecond})
+					} else {
+						nt, err = tr.Step()
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					if !nt.Equal(tr) {
+						errs <- fmt.Errorf("worker %d, step %d: the version changed", w, s)
+						return
+					}
+					tr = nt
+				}
+				for i, n := range calls[w] {
+					if i == want && n != steps || i != want && n != 0 {
+						errs <- fmt.Errorf("worker %d: action %d called %d times in %d steps; want only %d, each step", w, i, n, steps, want)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("flat words max %d: %v", flat, err)
+		}
+	}
 }

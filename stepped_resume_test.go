@@ -224,3 +224,101 @@ func TestResumeWide(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStepResumeShapes is the cost of steps that the resume path's
+// hint does not serve alone, beside the one it does (wide, as in
+// BenchmarkStepResumeWide at width 1,000): entities of one definition
+// that resume different actions by turns (entities=N), an action at the
+// end of a path through decorators and sequences (deep), one below a
+// guard (guarded), and a tree that completes every step after one call
+// (completes: the path's test costs it, and finds nothing).
+func BenchmarkStepResumeShapes(b *testing.B) {
+	cur, runs := 0, []int{100, 700, 300, 900, 200, 800, 400, 600}
+	act := func(i int) Result {
+		if i < runs[cur] {
+			return ResultFailure
+		}
+		return ResultRunning
+	}
+	wide := func() Node[int] {
+		kids := make([]Node[int], 1000)
+		for i := range kids {
+			kids[i] = Leaf(i)
+		}
+		return Root(Select(kids...))
+	}
+	deep := func() Node[int] {
+		n := Select(Leaf(1000), Leaf(1001))
+		for d := range 12 {
+			kids := []Node[int]{Negate(Leaf(2000 + d))}
+			for j := range 8 {
+				kids = append(kids, Leaf(3000+10*d+j))
+			}
+			n = Negate(Sequence(AlwaysSucceed(n), Select(kids...)))
+		}
+		return Root(n)
+	}
+	guarded := func() Node[int] {
+		kids := make([]Node[int], 1000)
+		for i := range kids {
+			kids[i] = Leaf(i)
+		}
+		kids[500] = kids[500].With(attr.While(7))
+		return Root(Select(kids...))
+	}
+	completes := func() Node[int] {
+		kids := make([]Node[int], 100)
+		for i := range kids {
+			kids[i] = Leaf(i)
+		}
+		return Root(Sequence(kids...))
+	}
+	for _, c := range []struct {
+		name     string
+		def      Node[int]
+		entities int
+		act      func(int) Result
+		cond     func(int) bool
+	}{
+		{"wide", wide(), 1, act, nil},
+		{"entities=2", wide(), 2, act, nil},
+		{"entities=4", wide(), 4, act, nil},
+		{"entities=8", wide(), 8, act, nil},
+		{"deep", deep(), 1, func(i int) Result {
+			if i == 1001 {
+				return ResultRunning
+			}
+			return ResultFailure
+		}, nil},
+		{"guarded", guarded(), 1, func(i int) Result {
+			if i == 500 {
+				return ResultRunning
+			}
+			return ResultFailure
+		}, func(int) bool { return true }},
+		{"completes", completes(), 1, func(int) Result { return ResultFailure }, nil},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			t0, err := NewStepped(c.def, Agent[int]{Action: c.act, Condition: c.cond})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ents := make([]Stepped[int], c.entities)
+			for k := range ents {
+				cur = k
+				if ents[k], err = t0.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				k := i % c.entities
+				cur = k
+				if ents[k], err = ents[k].Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -49,11 +49,19 @@ package behaviortree
 //	stepped_resume.go)  (not reactive), decorators, repeats, callbacks on the way; if they hold and the   call that changes something,
 //	                   lottos, to an action; no events, no  action answers Running, nothing changes:  the rules replaying the
 //	                   pending async result                 the new version is the version            answers given (cacheRun)
+//	resume entry       no step cache (or it is off), no     the hint's resumePath (or one of          stepResume (resume: any agent,
+//	(stepBig,          events, a version without extras     resumeAlts alternates, stepMissed)        memory), stepMissed (then the
+//	stepMissed,        (async results, memory), the plain   holds: the action and every node above    search at one miss in 8, else
+//	stepped_resume.go) Action; Step and Tick call it        it RUNNING, each one the rules pass       the rules), stepFull (guards,
+//	                   straight when there is no cache      through with no check but its state       callbacks on the way:
+//	                                                        (resumeUps): the action is the running    resumeFull); after a call that
+//	                                                        path's end, and nothing on the way        is not Running, resumeAfter
+//	                                                        calls anything (flat, small, a trie)
 //
 // The differential tests hold each path to the rules: the conformance
 // corpora replayed with events (the rules only) and without (every fast
 // path), TestFreshMatchesRules, TestDirectMovesMatchRules, TestReuseWordsConcurrent, the step cache tests (stepped_cache_test.go,
-// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, FuzzStepQuiet, FuzzRestoreStepped (Step
+// stepped_cache_wide_test.go, TestMemoryStepCacheAgrees), TestWentOnMatchesScan, TestResumePathMatchesRules, TestResumePathConcurrent, FuzzStepQuiet, FuzzRestoreStepped (Step
 // against StepWith from every restored state) and proptest's law S5.
 
 import (
