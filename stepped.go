@@ -571,13 +571,6 @@ func (t Stepped[L]) tickWith(td TimeData, ticked bool, events func(Event[L])) (n
 	return t.stepSmall(td, ticked)
 }
 
-// stepPlain is the step of t, without events, by the resume path if it
-// applies, else by the rules: the step of a version that its step cache
-// does not take (a pending async result, or the cache switched off).
-func (t Stepped[L]) stepPlain(td TimeData, ticked bool) (Stepped[L], error) {
-	return t.stepBig(td, ticked) // stepped_resume.go
-}
-
 // stepSmall is the step of a tree with a one-word step cache
 // (stepped_cache.go): the calls along the trie of t's state word, if it
 // has one. (Its trees have no timed wait.) Its frame holds the hit's
@@ -586,7 +579,7 @@ func (t Stepped[L]) stepSmall(td TimeData, ticked bool) (nt Stepped[L], err erro
 	m := t.m
 	mo := m.cache
 	if t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepPlain(td, ticked)
+		return t.stepBig(td, ticked) // the resume path, or the rules (stepped_resume.go)
 	}
 	key, _ := startKey(t.small, 0)
 	e := mo.lookup(key)
@@ -685,7 +678,7 @@ func (t Stepped[L]) stepWide(td TimeData, ticked bool) (nt Stepped[L], err error
 	m := t.m
 	mo := m.cache
 	if t.x != nil && t.x.async != nil || mo.off.Load() {
-		return t.stepPlain(td, ticked)
+		return t.stepBig(td, ticked) // the resume path, or the rules (stepped_resume.go)
 	}
 	w := (*[2]uint64)(t.words)
 	w0, w1 := startKey(w[0], w[1])
