@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	ours "github.com/zipbt/behaviortree"
 )
 
 // TestInterleavedRatios measures ours against the peer on every shape with
@@ -62,7 +64,7 @@ func TestInterleavedRatios(t *testing.T) {
 		peer := peerTicker(t, s)
 		tr := floorFor(t, s)
 		floor := floorTicker(s, tr)
-		agentFloor := agentFloorTicker(s, tr)
+		agentFloor := agentFloorTicker(t, s, tr)
 		// Ticks per slice: about 4 ms of ours.
 		k := 1
 		for threadCPU(func() { ours(k) }) < 4*time.Millisecond && k < 1<<22 {
@@ -135,14 +137,38 @@ func floorTicker(s *shape, tr *trace) func(n int) {
 // agentFloorTicker is floorTicker through our Agent of the oracle
 // (oursAgentFor): each recorded call is the Agent's Condition for a
 // condition or a guard of s, its Action for an action, as our tree makes
-// it.
-func agentFloorTicker(s *shape, tr *trace) func(n int) {
+// it (the choice is one predictable branch a call, as it is a tree's). It
+// checks first, once, that the replay gets the recorded answers.
+func agentFloorTicker(tb testing.TB, s *shape, tr *trace) func(n int) {
 	o := newOracle(s, 1)
 	reset := tr.resetter(o)
 	reset()
 	agent := oursAgentFor(o.call)
 	isCond := conditionIDs(s.root, nil)
 	ticks, k := len(tr.ticks), 0
+	for i := range ticks {
+		start, end := tr.tickRange(i)
+		for j, id := range tr.ids[start:end] {
+			want := tr.answers[start+j]
+			if int(id) < len(isCond) && isCond[id] {
+				if got := agent.Condition(int(id)); got != (want == answerSuccess) {
+					tb.Fatalf("agent floor: tick %d call %d: condition %d answered %v; recorded %d", i, j, id, got, want)
+				}
+				continue
+			}
+			wantStatus := ours.Running
+			switch want {
+			case answerSuccess:
+				wantStatus = ours.Success
+			case answerFailure:
+				wantStatus = ours.Failure
+			}
+			if got := agent.Action(int(id)); got.Status != wantStatus {
+				tb.Fatalf("agent floor: tick %d call %d: action %d answered %v; recorded %d", i, j, id, got.Status, want)
+			}
+		}
+	}
+	reset()
 	return func(n int) {
 		sink := 0
 		for range n {
